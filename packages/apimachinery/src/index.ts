@@ -1,0 +1,3 @@
+export * from './meta/types.js';
+export * from './errors/status-error.js';
+export * from './validation/field-error.js';

@@ -1,0 +1,43 @@
+import type { JsonObject } from '@cluster/apimachinery';
+
+/** Verbs a resource endpoint serves, as discovery lists them. */
+export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
+
+/**
+ * Everything the generic machinery (handlers, discovery, OpenAPI) needs to know about one served
+ * resource at one group/version. Built once per registration; never branched on by kind.
+ */
+export interface ResourceInfo {
+  group: string; // '' for core
+  version: string;
+  resource: string; // plural, e.g. configmaps
+  singularName: string; // configmap
+  kind: string; // ConfigMap
+  listKind: string; // ConfigMapList
+  namespaced: boolean;
+  verbs: readonly Verb[];
+  shortNames?: readonly string[];
+  categories?: readonly string[];
+  /** Subresources served, e.g. status, approval, token, with their own kind and verbs. */
+  subresources?: readonly SubresourceInfo[];
+  /**
+   * OpenAPI definition name of the kind, e.g. `io.k8s.api.core.v1.ConfigMap`; the schema itself is
+   * registered in the definitions table passed to the OpenAPI builders.
+   */
+  definitionName: string;
+  /** True for removed versions served only behind --runtime-config (adds Warning headers). */
+  deprecated?: { removedRelease: string; replacement?: string };
+}
+
+export interface SubresourceInfo {
+  name: string;
+  kind: string;
+  verbs: readonly Verb[];
+  definitionName: string;
+}
+
+/** OpenAPI v2-style schema object (also valid inside an OpenAPI v3 components.schemas). */
+export type SchemaObject = JsonObject;
+
+/** Definitions keyed by definition name (`io.k8s.api.core.v1.ConfigMap`). */
+export type Definitions = Record<string, SchemaObject>;
