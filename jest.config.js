@@ -1,6 +1,6 @@
 // One jest config for the whole workspace: ESM via ts-jest, workspace imports resolved to source
 // so that tests never need a build first.
-const tsJest = ['ts-jest', { useESM: true, isolatedModules: true, tsconfig: 'tsconfig.base.json' }];
+const tsJest = ['ts-jest', { useESM: true, tsconfig: 'tsconfig.base.json' }];
 const common = {
   extensionsToTreatAsEsm: ['.ts'],
   transform: { '^.+\\.ts$': tsJest },

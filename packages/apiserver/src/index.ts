@@ -1,1 +1,12 @@
-export {};
+export { createApiServer, type ApiServer, type ApiServerConfig } from './server/app.js';
+export type { ResourceRegistration } from './registry/registration.js';
+export type { ResourceStrategy } from './registry/strategy.js';
+export type { ResourceInfo } from './registry/resource-info.js';
+export type { HealthCheck } from './health/health.js';
+export type { ProtobufCodec, UserInfo } from './handlers/scope.js';
+export type { Authenticator } from './authn/authenticator.js';
+export type { Authorizer } from './authz/authorizer.js';
+export { TokenFileAuthenticator } from './authn/token-file.js';
+export { X509Authenticator } from './authn/x509.js';
+export { alwaysAllow, privilegedGroup } from './authz/authorizer.js';
+export { builtinResources } from './resources/builtin.js';

@@ -1,1 +1,2 @@
-export {};
+export { startServer, type RunningServer } from './start.js';
+export { parseFlags, FlagError, type ServerOptions } from './flags.js';

@@ -27,10 +27,18 @@ export interface ResourceInfo {
   definitionName: string;
   /** True for removed versions served only behind --runtime-config (adds Warning headers). */
   deprecated?: { removedRelease: string; replacement?: string };
+  /**
+   * Version objects are stored in, when it differs from `version` (removed versions round-trip to
+   * the stored one); discovery derives `storageVersionHash` from it. Defaults to `version`.
+   */
+  storageVersion?: string;
 }
 
 export interface SubresourceInfo {
   name: string;
+  /** Group and version of `kind` when they differ from the parent's (serviceaccounts/token is authentication/v1 TokenRequest). */
+  group?: string;
+  version?: string;
   kind: string;
   verbs: readonly Verb[];
   definitionName: string;

@@ -1,0 +1,48 @@
+import type { Field, Type } from 'protobufjs';
+import { META_V1 } from './proto-root.js';
+
+/**
+ * How a field looks in the JSON form. Upstream keeps this in Go struct tags (pointer or value,
+ * omitempty or not); our .proto files carry it as the custom options of cluster-options.proto.
+ */
+
+/**
+ * True when the Go field is a pointer: written only when set, and kept in the JSON form when read
+ * back even if zero. Byte fields behave the same way (upstream writes them only when non-nil).
+ */
+export function isNullable(field: Field): boolean {
+  return field.options?.['(cluster.nullable)'] === true || field.type === 'bytes';
+}
+
+/** True when the Go JSON tag has no omitempty, so a zero value is still shown. */
+export function isJsonAlways(field: Field): boolean {
+  return field.options?.['(cluster.json_always)'] === true;
+}
+
+/** Message types whose JSON form is not an object of their fields. */
+export type SpecialShape = 'time' | 'microTime' | 'fieldsV1' | 'extraValue' | 'rawExtension';
+
+const SPECIAL: ReadonlyMap<string, SpecialShape> = new Map([
+  [`.${META_V1}.Time`, 'time'],
+  [`.${META_V1}.MicroTime`, 'microTime'],
+  [`.${META_V1}.FieldsV1`, 'fieldsV1'],
+  ['.k8s.io.apimachinery.pkg.runtime.RawExtension', 'rawExtension'],
+]);
+
+/** The special JSON shape of a message type, if it has one. */
+export function specialShape(type: Type): SpecialShape | undefined {
+  const known = SPECIAL.get(type.fullName);
+  if (known) return known;
+  // ExtraValue is declared once per API package (authorization, authentication, certificates):
+  // a Go `[]string` wrapped in a message so that it can be a map value.
+  return type.name === 'ExtraValue' ? 'extraValue' : undefined;
+}
+
+/** The message type of a field, or undefined for scalars. */
+export function messageTypeOf(field: Field): Type | undefined {
+  const t = field.resolvedType;
+  return t && 'fieldsArray' in t ? t : undefined;
+}
+
+/** Keys of a JSON object that are never fields of the message (type information). */
+export const TYPE_META_KEYS: ReadonlySet<string> = new Set(['apiVersion', 'kind']);

@@ -1,0 +1,155 @@
+import type { Field, Type } from 'protobufjs';
+import { isNullable, messageTypeOf, specialShape, TYPE_META_KEYS } from './field-shape.js';
+import { parseTimestamp } from './time-format.js';
+
+/** A plain object in the shape protobufjs' Type.fromObject expects. */
+type Plain = Record<string, unknown>;
+
+/**
+ * Thrown when an object cannot be written as Protobuf: a field the message does not have, or a
+ * value of the wrong type. Objects come from the server itself, so this signals a server bug and
+ * surfaces as an internal error rather than being silently dropped.
+ */
+export class ProtobufEncodeError extends Error {
+  constructor(path: string, message: string) {
+    super(`${path || '<root>'}: ${message}`);
+    this.name = 'ProtobufEncodeError';
+  }
+}
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const INT_RANGES: Readonly<Record<string, readonly [number, number]>> = {
+  int32: [-(2 ** 31), 2 ** 31 - 1],
+  sint32: [-(2 ** 31), 2 ** 31 - 1],
+  sfixed32: [-(2 ** 31), 2 ** 31 - 1],
+  uint32: [0, 2 ** 32 - 1],
+  fixed32: [0, 2 ** 32 - 1],
+  int64: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+  sint64: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+  sfixed64: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+  uint64: [0, Number.MAX_SAFE_INTEGER],
+  fixed64: [0, Number.MAX_SAFE_INTEGER],
+};
+
+function scalarFromJson(field: Field, value: unknown, path: string): unknown {
+  switch (field.type) {
+    case 'string':
+      if (typeof value !== 'string') throw new ProtobufEncodeError(path, 'expected a string');
+      return value;
+    case 'bool':
+      if (typeof value !== 'boolean') throw new ProtobufEncodeError(path, 'expected a boolean');
+      return value;
+    case 'bytes':
+      if (typeof value !== 'string' || !BASE64.test(value)) {
+        throw new ProtobufEncodeError(path, 'expected a base64 string');
+      }
+      return Buffer.from(value, 'base64');
+    default: {
+      const range = INT_RANGES[field.type];
+      if (!range) throw new ProtobufEncodeError(path, `unsupported field type ${field.type}`);
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < range[0] || value > range[1]) {
+        throw new ProtobufEncodeError(path, `expected an integer that fits ${field.type}`);
+      }
+      return value;
+    }
+  }
+}
+
+function zeroScalar(field: Field): unknown {
+  switch (field.type) {
+    case 'string':
+      return '';
+    case 'bool':
+      return false;
+    default:
+      return 0;
+  }
+}
+
+function timestampFromJson(value: unknown, path: string): Plain {
+  if (typeof value !== 'string') throw new ProtobufEncodeError(path, 'expected an RFC 3339 time string');
+  try {
+    const { seconds, nanos } = parseTimestamp(value);
+    return { seconds, nanos };
+  } catch (e) {
+    throw new ProtobufEncodeError(path, (e as Error).message);
+  }
+}
+
+/** The value of a message-typed field; null/undefined mean "absent" and are handled by the caller. */
+function nestedFromJson(type: Type, value: unknown, path: string): Plain {
+  switch (specialShape(type)) {
+    case 'time':
+    case 'microTime':
+      return timestampFromJson(value, path);
+    case 'fieldsV1':
+      return { Raw: Buffer.from(JSON.stringify(value), 'utf8') };
+    case 'extraValue':
+      if (!Array.isArray(value) || !value.every((s) => typeof s === 'string')) {
+        throw new ProtobufEncodeError(path, 'expected a list of strings');
+      }
+      return { items: value };
+    case 'rawExtension':
+      throw new ProtobufEncodeError(path, 'an embedded object cannot be written here');
+    default:
+      return messageFromJson(type, value, path);
+  }
+}
+
+function elementFromJson(field: Field, value: unknown, path: string): unknown {
+  const nested = messageTypeOf(field);
+  return nested ? nestedFromJson(nested, value, path) : scalarFromJson(field, value, path);
+}
+
+/** What upstream writes for a value field the object leaves unset. */
+function absentValue(field: Field, path: string): unknown {
+  const nested = messageTypeOf(field);
+  if (!nested) return zeroScalar(field);
+  const shape = specialShape(nested);
+  // A zero Time is written as an empty message, not as seconds 0 (which would be 1970).
+  return shape === 'time' || shape === 'microTime' ? {} : nestedFromJson(nested, {}, path);
+}
+
+/**
+ * Converts the JSON form of an object into a plain object for protobufjs, writing what upstream's
+ * generated marshallers write: value fields always (zero when unset; a zero Time as an empty
+ * message), pointer and byte fields only when set, map entries in sorted key order.
+ * `apiVersion`/`kind` keys are skipped where the message has no such field.
+ * @throws ProtobufEncodeError on an unknown field or a value of the wrong type.
+ */
+export function messageFromJson(type: Type, json: unknown, path = ''): Plain {
+  if (!isPlainObject(json)) throw new ProtobufEncodeError(path, 'expected an object');
+  for (const key of Object.keys(json)) {
+    if (!type.fields[key] && !TYPE_META_KEYS.has(key)) {
+      throw new ProtobufEncodeError(`${path}.${key}`, `field is not part of ${type.name}`);
+    }
+  }
+  const out: Plain = {};
+  for (const field of type.fieldsArray) {
+    const name = field.name;
+    const fieldPath = `${path}.${name}`;
+    const value = json[name];
+    if (field.map) {
+      if (value === undefined || value === null) continue;
+      if (!isPlainObject(value)) throw new ProtobufEncodeError(fieldPath, 'expected an object');
+      const entries: Plain = {};
+      for (const key of Object.keys(value).sort()) {
+        entries[key] = elementFromJson(field, value[key], `${fieldPath}[${key}]`);
+      }
+      out[name] = entries;
+    } else if (field.repeated) {
+      if (value === undefined || value === null) continue;
+      if (!Array.isArray(value)) throw new ProtobufEncodeError(fieldPath, 'expected a list');
+      out[name] = value.map((v: unknown, i) => elementFromJson(field, v, `${fieldPath}[${i}]`));
+    } else if (value === undefined || value === null) {
+      if (!isNullable(field)) out[name] = absentValue(field, fieldPath);
+    } else {
+      out[name] = elementFromJson(field, value, fieldPath);
+    }
+  }
+  return out;
+}

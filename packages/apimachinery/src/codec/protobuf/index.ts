@@ -1,0 +1,17 @@
+export {
+  PROTOBUF_MAGIC,
+  decodeProtobufObject,
+  encodeProtobufObject,
+  wrapInEnvelope,
+  type ProtobufDecodeOptions,
+} from './envelope.js';
+export { encodeWatchEventFrame, decodeWatchEventFrame, type DecodedWatchEvent } from './watch-frame.js';
+export {
+  isProtobufKind,
+  protobufMessageFor,
+  DEFAULT_API_DOMAIN,
+  type ProtobufCodecOptions,
+} from './registry.js';
+export { ProtobufEncodeError } from './from-json.js';
+export { newNotMarshalable } from './errors.js';
+export { findProtoDir, loadProtoRoot } from './proto-root.js';

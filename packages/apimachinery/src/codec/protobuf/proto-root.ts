@@ -1,0 +1,73 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import protobuf from 'protobufjs';
+import type { Root, Type } from 'protobufjs';
+
+/** The .proto files of the repository's `proto/` directory, in an order where imports come first. */
+const PROTO_FILES = [
+  'runtime.proto',
+  'meta-v1.proto',
+  'core-v1.proto',
+  'authorization-v1.proto',
+  'authentication-v1.proto',
+  'coordination-v1.proto',
+  'rbac-v1.proto',
+  'certificates-v1.proto',
+] as const;
+
+/**
+ * Finds the repository's `proto/` directory by walking up from this module, so the same code works
+ * from `src/` (tests) and from `dist/src/` (the build).
+ * @throws Error when no ancestor directory holds `proto/meta-v1.proto`.
+ */
+export function findProtoDir(startFile: string = fileURLToPath(import.meta.url)): string {
+  let dir = dirname(startFile);
+  for (;;) {
+    const candidate = join(dir, 'proto');
+    if (existsSync(join(candidate, 'meta-v1.proto'))) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error(`no proto/ directory above ${startFile}`);
+    dir = parent;
+  }
+}
+
+/**
+ * Parses the .proto files into one protobufjs Root. Files are parsed one by one into the shared
+ * root rather than loaded with imports: the only import that is not in the list is
+ * google/protobuf/descriptor.proto (for cluster-options.proto), which the codec never needs because
+ * protobufjs keeps custom field options as plain `(name)` keys.
+ * @throws Error on a syntax error or an unresolvable type reference.
+ */
+export function loadProtoRoot(protoDir: string = findProtoDir()): Root {
+  const root = new protobuf.Root();
+  for (const file of PROTO_FILES) {
+    const source = readFileSync(join(protoDir, file), 'utf8');
+    protobuf.parse(source, root, { keepCase: true });
+  }
+  root.resolveAll();
+  return root;
+}
+
+let cached: Root | undefined;
+
+/**
+ * The shared Root, parsed on first use. It is immutable after loading, so caching it is a constant
+ * rather than state; parsing lazily keeps importing the package free of file reads.
+ */
+export function protoRoot(): Root {
+  cached ??= loadProtoRoot();
+  return cached;
+}
+
+/**
+ * Looks up a message type by its full name (package + message).
+ * @throws Error when the type is missing (a bug in the registry table, not a client error).
+ */
+export function messageType(fullName: string): Type {
+  return protoRoot().lookupType(fullName);
+}
+
+/** Package names of the .proto files, as upstream's. */
+export const META_V1 = 'k8s.io.apimachinery.pkg.apis.meta.v1';
+export const RUNTIME = 'k8s.io.apimachinery.pkg.runtime';

@@ -1,0 +1,108 @@
+import { META_V1 } from './proto-root.js';
+
+/** Options shared by the Protobuf codec functions. */
+export interface ProtobufCodecOptions {
+  /** The server's `--api-domain` (default `k8s.io`): groups are named `<prefix>.<apiDomain>`. */
+  apiDomain?: string;
+}
+
+export const DEFAULT_API_DOMAIN = 'k8s.io';
+
+interface GroupVersionKinds {
+  /** Group name without the API domain; '' is the core group. */
+  prefix: string;
+  version: string;
+  /** Package of the group's .proto file. */
+  pkg: string;
+  kinds: readonly string[];
+}
+
+/** The kinds served with a Protobuf form, per group version (DESIGN "Resources served"). */
+const TABLE: readonly GroupVersionKinds[] = [
+  {
+    prefix: '',
+    version: 'v1',
+    pkg: 'k8s.io.api.core.v1',
+    kinds: [
+      'ConfigMap',
+      'ConfigMapList',
+      'Namespace',
+      'NamespaceList',
+      'Secret',
+      'SecretList',
+      'ServiceAccount',
+      'ServiceAccountList',
+    ],
+  },
+  {
+    prefix: 'authorization',
+    version: 'v1',
+    pkg: 'k8s.io.api.authorization.v1',
+    kinds: ['SubjectAccessReview', 'SelfSubjectAccessReview', 'LocalSubjectAccessReview'],
+  },
+  {
+    prefix: 'authentication',
+    version: 'v1',
+    pkg: 'k8s.io.api.authentication.v1',
+    kinds: ['TokenReview', 'TokenRequest'],
+  },
+  { prefix: 'coordination', version: 'v1', pkg: 'k8s.io.api.coordination.v1', kinds: ['Lease', 'LeaseList'] },
+  {
+    prefix: 'rbac.authorization',
+    version: 'v1',
+    pkg: 'k8s.io.api.rbac.v1',
+    kinds: [
+      'Role',
+      'RoleList',
+      'RoleBinding',
+      'RoleBindingList',
+      'ClusterRole',
+      'ClusterRoleList',
+      'ClusterRoleBinding',
+      'ClusterRoleBindingList',
+    ],
+  },
+  {
+    prefix: 'certificates',
+    version: 'v1',
+    pkg: 'k8s.io.api.certificates.v1',
+    kinds: ['CertificateSigningRequest', 'CertificateSigningRequestList'],
+  },
+  // meta.k8s.io/v1 itself, for the option kinds sent to any group.
+  { prefix: 'meta', version: 'v1', pkg: META_V1, kinds: [] },
+];
+
+function groupOf(prefix: string, apiDomain: string): string {
+  return prefix === '' ? '' : `${prefix}.${apiDomain}`;
+}
+
+function splitApiVersion(apiVersion: string): { group: string; version: string } {
+  const slash = apiVersion.indexOf('/');
+  return slash < 0
+    ? { group: '', version: apiVersion }
+    : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
+}
+
+/**
+ * The full name of the message type for an apiVersion and kind, or undefined when that kind has no
+ * Protobuf form here. Status exists only as `v1` (upstream registers it unversioned); DeleteOptions
+ * is accepted in every group version served, as upstream adds the option kinds to each of them.
+ */
+export function protobufMessageFor(
+  apiVersion: string,
+  kind: string,
+  options: ProtobufCodecOptions = {},
+): string | undefined {
+  const apiDomain = options.apiDomain ?? DEFAULT_API_DOMAIN;
+  const { group, version } = splitApiVersion(apiVersion);
+  const entry = TABLE.find((e) => groupOf(e.prefix, apiDomain) === group && e.version === version);
+  if (!entry) return undefined;
+  if (kind === 'Status') return apiVersion === 'v1' ? `${META_V1}.Status` : undefined;
+  if (kind === 'DeleteOptions') return `${META_V1}.DeleteOptions`;
+  return entry.kinds.includes(kind) ? `${entry.pkg}.${kind}` : undefined;
+}
+
+/** True when objects of this apiVersion and kind can be encoded and decoded as Protobuf. */
+export function isProtobufKind(apiVersion: string, kind: string, options: ProtobufCodecOptions = {}): boolean {
+  return protobufMessageFor(apiVersion, kind, options) !== undefined;
+}

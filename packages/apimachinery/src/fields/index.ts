@@ -1,0 +1,10 @@
+export {
+  checkFieldSelectorFields,
+  escapeFieldValue,
+  FieldSelector,
+  parseFieldSelector,
+  parseFieldSelectorParam,
+  unescapeFieldValue,
+  type FieldOperator,
+  type FieldRequirement,
+} from './selector.js';

@@ -1,0 +1,6 @@
+export * from './field-error.js';
+export * from './name-rules.js';
+export * from './object-meta.js';
+export * from './object-meta-update.js';
+export * from './configmap.js';
+export * from './namespace.js';

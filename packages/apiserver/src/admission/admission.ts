@@ -1,0 +1,26 @@
+import type { KubeObject } from '@cluster/apimachinery';
+import type { ResourceInfo } from '../registry/resource-info.js';
+
+export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE';
+
+export interface AdmissionAttributes {
+  operation: AdmissionOperation;
+  resource: ResourceInfo;
+  subresource: string;
+  namespace: string;
+  name: string;
+  object?: KubeObject;
+  oldObject?: KubeObject;
+  dryRun: boolean;
+}
+
+/** An admission plugin: validating only for now; throws a StatusError to reject. */
+export interface AdmissionPlugin {
+  readonly name: string;
+  validate(attrs: AdmissionAttributes): Promise<void>;
+}
+
+/** Runs plugins in order; the first rejection wins. */
+export async function runAdmission(plugins: readonly AdmissionPlugin[], attrs: AdmissionAttributes): Promise<void> {
+  for (const p of plugins) await p.validate(attrs);
+}

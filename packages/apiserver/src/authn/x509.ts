@@ -1,0 +1,26 @@
+import type { IncomingMessage } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import { newUnauthorized } from '@cluster/apimachinery';
+import type { UserInfo } from '../handlers/scope.js';
+import type { Authenticator } from './authenticator.js';
+
+/**
+ * X.509 client certificates verified against --client-ca-file by the TLS layer: the user name is
+ * the subject CN and each O is a group (SPEC 5). A presented certificate that did not verify is 401.
+ */
+export class X509Authenticator implements Authenticator {
+  authenticate(req: IncomingMessage): UserInfo | undefined {
+    const socket = req.socket as TLSSocket;
+    if (typeof socket.getPeerCertificate !== 'function') return undefined;
+    const cert = socket.getPeerCertificate();
+    if (!cert || Object.keys(cert).length === 0) return undefined;
+    if (!socket.authorized) throw newUnauthorized();
+    const subject = cert.subject as unknown as Record<string, string | string[] | undefined>;
+    const cn = subject.CN;
+    const username = Array.isArray(cn) ? cn[0] ?? '' : cn ?? '';
+    if (!username) throw newUnauthorized();
+    const o = subject.O;
+    const groups = o === undefined ? [] : Array.isArray(o) ? o : [o];
+    return { username, groups };
+  }
+}

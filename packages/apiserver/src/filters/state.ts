@@ -1,0 +1,12 @@
+import type { RequestInfo } from '../request/request-info.js';
+import type { UserInfo } from '../handlers/scope.js';
+
+/** Facts filters record on a request, read by later filters and the handler. */
+export interface RequestState {
+  requestInfo: RequestInfo;
+  user?: UserInfo;
+  body?: Buffer;
+  warnings: string[];
+  /** Set by the metrics filter for the verb label (LIST, WATCH, APPLY, ...). */
+  metricsVerb?: string;
+}

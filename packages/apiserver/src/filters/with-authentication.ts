@@ -1,0 +1,31 @@
+import type { Middleware } from 'koa';
+import { newUnauthorized } from '@cluster/apimachinery';
+import type { Authenticator } from '../authn/authenticator.js';
+import { withAuthenticatedGroup } from '../authn/authenticator.js';
+import type { RequestState } from './state.js';
+
+export const ANONYMOUS = { username: 'system:anonymous', groups: ['system:unauthenticated'] };
+
+/**
+ * Runs authenticators in order; the first that returns a user wins (SPEC 5). No credential at all
+ * is anonymous when --anonymous-auth is on, else 401; a rejected credential is always 401.
+ */
+export function withAuthentication(authenticators: readonly Authenticator[], anonymous: boolean): Middleware<RequestState> {
+  return async (ctx, next) => {
+    let user;
+    for (const a of authenticators) {
+      user = await a.authenticate(ctx.req);
+      if (user) break;
+    }
+    if (user) {
+      ctx.state.user = withAuthenticatedGroup(user);
+    } else if (anonymous) {
+      ctx.state.user = { ...ANONYMOUS, groups: [...ANONYMOUS.groups] };
+    } else {
+      throw newUnauthorized();
+    }
+    // Credentials are not passed further than needed.
+    delete ctx.req.headers.authorization;
+    await next();
+  };
+}

@@ -1,0 +1,89 @@
+import type { Middleware } from 'koa';
+import type { Logger } from 'pino';
+import { Counter, Histogram, type Registry } from 'prom-client';
+import { toStatusError } from '../handlers/responders.js';
+import type { ProtobufCodec } from '../handlers/scope.js';
+import type { RequestInfo } from '../request/request-info.js';
+import type { RequestState } from './state.js';
+import { writeStatusError } from './write-status.js';
+
+/** Upstream's metric verb: LIST/WATCH for collection reads, APPLY for apply patches, else the method. */
+export function metricsVerb(method: string, info: RequestInfo, contentType: string): string {
+  if (!info.isResourceRequest) return method.toUpperCase();
+  if (info.verb === 'list') return 'LIST';
+  if (info.verb === 'watch') return 'WATCH';
+  if (info.verb === 'patch' && contentType.startsWith('application/apply-patch')) return 'APPLY';
+  if (info.verb === 'deletecollection') return 'DELETE';
+  return method.toUpperCase() === 'HEAD' ? 'GET' : method.toUpperCase();
+}
+
+/** Upstream's scope label: resource (named object), namespace, or cluster. */
+export function metricsScope(info: RequestInfo): string {
+  if (!info.isResourceRequest) return '';
+  if (info.name) return 'resource';
+  if (info.namespace && info.resource !== 'namespaces') return 'namespace';
+  return 'cluster';
+}
+
+/**
+ * Outermost filter: recovers from any failure (answering a Status, never crashing the replica),
+ * counts and times every request, and writes one JSON log line per request.
+ */
+export function withObservability(deps: {
+  logger: Logger;
+  registry: Registry;
+  metaGroup: string;
+  protobuf?: ProtobufCodec;
+}): Middleware<RequestState> {
+  const labelNames = ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component'] as const;
+  const requests = new Counter({
+    name: 'apiserver_request_total',
+    help: 'Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
+    labelNames: [...labelNames, 'code'],
+    registers: [deps.registry],
+  });
+  const duration = new Histogram({
+    name: 'apiserver_request_duration_seconds',
+    help: 'Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.',
+    labelNames: [...labelNames],
+    buckets: [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60],
+    registers: [deps.registry],
+  });
+  return async (ctx, next) => {
+    const start = process.hrtime.bigint();
+    try {
+      await next();
+    } catch (e) {
+      const err = toStatusError(e);
+      if (err.status.code >= 500) deps.logger.error({ err: e, path: ctx.path }, 'request failed');
+      writeStatusError(ctx, err, deps.metaGroup, deps.protobuf);
+    }
+    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+    const info = ctx.state.requestInfo;
+    const labels = {
+      verb: metricsVerb(ctx.method, info, ctx.get('Content-Type')),
+      dry_run: ctx.URL.searchParams.has('dryRun') ? 'All' : '',
+      group: info.apiGroup,
+      version: info.apiVersion,
+      resource: info.resource,
+      subresource: info.subresource,
+      scope: metricsScope(info),
+      component: 'apiserver',
+    };
+    requests.inc({ ...labels, code: String(ctx.status) });
+    // Watches last as long as the client stays; upstream keeps them out of latency histograms too.
+    if (info.verb !== 'watch') duration.observe(labels, seconds);
+    deps.logger.info(
+      {
+        method: ctx.method,
+        path: ctx.path,
+        verb: info.verb,
+        user: ctx.state.user?.username ?? '',
+        userAgent: ctx.get('User-Agent'),
+        status: ctx.status,
+        latencyMs: Math.round(seconds * 1e6) / 1e3,
+      },
+      'request',
+    );
+  };
+}

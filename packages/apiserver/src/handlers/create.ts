@@ -1,0 +1,14 @@
+import type { HandlerResult, RequestScope } from './scope.js';
+import { decodeObjectBody } from './decode-body.js';
+import { parseWriteQuery } from './options.js';
+import { withTypeMeta } from './get.js';
+
+/** POST to a collection: 201 with the stored object (200 under dry run is still 201, as upstream). */
+export async function createResource(scope: RequestScope): Promise<HandlerResult> {
+  const opts = parseWriteQuery(scope.query, 'CreateOptions');
+  const reg = scope.registry;
+  const body = decodeObjectBody(scope, reg.info.kind, reg.apiVersion());
+  const created = await reg.create(scope.info.namespace, body, { dryRun: opts.dryRun });
+  const warnings = reg.strategy.warnings?.(created) ?? [];
+  return { code: 201, object: withTypeMeta(scope, created), warnings };
+}

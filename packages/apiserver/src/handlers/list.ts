@@ -1,0 +1,35 @@
+import type { HandlerResult, RequestScope } from './scope.js';
+import { parseListQuery } from './list-options.js';
+import { selectionPredicate } from './selectors.js';
+import type { ListRequest } from '../registry/generic-registry.js';
+import type { KubeObject } from '@cluster/apimachinery';
+
+/** GET of a collection (SPEC 4.4, 4.5): selectors, resourceVersion semantics and chunking. */
+export async function listResource(scope: RequestScope): Promise<HandlerResult> {
+  const q = parseListQuery(scope.query, false);
+  const predicate = selectionPredicate(scope.registry, q.labelSelector, q.fieldSelector);
+  const req: ListRequest = { limit: q.limit, predicate, hasSelector: predicate !== undefined };
+  switch (q.semantic.kind) {
+    case 'Continue':
+      req.continueToken = q.semantic.token;
+      break;
+    case 'Exact':
+      req.resourceVersion = q.semantic.resourceVersion;
+      req.resourceVersionMatch = 'Exact';
+      break;
+    case 'NotOlderThan':
+      req.resourceVersion = q.semantic.resourceVersion;
+      req.resourceVersionMatch = 'NotOlderThan';
+      break;
+    default:
+      // MostRecent and Any both read the current state here; the watch cache serves Any later.
+      break;
+  }
+  const list = await scope.registry.list(scope.info.namespace, req);
+  // Items of a typed list carry no apiVersion/kind of their own, as upstream encodes them.
+  for (const item of list.items) {
+    delete item.apiVersion;
+    delete item.kind;
+  }
+  return { code: 200, object: list as unknown as KubeObject, isList: true };
+}

@@ -1,0 +1,39 @@
+import { newMethodNotSupported } from '@cluster/apimachinery';
+import type { HandlerResult, RequestScope } from './scope.js';
+import { getResource } from './get.js';
+import { listResource } from './list.js';
+import { createResource } from './create.js';
+import { updateResource } from './update.js';
+import { patchResource } from './patch.js';
+import { deleteCollection, deleteResource } from './delete.js';
+
+type Handler = (scope: RequestScope) => Promise<HandlerResult>;
+
+const handlers: Record<string, Handler> = {
+  get: getResource,
+  list: listResource,
+  create: createResource,
+  update: updateResource,
+  patch: patchResource,
+  delete: deleteResource,
+  deletecollection: deleteCollection,
+};
+
+/**
+ * Dispatches a resource request to the generic handler of its verb. Verbs the resource does not
+ * serve (per its ResourceInfo) are 405 MethodNotAllowed, as upstream answers.
+ */
+export function handleResource(scope: RequestScope): Promise<HandlerResult> {
+  const verb = scope.info.verb;
+  const handler = handlers[verb];
+  const served = scope.registry.info.verbs as readonly string[];
+  if (!handler || !served.includes(verb) || (verb === 'create' && scope.info.name !== '')) {
+    throw newMethodNotSupported(scope.registry.groupResource, actionName(verb, scope.info.name !== ''));
+  }
+  return handler(scope);
+}
+
+function actionName(verb: string, hasName: boolean): string {
+  if (verb === 'create' && hasName) return 'create';
+  return verb || 'method';
+}

@@ -1,0 +1,41 @@
+import type { KubeObject, Status } from '@cluster/apimachinery';
+import type { GenericRegistry } from '../registry/generic-registry.js';
+import type { RequestInfo } from '../request/request-info.js';
+
+/** Encodes and decodes the Protobuf wire form (SPEC 2.7); supplied by the codec package. */
+export interface ProtobufCodec {
+  decode(bytes: Uint8Array): KubeObject;
+  encode(obj: KubeObject | Status): Uint8Array;
+  /** Whether `kind` of `apiVersion` has a Protobuf schema. */
+  supports(apiVersion: string, kind: string): boolean;
+}
+
+export interface UserInfo {
+  username: string;
+  uid?: string;
+  groups: string[];
+  extra?: Record<string, string[]>;
+}
+
+/** Everything a generic handler needs about one request; no Koa types. */
+export interface RequestScope {
+  registry: GenericRegistry;
+  info: RequestInfo;
+  query: URLSearchParams;
+  body: Buffer | undefined;
+  contentType: string | undefined;
+  user: UserInfo;
+  userAgent: string;
+  protobuf: ProtobufCodec | undefined;
+  /** Cancelled when the client goes away (used by long reads and watches). */
+  signal: AbortSignal;
+}
+
+/** What a handler answers: a status code and an object (or Status), plus Warning header texts. */
+export interface HandlerResult {
+  code: number;
+  object: KubeObject | Status;
+  /** When true the object is a list to be rendered as one (Table rows etc.). */
+  isList?: boolean;
+  warnings?: string[];
+}

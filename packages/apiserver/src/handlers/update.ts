@@ -1,0 +1,14 @@
+import type { HandlerResult, RequestScope } from './scope.js';
+import { decodeObjectBody } from './decode-body.js';
+import { parseWriteQuery } from './options.js';
+import { withTypeMeta } from './get.js';
+
+/** PUT of one object: 200 on update, 201 when it created the object (SPEC 4.3). */
+export async function updateResource(scope: RequestScope): Promise<HandlerResult> {
+  const opts = parseWriteQuery(scope.query, 'UpdateOptions');
+  const reg = scope.registry;
+  const body = decodeObjectBody(scope, reg.info.kind, reg.apiVersion());
+  const { object, created } = await reg.update(scope.info.namespace, scope.info.name, body, { dryRun: opts.dryRun });
+  const warnings = reg.strategy.warnings?.(object) ?? [];
+  return { code: created ? 201 : 200, object: withTypeMeta(scope, object), warnings };
+}

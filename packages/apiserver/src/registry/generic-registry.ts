@@ -1,0 +1,346 @@
+import {
+  newBadRequest,
+  newConflict,
+  newInternalError,
+  newInvalid,
+  invalid,
+  newNotFound,
+  type GroupResource,
+  type KubeObject,
+  type KubeList,
+  type Status,
+  type PatchSchema,
+} from '@cluster/apimachinery';
+import type { Predicate, Preconditions, Store } from '@cluster/storage';
+import { isStorageError, parseRevision } from '@cluster/storage';
+import { runAdmission, type AdmissionPlugin, type AdmissionOperation } from '../admission/admission.js';
+import type { ResourceInfo } from './resource-info.js';
+import type { ResourceStrategy } from './strategy.js';
+import { interpretStorageError } from './storage-errors.js';
+import { carryUpdateMeta, deepCopy, fillCreateMeta, formatTime, generateName } from './object-meta.js';
+
+export interface WriteOptions {
+  dryRun: boolean;
+}
+
+export interface ListRequest {
+  resourceVersion?: string;
+  resourceVersionMatch?: '' | 'Exact' | 'NotOlderThan';
+  limit?: number;
+  continueToken?: string;
+  predicate?: Predicate;
+  hasSelector: boolean;
+}
+
+export interface DeleteRequest extends WriteOptions {
+  preconditions?: Preconditions;
+  propagationPolicy?: string;
+  gracePeriodSeconds?: number;
+}
+
+/** Result of a delete: the removed object, or the object now pending finalization. */
+export interface DeleteResult {
+  object: KubeObject;
+  /** False when the object still exists, marked for deletion until its finalizers are gone. */
+  deleted: boolean;
+}
+
+/** Builds the new state of an object from the stored one (undefined when absent). */
+export type ObjectTransform = (current: KubeObject | undefined) => Promise<KubeObject> | KubeObject;
+
+const MAX_GENERATE_NAME_ATTEMPTS = 8;
+
+/**
+ * The generic store of one resource, after upstream's registry/generic/registry.Store: keys,
+ * system metadata, strategies, admission and two-phase deletion, over any Store implementation.
+ */
+export class GenericRegistry {
+  readonly groupResource: GroupResource;
+  private readonly keyRoot: string;
+
+  constructor(
+    readonly info: ResourceInfo,
+    readonly strategy: ResourceStrategy,
+    private readonly store: Store,
+    /** Admission plugins, read per request so plugins that need the registries can be added later. */
+    private readonly admissionPlugins: () => readonly AdmissionPlugin[] = () => [],
+    /** Strategic-merge metadata of the kind (from its OpenAPI schema). */
+    readonly patchMeta: PatchSchema | undefined = undefined,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    this.groupResource = { group: info.group, resource: info.resource };
+    this.keyRoot = `/registry/${info.group || 'core'}/${info.resource}/`;
+  }
+
+  /** etcd key of one object: /registry/<group|core>/<resource>/[<namespace>/]<name>. */
+  key(namespace: string, name: string): string {
+    return this.strategy.namespaceScoped ? `${this.keyRoot}${namespace}/${name}` : `${this.keyRoot}${name}`;
+  }
+
+  /** Prefix of a collection: all namespaces when namespace is ''. */
+  prefix(namespace: string): string {
+    return this.strategy.namespaceScoped && namespace ? `${this.keyRoot}${namespace}/` : this.keyRoot;
+  }
+
+  async get(namespace: string, name: string, resourceVersion?: string): Promise<KubeObject> {
+    try {
+      return await this.store.get(this.key(namespace, name), { resourceVersion });
+    } catch (e) {
+      throw this.interpret(e, name, resourceVersion);
+    }
+  }
+
+  async list(namespace: string, req: ListRequest): Promise<KubeList> {
+    try {
+      const res = await this.store.getList(this.prefix(namespace), {
+        resourceVersion: req.resourceVersion,
+        resourceVersionMatch: req.resourceVersionMatch,
+        limit: req.limit,
+        continueToken: req.continueToken,
+        predicate: req.predicate,
+        hasSelector: req.hasSelector,
+      });
+      const metadata: KubeList['metadata'] = { resourceVersion: res.resourceVersion };
+      if (res.continueToken) metadata.continue = res.continueToken;
+      if (res.remainingItemCount !== undefined) metadata.remainingItemCount = res.remainingItemCount;
+      return { kind: this.info.listKind, apiVersion: this.apiVersion(), metadata, items: res.items };
+    } catch (e) {
+      throw this.interpret(e, '', req.resourceVersion);
+    }
+  }
+
+  async create(namespace: string, body: KubeObject, opts: WriteOptions): Promise<KubeObject> {
+    const obj = deepCopy(body);
+    this.checkNamespace(namespace, obj);
+    if (obj.metadata.resourceVersion) {
+      throw newInternalError(new Error('resourceVersion should not be set on objects to be created'));
+    }
+    const generated = !obj.metadata.name && !!obj.metadata.generateName;
+    for (let attempt = 0; ; attempt++) {
+      if (generated) obj.metadata.name = generateName(obj.metadata.generateName!);
+      const prepared = await this.prepareCreate(obj, opts, 'CREATE');
+      try {
+        return await this.store.create(this.key(namespace, prepared.metadata.name!), prepared, opts);
+      } catch (e) {
+        // A generated name that collides is retried with a new suffix, as upstream does.
+        if (generated && isStorageError(e, 'KeyExists') && attempt < MAX_GENERATE_NAME_ATTEMPTS) continue;
+        throw this.interpret(e, prepared.metadata.name ?? '');
+      }
+    }
+  }
+
+  /**
+   * PUT: replaces the object, creating it when absent if the strategy allows. Returns the stored
+   * object and whether it was created.
+   */
+  async update(namespace: string, name: string, body: KubeObject, opts: WriteOptions): Promise<{ object: KubeObject; created: boolean }> {
+    this.checkNamespace(namespace, body);
+    if (body.metadata.name !== name) {
+      throw newBadRequest(`the name of the object (${body.metadata.name ?? ''}) does not match the name on the URL (${name})`);
+    }
+    return this.write(namespace, name, () => deepCopy(body), opts, this.strategy.allowCreateOnUpdate, true);
+  }
+
+  /**
+   * PATCH (and apply): `transform` builds the new object from the stored one. `createIfMissing` is
+   * set for server-side apply, which creates absent objects.
+   */
+  async patch(
+    namespace: string,
+    name: string,
+    transform: ObjectTransform,
+    opts: WriteOptions & { createIfMissing?: boolean },
+  ): Promise<{ object: KubeObject; created: boolean }> {
+    return this.write(namespace, name, transform, opts, opts.createIfMissing ?? false, false);
+  }
+
+  async delete(namespace: string, name: string, req: DeleteRequest): Promise<DeleteResult> {
+    const key = this.key(namespace, name);
+    try {
+      const current = await this.store.get(key);
+      checkPreconditionsOrConflict(this.groupResource, name, current, req.preconditions);
+      await runAdmission(this.admissionPlugins(), this.attrs('DELETE', namespace, name, undefined, current, req.dryRun));
+      if (this.pendingFinalization(current)) {
+        // Phase one of SPEC 3.1: mark for deletion and keep the object until its finalizers are gone.
+        const marked = await this.store.guaranteedUpdate(
+          key,
+          (cur) => {
+            if (!cur) throw newConflict(this.groupResource, name, 'the object was deleted concurrently');
+            const next = deepCopy(cur);
+            if (!next.metadata.deletionTimestamp) {
+              next.metadata.deletionTimestamp = formatTime(this.now());
+              next.metadata.deletionGracePeriodSeconds = 0;
+            }
+            this.strategy.prepareForDelete?.(next);
+            return next;
+          },
+          { ignoreNotFound: false, preconditions: req.preconditions, dryRun: req.dryRun },
+        );
+        if (!this.pendingFinalization(marked)) return this.deleteNow(key, name, marked, req);
+        return { object: marked, deleted: false };
+      }
+      return await this.deleteNow(key, name, current, req);
+    } catch (e) {
+      throw this.interpret(e, name);
+    }
+  }
+
+  /** Deletes every object of the collection the predicate selects, each as a single delete. */
+  async deleteCollection(namespace: string, list: ListRequest, req: DeleteRequest): Promise<KubeList> {
+    const items = await this.list(namespace, { ...list, limit: undefined, continueToken: undefined });
+    const deleted: KubeObject[] = [];
+    for (const item of items.items) {
+      try {
+        const res = await this.delete(item.metadata.namespace ?? '', item.metadata.name ?? '', { ...req, preconditions: undefined });
+        deleted.push(res.object);
+      } catch (e) {
+        // Objects removed by someone else meanwhile are already gone, which is what was asked.
+        if ((e as { status?: Status }).status?.reason === 'NotFound') continue;
+        throw e;
+      }
+    }
+    return { ...items, items: deleted };
+  }
+
+  /** Status answered for a completed delete when the object itself is not returned (upstream's default). */
+  deletedStatus(obj: KubeObject): Status {
+    const details: Status['details'] = { name: obj.metadata.name ?? '', kind: this.info.resource, uid: obj.metadata.uid ?? '' };
+    if (this.info.group) details.group = this.info.group;
+    return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details, code: 200 };
+  }
+
+  apiVersion(): string {
+    return this.info.group ? `${this.info.group}/${this.info.version}` : this.info.version;
+  }
+
+  private async deleteNow(key: string, name: string, current: KubeObject, req: DeleteRequest): Promise<DeleteResult> {
+    const pre: Preconditions = { ...req.preconditions, resourceVersion: current.metadata.resourceVersion };
+    const object = await this.store.delete(key, { preconditions: pre, dryRun: req.dryRun });
+    return { object, deleted: true };
+  }
+
+  private pendingFinalization(obj: KubeObject): boolean {
+    return (obj.metadata.finalizers?.length ?? 0) > 0 || (this.strategy.pendingFinalization?.(obj) ?? false);
+  }
+
+  private async write(
+    namespace: string,
+    name: string,
+    transform: ObjectTransform,
+    opts: WriteOptions,
+    createIfMissing: boolean,
+    isPut: boolean,
+  ): Promise<{ object: KubeObject; created: boolean }> {
+    const key = this.key(namespace, name);
+    let created = false;
+    try {
+      const object = await this.store.guaranteedUpdate(
+        key,
+        async (current) => {
+          const next = await transform(current ? deepCopy(current) : undefined);
+          this.checkNamespace(namespace, next);
+          if (!next.metadata.name) next.metadata.name = name;
+          if (next.metadata.name !== name) {
+            throw newBadRequest(`the name of the object (${next.metadata.name}) does not match the name on the URL (${name})`);
+          }
+          if (!current) {
+            if (!createIfMissing) throw newNotFound(this.groupResource, name);
+            created = true;
+            delete next.metadata.resourceVersion;
+            return this.prepareCreate(next, opts, 'CREATE');
+          }
+          created = false;
+          return this.prepareUpdate(next, current, opts, isPut);
+        },
+        { ignoreNotFound: createIfMissing, dryRun: opts.dryRun },
+      );
+      if (!created && object.metadata.deletionTimestamp && !this.pendingFinalization(object)) {
+        // The last finalizer is gone: phase two of SPEC 3.1 removes the object.
+        const res = await this.deleteNow(key, name, object, { dryRun: opts.dryRun });
+        return { object: res.object, created: false };
+      }
+      return { object, created };
+    } catch (e) {
+      throw this.interpret(e, name);
+    }
+  }
+
+  private async prepareCreate(obj: KubeObject, opts: WriteOptions, op: AdmissionOperation): Promise<KubeObject> {
+    const next = deepCopy(obj);
+    fillCreateMeta(next.metadata, this.now());
+    delete next.metadata.resourceVersion;
+    this.strategy.prepareForCreate(next);
+    const errs = this.strategy.validate(next);
+    if (errs.length) throw newInvalid({ group: this.info.group, kind: this.info.kind }, next.metadata.name ?? '', errs);
+    await runAdmission(this.admissionPlugins(), this.attrs(op, next.metadata.namespace ?? '', next.metadata.name ?? '', next, undefined, opts.dryRun));
+    return next;
+  }
+
+  private async prepareUpdate(next: KubeObject, current: KubeObject, opts: WriteOptions, isPut: boolean): Promise<KubeObject> {
+    const name = current.metadata.name ?? '';
+    const rv = next.metadata.resourceVersion;
+    if (!rv) {
+      if (isPut && !this.strategy.allowUnconditionalUpdate) {
+        throw newInvalid({ group: this.info.group, kind: this.info.kind }, name, [
+          invalid('metadata.resourceVersion', '', 'must be specified for an update'),
+        ]);
+      }
+    } else if (rv !== current.metadata.resourceVersion) {
+      parseRevisionOrBadRequest(rv);
+      throw newConflict(this.groupResource, name, 'the object has been modified; please apply your changes to the latest version and try again');
+    }
+    carryUpdateMeta(next.metadata, current.metadata);
+    this.strategy.prepareForUpdate(next, current);
+    const errs = this.strategy.validateUpdate(next, current);
+    if (errs.length) throw newInvalid({ group: this.info.group, kind: this.info.kind }, name, errs);
+    await runAdmission(this.admissionPlugins(), this.attrs('UPDATE', next.metadata.namespace ?? '', name, next, current, opts.dryRun));
+    delete next.metadata.resourceVersion;
+    return next;
+  }
+
+  /** Object namespace must match the URL (or be empty and then defaulted); cluster objects have none. */
+  private checkNamespace(namespace: string, obj: KubeObject): void {
+    if (!obj.metadata || typeof obj.metadata !== 'object') obj.metadata = {};
+    if (this.strategy.namespaceScoped) {
+      if (obj.metadata.namespace && obj.metadata.namespace !== namespace) {
+        throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
+      }
+      obj.metadata.namespace = namespace;
+    } else {
+      delete obj.metadata.namespace;
+    }
+  }
+
+  private attrs(operation: AdmissionOperation, namespace: string, name: string, object: KubeObject | undefined, oldObject: KubeObject | undefined, dryRun: boolean) {
+    return { operation, resource: this.info, subresource: '', namespace, name, object, oldObject, dryRun };
+  }
+
+  private interpret(e: unknown, name: string, resourceVersion?: string): unknown {
+    let rv = 0;
+    try {
+      rv = parseRevision(resourceVersion);
+    } catch {
+      rv = 0;
+    }
+    return interpretStorageError(e, this.groupResource, name, rv);
+  }
+}
+
+function checkPreconditionsOrConflict(gr: GroupResource, name: string, obj: KubeObject, pre: Preconditions | undefined): void {
+  if (!pre) return;
+  if (pre.uid && pre.uid !== obj.metadata.uid) {
+    throw newConflict(gr, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${obj.metadata.uid ?? ''}`);
+  }
+  if (pre.resourceVersion && pre.resourceVersion !== obj.metadata.resourceVersion) {
+    throw newConflict(
+      gr,
+      name,
+      `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion ?? ''}`,
+    );
+  }
+}
+
+function parseRevisionOrBadRequest(rv: string): void {
+  if (!/^[0-9]+$/.test(rv)) throw newBadRequest(`invalid resource version: ${rv}`);
+}
+

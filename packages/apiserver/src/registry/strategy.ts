@@ -1,0 +1,48 @@
+import type { FieldErrorList, KubeObject } from '@cluster/apimachinery';
+
+/** A column of a resource's Table output (SPEC 2.6). */
+export interface TableColumnDefinition {
+  name: string;
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
+  format: string;
+  description: string;
+  priority: number;
+}
+
+/**
+ * Per-resource behaviour the generic registry calls, after upstream's RESTCreateStrategy and
+ * RESTUpdateStrategy. One stateless object per resource; generic code never branches on kind.
+ */
+export interface ResourceStrategy<T extends KubeObject = KubeObject> {
+  readonly namespaceScoped: boolean;
+  /** PUT of a missing object creates it (SPEC 1 "Verbs"). */
+  readonly allowCreateOnUpdate: boolean;
+  /** PUT without metadata.resourceVersion is allowed (last writer wins). */
+  readonly allowUnconditionalUpdate: boolean;
+  /** Clears fields the client may not set on create (status, etc.) and sets defaults. Mutates obj. */
+  prepareForCreate(obj: T): void;
+  /** Carries over fields an update may not change (status, etc.). Mutates obj. */
+  prepareForUpdate(obj: T, old: T): void;
+  validate(obj: T): FieldErrorList;
+  validateUpdate(obj: T, old: T): FieldErrorList;
+  /** True while something other than metadata.finalizers holds deletion (e.g. namespace spec.finalizers). */
+  pendingFinalization?(obj: T): boolean;
+  /** Marks state that goes with a requested deletion (e.g. namespace phase Terminating). Mutates obj. */
+  prepareForDelete?(obj: T): void;
+  /** Warnings (RFC 7234 Warning header texts) for a create or update. */
+  warnings?(obj: T, old?: T): string[];
+  /** Field selector values beyond metadata.name and metadata.namespace. */
+  selectableFields?(obj: T): Record<string, string>;
+  /** Custom Table columns and cells; absent = the default Name / Created At table. */
+  table?: {
+    columns: TableColumnDefinition[];
+    cells(obj: T): unknown[];
+  };
+}
+
+/** Default selectable fields of every object (upstream's DefaultClusterScopedAttr / NamespaceScopedAttr). */
+export function defaultSelectableFields(obj: KubeObject, namespaced: boolean): Record<string, string> {
+  const fields: Record<string, string> = { 'metadata.name': obj.metadata.name ?? '' };
+  if (namespaced) fields['metadata.namespace'] = obj.metadata.namespace ?? '';
+  return fields;
+}

@@ -1,0 +1,46 @@
+import { validateNamespace, validateNamespaceUpdate, type KubeObject } from '@cluster/apimachinery';
+import type { ResourceStrategy } from '../../../registry/strategy.js';
+import { ageOf } from '../../../tables/human-duration.js';
+
+export interface Namespace extends KubeObject {
+  spec?: { finalizers?: string[] };
+  status?: { phase?: 'Active' | 'Terminating'; conditions?: unknown[] };
+}
+
+/** The finalizer that keeps a namespace until its contents are deleted. */
+export const NAMESPACE_FINALIZER = 'kubernetes';
+
+/**
+ * Namespace behaviour: cluster-scoped, Active on create with the content finalizer, spec and
+ * status changed only through their subresources, Terminating once deletion is requested.
+ */
+export const namespaceStrategy = {
+  namespaceScoped: false,
+  allowCreateOnUpdate: true,
+  allowUnconditionalUpdate: true,
+  prepareForCreate(obj: Namespace) {
+    const finalizers = new Set(obj.spec?.finalizers ?? []);
+    finalizers.add(NAMESPACE_FINALIZER);
+    obj.spec = { ...obj.spec, finalizers: [...finalizers] };
+    obj.status = { phase: 'Active' };
+  },
+  prepareForUpdate(obj: Namespace, old: Namespace) {
+    obj.spec = old.spec;
+    obj.status = old.status;
+  },
+  validate: (obj: Namespace) => validateNamespace(obj),
+  validateUpdate: (obj: Namespace, old: Namespace) => validateNamespaceUpdate(obj, old),
+  pendingFinalization: (obj: Namespace) => (obj.spec?.finalizers?.length ?? 0) > 0,
+  prepareForDelete(obj: Namespace) {
+    obj.status = { ...obj.status, phase: 'Terminating' };
+  },
+  table: {
+    columns: [
+      { name: 'Name', type: 'string', format: 'name', description: 'Name must be unique within a namespace.', priority: 0 },
+      { name: 'Status', type: 'string', format: '', description: 'The phase of the namespace.', priority: 0 },
+      { name: 'Age', type: 'string', format: '', description: 'Time since the object was created.', priority: 0 },
+    ],
+    cells: (obj: Namespace) => [obj.metadata.name ?? '', obj.status?.phase ?? '', ageOf(obj.metadata.creationTimestamp, new Date())],
+  },
+  selectableFields: (obj: Namespace) => ({ 'status.phase': obj.status?.phase ?? '' }),
+} satisfies ResourceStrategy<Namespace>;

@@ -1,0 +1,97 @@
+import {
+  metaDefinitions,
+  patchMetaFromOpenApi,
+  type JsonObject,
+  type OpenApiSchema,
+  type PatchSchema,
+} from '@cluster/apimachinery';
+import { namespaceLifecycle } from '../admission/namespace-lifecycle.js';
+import type { AdmissionPlugin } from '../admission/admission.js';
+import { apiGroup, apiGroupList, apiResourceList, apiVersions, groupsFromResources, versionInfo } from '../discovery/index.js';
+import { buildOpenApiV2, buildOpenApiV3, serializeDocument, type OpenApiV3Set, type SerializedDocument } from '../openapi/index.js';
+import type { RegistrySet } from '../registry/registry-set.js';
+import type { ResourceRegistration } from '../registry/registration.js';
+import type { Definitions, ResourceInfo } from '../registry/resource-info.js';
+import { coreDefinitions } from '../resources/core/schemas.js';
+
+export interface ServedDocument {
+  contentType: string;
+  body: string;
+  etag?: string;
+  cacheControl?: string;
+}
+
+/**
+ * Everything derived once from the registrations: discovery documents, OpenAPI v2/v3 documents
+ * (rendered and hashed at start-up, never per request) and strategic-merge metadata per kind.
+ */
+export class ApiCatalog {
+  readonly definitions: Definitions;
+  private readonly docs = new Map<string, SerializedDocument>();
+  private readonly openApiV3: OpenApiV3Set;
+  private readonly patchSchemas = new Map<string, PatchSchema>();
+
+  constructor(
+    registrations: readonly ResourceRegistration[],
+    private readonly apiDomain: string,
+    serverAddress: string,
+  ) {
+    const resources: ResourceInfo[] = registrations.map((r) => r.info);
+    this.definitions = { ...metaDefinitions(apiDomain), ...coreDefinitions(apiDomain) };
+    const json = (doc: JsonObject) => serializeDocument(doc);
+    this.docs.set('/version', json(versionInfo()));
+    this.docs.set('/api', json(apiVersions(serverAddress)));
+    const groups = groupsFromResources(resources);
+    this.docs.set('/apis', json(apiGroupList(groups)));
+    for (const g of groups) {
+      this.docs.set(`/apis/${g.name}`, json(apiGroup(g)));
+      for (const v of g.versions) this.docs.set(`/apis/${g.name}/${v}`, json(apiResourceList(`${g.name}/${v}`, resources)));
+    }
+    const coreVersions = new Set(resources.filter((r) => r.group === '').map((r) => r.version));
+    for (const v of coreVersions) this.docs.set(`/api/${v}`, json(apiResourceList(v, resources)));
+    const opts = { resources, definitions: this.definitions, apiDomain };
+    this.docs.set('/openapi/v2', json(buildOpenApiV2({ ...opts, version: { gitVersion: 'v1.32.0-cluster' } })));
+    this.openApiV3 = buildOpenApiV3({ ...opts, versionInfo: { gitVersion: 'v1.32.0-cluster' } });
+  }
+
+  /** A discovery, version or OpenAPI document for `path`, or undefined when it names none. */
+  document(path: string, _query: URLSearchParams, _accept: string): ServedDocument | undefined {
+    const clean = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+    if (clean === '/openapi/v3') return served(this.openApiV3.index, 'no-cache, private');
+    if (clean.startsWith('/openapi/v3/')) {
+      const doc = this.openApiV3.documents.get(clean.slice('/openapi/v3/'.length));
+      // Documents are addressed by hash, so they may be cached for as long as a client likes.
+      return doc ? served(doc, 'public, immutable') : undefined;
+    }
+    const doc = this.docs.get(clean);
+    return doc ? served(doc) : undefined;
+  }
+
+  /** Strategic-merge metadata of a kind, from its OpenAPI definition. */
+  patchMeta(definitionName: string): PatchSchema {
+    let schema = this.patchSchemas.get(definitionName);
+    if (!schema) {
+      schema = patchMetaFromOpenApi(this.definitions as Record<string, OpenApiSchema>, definitionName);
+      this.patchSchemas.set(definitionName, schema);
+    }
+    return schema;
+  }
+
+  /** The admission chain every server runs, then any extra plugins. */
+  defaultAdmission(registries: RegistrySet, extra: readonly AdmissionPlugin[]): AdmissionPlugin[] {
+    const namespaces = registries.byResource('', 'namespaces');
+    const plugins: AdmissionPlugin[] = [];
+    if (namespaces) plugins.push(namespaceLifecycle((name) => namespaces.get('', name)));
+    return [...plugins, ...extra];
+  }
+
+  get domain(): string {
+    return this.apiDomain;
+  }
+}
+
+function served(doc: SerializedDocument, cacheControl?: string): ServedDocument {
+  const out: ServedDocument = { contentType: 'application/json', body: doc.body, etag: doc.etag };
+  if (cacheControl) out.cacheControl = cacheControl;
+  return out;
+}

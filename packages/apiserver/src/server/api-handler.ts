@@ -1,0 +1,132 @@
+import type { Context, Middleware } from 'koa';
+import { newNotFound, StatusError, type KubeObject, type KubeList, type Status } from '@cluster/apimachinery';
+import type { RequestState } from '../filters/state.js';
+import { handleResource } from '../handlers/resource-handler.js';
+import { encodeBody, warningHeader } from '../handlers/responders.js';
+import type { HandlerResult, RequestScope } from '../handlers/scope.js';
+import { runHealth } from '../health/health.js';
+import { negotiate } from '../negotiation/negotiate.js';
+import type { GenericRegistry } from '../registry/generic-registry.js';
+import type { RegistrySet } from '../registry/registry-set.js';
+import { toTable, type IncludeObject } from '../tables/table.js';
+import type { ApiCatalog } from './api-catalog.js';
+import type { ApiServerConfig } from './app.js';
+
+/** Upstream's answer for a path under /api or /apis that names nothing served. */
+function notFoundResource(): StatusError {
+  const e = newNotFound({ group: '', resource: '' }, '');
+  e.status.message = 'the server could not find the requested resource';
+  e.status.details = {};
+  return e;
+}
+
+/**
+ * The innermost handler: health, metrics, discovery and OpenAPI for non-resource paths, and the
+ * generic resource handlers for everything under /api and /apis.
+ */
+export function apiHandler(config: ApiServerConfig, registries: RegistrySet, catalog: ApiCatalog): Middleware<RequestState> {
+  const metaGroup = `meta.${config.apiDomain}`;
+  return async (ctx) => {
+    const info = ctx.state.requestInfo;
+    if (!info.isResourceRequest) {
+      if (await serveNonResource(ctx, config, catalog)) return;
+      if (ctx.path.startsWith('/api')) throw notFoundResource();
+      ctx.status = 404;
+      ctx.type = 'text/plain';
+      ctx.body = '404 page not found\n';
+      return;
+    }
+    const registry = registries.lookup(info.apiGroup, info.apiVersion, info.resource);
+    if (!registry || (info.subresource && !registry.info.subresources?.some((s) => s.name === info.subresource))) {
+      throw notFoundResource();
+    }
+    if (registry.info.namespaced === false && info.namespace && info.resource !== 'namespaces') throw notFoundResource();
+    const controller = new AbortController();
+    ctx.req.on('close', () => controller.abort());
+    const scope: RequestScope = {
+      registry,
+      info,
+      query: ctx.URL.searchParams,
+      body: ctx.state.body,
+      contentType: ctx.get('Content-Type') || undefined,
+      user: ctx.state.user!,
+      userAgent: ctx.get('User-Agent'),
+      protobuf: config.protobuf,
+      signal: controller.signal,
+    };
+    const pretty = isPretty(ctx);
+    const readVerb = info.verb === 'get' || info.verb === 'list';
+    const n = negotiate(ctx.get('Accept'), {
+      metaGroup,
+      protobufOk: !!config.protobuf,
+      tableOk: readVerb,
+      pretty,
+    });
+    const result = await handleResource(scope);
+    writeResult(ctx, result, registry, n, config, metaGroup);
+  };
+}
+
+function isPretty(ctx: Context): boolean {
+  const p = ctx.URL.searchParams.get('pretty');
+  if (p === null) return false;
+  return p === '' || p === 'true' || p === '1';
+}
+
+function writeResult(
+  ctx: Context,
+  result: HandlerResult,
+  registry: GenericRegistry,
+  n: ReturnType<typeof negotiate>,
+  config: ApiServerConfig,
+  metaGroup: string,
+): void {
+  let object: KubeObject | Status = result.object;
+  if (n.as === 'Table' && object.kind !== 'Status') {
+    const includeObject = (ctx.URL.searchParams.get('includeObject') ?? 'Metadata') as IncludeObject;
+    const list = result.isList ? (object as unknown as KubeList) : undefined;
+    object = toTable(
+      list ? list.items : [object as KubeObject],
+      list ? list.metadata : { resourceVersion: (object as KubeObject).metadata.resourceVersion ?? '' },
+      registry.strategy,
+      { metaApiVersion: `${metaGroup}/v1`, includeObject },
+      registry.apiVersion(),
+      registry.info.kind,
+    );
+  }
+  const warnings = result.warnings ?? [];
+  if (warnings.length) ctx.set('Warning', warnings.map(warningHeader));
+  const { contentType, body } = encodeBody(object, n, config.protobuf);
+  ctx.status = result.code;
+  ctx.type = contentType;
+  ctx.body = body;
+}
+
+async function serveNonResource(ctx: Context, config: ApiServerConfig, catalog: ApiCatalog): Promise<boolean> {
+  const path = ctx.path;
+  if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return false;
+  const health = /^\/(healthz|livez|readyz)(?:\/([^/]+))?\/?$/.exec(path);
+  if (health) {
+    const endpoint = health[1] as 'healthz' | 'livez' | 'readyz';
+    const checks = endpoint === 'livez' ? config.health.livez : config.health.readyz;
+    const r = await runHealth(endpoint, checks, ctx.URL.searchParams, health[2]);
+    ctx.status = r.code;
+    ctx.type = 'text/plain; charset=utf-8';
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.body = r.body;
+    return true;
+  }
+  if (path === '/metrics') {
+    ctx.type = config.metrics.contentType;
+    ctx.body = await config.metrics.metrics();
+    return true;
+  }
+  const doc = catalog.document(path, ctx.URL.searchParams, ctx.get('Accept'));
+  if (!doc) return false;
+  ctx.status = 200;
+  ctx.type = doc.contentType;
+  if (doc.etag) ctx.set('ETag', doc.etag);
+  if (doc.cacheControl) ctx.set('Cache-Control', doc.cacheControl);
+  ctx.body = doc.body;
+  return true;
+}

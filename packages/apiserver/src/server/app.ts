@@ -1,0 +1,50 @@
+import Koa from 'koa';
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import type { Store } from '@cluster/storage';
+import type { AdmissionPlugin } from '../admission/admission.js';
+import type { Authenticator } from '../authn/authenticator.js';
+import type { Authorizer } from '../authz/authorizer.js';
+import type { ProtobufCodec } from '../handlers/scope.js';
+import type { HealthCheck } from '../health/health.js';
+import type { ResourceRegistration } from '../registry/registration.js';
+import { RegistrySet } from '../registry/registry-set.js';
+import type { RequestState } from '../filters/state.js';
+import { buildHandlerChain } from './handler-chain.js';
+import { ApiCatalog } from './api-catalog.js';
+
+export interface ApiServerConfig {
+  store: Store;
+  logger: Logger;
+  metrics: Registry;
+  apiDomain: string;
+  registrations: readonly ResourceRegistration[];
+  authenticators: readonly Authenticator[];
+  anonymousAuth: boolean;
+  authorizers: readonly Authorizer[];
+  protobuf?: ProtobufCodec;
+  inflight: { readOnly: number; mutating: number };
+  health: { livez: HealthCheck[]; readyz: HealthCheck[] };
+  /** host:port clients use to reach this server (discovery's serverAddressByClientCIDRs). */
+  serverAddress: string;
+  extraAdmission?: readonly AdmissionPlugin[];
+}
+
+export interface ApiServer {
+  app: Koa<RequestState>;
+  registries: RegistrySet;
+  catalog: ApiCatalog;
+}
+
+/** Wires registries, documents and the filter chain into a Koa application (no listening). */
+export function createApiServer(config: ApiServerConfig): ApiServer {
+  const catalog = new ApiCatalog(config.registrations, config.apiDomain, config.serverAddress);
+  let admission: readonly AdmissionPlugin[] = [];
+  const registries = new RegistrySet(config.registrations, config.store, () => admission, (d) => catalog.patchMeta(d));
+  admission = catalog.defaultAdmission(registries, config.extraAdmission ?? []);
+  const app = new Koa<RequestState>();
+  app.proxy = false;
+  app.silent = true;
+  buildHandlerChain(app, config, registries, catalog);
+  return { app, registries, catalog };
+}

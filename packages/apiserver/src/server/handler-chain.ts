@@ -1,0 +1,32 @@
+import type Koa from 'koa';
+import type { RequestState } from '../filters/state.js';
+import { withRequestInfo } from '../filters/with-request-info.js';
+import { withObservability } from '../filters/with-observability.js';
+import { withInflightLimit } from '../filters/with-inflight-limit.js';
+import { withBody } from '../filters/with-body.js';
+import { withAuthentication } from '../filters/with-authentication.js';
+import { withAuthorization } from '../filters/with-authorization.js';
+import type { RegistrySet } from '../registry/registry-set.js';
+import type { ApiServerConfig } from './app.js';
+import type { ApiCatalog } from './api-catalog.js';
+import { apiHandler } from './api-handler.js';
+
+/**
+ * The one place the filter order is written (DESIGN "Request path"): request info -> metrics, log
+ * and recovery -> in-flight limit -> body limit -> authentication -> authorization -> handler.
+ */
+export function buildHandlerChain(
+  app: Koa<RequestState>,
+  config: ApiServerConfig,
+  registries: RegistrySet,
+  catalog: ApiCatalog,
+): void {
+  const metaGroup = `meta.${config.apiDomain}`;
+  app.use(withRequestInfo());
+  app.use(withObservability({ logger: config.logger, registry: config.metrics, metaGroup, protobuf: config.protobuf }));
+  app.use(withInflightLimit(config.inflight));
+  app.use(withBody());
+  app.use(withAuthentication(config.authenticators, config.anonymousAuth));
+  app.use(withAuthorization(config.authorizers));
+  app.use(apiHandler(config, registries, catalog));
+}

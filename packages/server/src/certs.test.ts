@@ -1,0 +1,112 @@
+import { X509Certificate, createPrivateKey } from 'node:crypto';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { createServer, request } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureCertificates } from './certs.js';
+
+const HOSTS = ['127.0.0.1', 'localhost', '::1', 'node-a.example'];
+
+describe('ensureCertificates', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'certs-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  test('generates a CA and a serving certificate signed by it', async () => {
+    const certDir = join(dir, 'certs');
+    const certs = await ensureCertificates({ certDir, hosts: HOSTS });
+    expect(certs.generated).toEqual({ ca: true, serving: true });
+    expect(certs.caFile).toBe(join(certDir, 'ca.crt'));
+    expect(certs.certFile).toBe(join(certDir, 'apiserver.crt'));
+    expect(certs.keyFile).toBe(join(certDir, 'apiserver.key'));
+
+    const ca = new X509Certificate(certs.caCertPem);
+    expect(ca.subject).toBe('CN=cluster-ca');
+    expect(ca.ca).toBe(true);
+    expect(ca.verify(ca.publicKey)).toBe(true);
+    expect(ca.publicKey.asymmetricKeyDetails?.modulusLength).toBe(2048);
+    const caYears = (Date.parse(ca.validTo) - Date.parse(ca.validFrom)) / (365.25 * 86_400_000);
+    expect(Math.round(caYears)).toBe(10);
+
+    const serving = new X509Certificate(certs.servingCertPem);
+    expect(serving.ca).toBe(false);
+    expect(serving.checkIssued(ca)).toBe(true);
+    expect(serving.verify(ca.publicKey)).toBe(true);
+    expect(serving.subjectAltName).toBe(
+      'IP Address:127.0.0.1, DNS:localhost, IP Address:0:0:0:0:0:0:0:1, DNS:node-a.example',
+    );
+    expect(serving.keyUsage).toEqual(['1.3.6.1.5.5.7.3.1']); // serverAuth
+    expect(serving.checkPrivateKey(createPrivateKey(certs.servingKeyPem))).toBe(true);
+    const days = (Date.parse(serving.validTo) - Date.parse(serving.validFrom)) / 86_400_000;
+    expect(Math.round(days)).toBe(365);
+
+    expect(await readFile(certs.caFile, 'utf8')).toBe(certs.caCertPem);
+    expect((await stat(join(certDir, 'ca.key'))).mode & 0o777).toBe(0o600);
+    expect((await stat(certs.keyFile)).mode & 0o777).toBe(0o600);
+    expect((await stat(certDir)).mode & 0o777).toBe(0o700);
+  });
+
+  test('a second call reuses the files', async () => {
+    const first = await ensureCertificates({ certDir: dir, hosts: HOSTS });
+    const second = await ensureCertificates({ certDir: dir, hosts: ['localhost', '127.0.0.1'] });
+    expect(second.generated).toEqual({ ca: false, serving: false });
+    expect(second.caCertPem).toBe(first.caCertPem);
+    expect(second.caKeyPem).toBe(first.caKeyPem);
+    expect(second.servingCertPem).toBe(first.servingCertPem);
+    expect(second.servingKeyPem).toBe(first.servingKeyPem);
+  });
+
+  test('re-issues the serving certificate from the same CA when a host is missing', async () => {
+    const first = await ensureCertificates({ certDir: dir, hosts: ['127.0.0.1'] });
+    const second = await ensureCertificates({ certDir: dir, hosts: ['127.0.0.1', 'new-name'] });
+    expect(second.generated).toEqual({ ca: false, serving: true });
+    expect(second.caCertPem).toBe(first.caCertPem);
+    const serving = new X509Certificate(second.servingCertPem);
+    expect(serving.verify(new X509Certificate(first.caCertPem).publicKey)).toBe(true);
+    expect(serving.checkHost('new-name')).toBe('new-name');
+  });
+
+  test('re-issues an expired serving certificate', async () => {
+    await ensureCertificates({ certDir: dir, hosts: ['127.0.0.1'], now: new Date('2020-01-01T00:00:00Z') });
+    const later = await ensureCertificates({ certDir: dir, hosts: ['127.0.0.1'] });
+    expect(later.generated).toEqual({ ca: false, serving: true });
+  });
+
+  test('refuses half a CA', async () => {
+    await writeFile(join(dir, 'ca.crt'), 'x');
+    await expect(ensureCertificates({ certDir: dir, hosts: ['localhost'] })).rejects.toThrow(
+      `incomplete cluster CA in ${dir}: need both ca.crt and ca.key, or neither`,
+    );
+  });
+
+  test('a TLS client trusting the CA accepts the serving certificate', async () => {
+    const certs = await ensureCertificates({ certDir: dir, hosts: ['127.0.0.1', 'localhost'] });
+    const server = createServer({ cert: certs.servingCertPem, key: certs.servingKeyPem }, (_req, res) => res.end('ok'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      for (const host of ['127.0.0.1', 'localhost']) {
+        const body = await new Promise<string>((resolve, reject) => {
+          const req = request(
+            { host: '127.0.0.1', servername: host === 'localhost' ? host : undefined, port, ca: certs.caCertPem, timeout: 5000 },
+            (res) => {
+              let data = '';
+              res.on('data', (c: Buffer) => (data += c.toString()));
+              res.on('end', () => resolve(data));
+            },
+          );
+          req.on('error', reject);
+          req.end();
+        });
+        expect(body).toBe('ok');
+      }
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});

@@ -1,0 +1,207 @@
+// The table of command-line flags: upstream kube-apiserver names and defaults unless marked
+// "ours". Durations are in milliseconds.
+
+/** How a flag's text becomes a value; the names follow the pflag/cliflag value types. */
+export type FlagKind =
+  | 'string'
+  | 'bool'
+  | 'int'
+  | 'duration'
+  | 'ip'
+  | 'level' // klog's -v: an unsigned 32-bit number we accept and ignore
+  | 'stringSlice' // CSV, repeated flags append (the first use replaces the default)
+  | 'stringArray' // no splitting, repeated flags append
+  | 'mapStringString' // `k=v,k2=v2`, repeated flags merge
+  | 'mapStringStringNoSplit' // one `k=v` per use, repeated flags merge
+  | 'configurationMap' // `k[=v],...`, a missing value is ''
+  | 'featureGates'; // `Name=bool,...`
+
+/** One flag: its name without dashes, where its value goes and how it is parsed. */
+export interface FlagDefinition {
+  name: string;
+  key: keyof ServerOptions;
+  kind: FlagKind;
+  shorthand?: string;
+  /** The type word shown in usage, as pflag prints it. */
+  typeName?: string;
+  help: string;
+}
+
+/** The parsed command line of the server. */
+export interface ServerOptions {
+  /** `--etcd-servers`; empty means "run an embedded etcd under the data dir". */
+  etcdServers: string[];
+  etcdPrefix: string;
+  /** `--etcd-compaction-interval` in ms; 0 disables compaction. */
+  etcdCompactionInterval: number;
+  /** `--secure-port`; 0 picks a free port. */
+  securePort: number;
+  bindAddress: string;
+  /** `--data-dir` (ours): embedded etcd data, generated certificates and admin credentials. */
+  dataDir: string;
+  /** `--cert-dir`; defaults to `<data-dir>/certs`. */
+  certDir: string;
+  tlsCertFile: string;
+  tlsPrivateKeyFile: string;
+  clientCaFile: string;
+  /** `--api-domain` (ours): the suffix of built-in group names. */
+  apiDomain: string;
+  tokenAuthFile: string;
+  anonymousAuth: boolean;
+  enableBootstrapTokenAuth: boolean;
+  serviceAccountKeyFiles: string[];
+  serviceAccountSigningKeyFile: string;
+  serviceAccountIssuers: string[];
+  serviceAccountLookup: boolean;
+  oidcIssuerUrl: string;
+  oidcClientId: string;
+  oidcUsernameClaim: string;
+  oidcUsernamePrefix: string;
+  oidcGroupsClaim: string;
+  oidcGroupsPrefix: string;
+  oidcRequiredClaims: Record<string, string>;
+  oidcCaFile: string;
+  oidcSigningAlgs: string[];
+  authenticationTokenWebhookConfigFile: string;
+  authenticationTokenWebhookCacheTtl: number;
+  authenticationTokenWebhookVersion: string;
+  requestheaderUsernameHeaders: string[];
+  requestheaderGroupHeaders: string[];
+  requestheaderExtraHeadersPrefix: string[];
+  requestheaderClientCaFile: string;
+  requestheaderAllowedNames: string[];
+  authorizationModes: string[];
+  runtimeConfig: Record<string, string>;
+  featureGates: Record<string, boolean>;
+  livezGracePeriod: number;
+  shutdownDelayDuration: number;
+  requestTimeout: number;
+  maxRequestsInflight: number;
+  maxMutatingRequestsInflight: number;
+  /** `--watch-cache-history` (ours): how far back the watch cache keeps events, in ms. */
+  watchCacheHistory: number;
+  clusterSigningDuration: number;
+  controllers: string[];
+  auditLogPath: string;
+  /** `--dev-insecure-http` (ours): serve plain HTTP, loopback only, for development. */
+  devInsecureHttp: boolean;
+  /** `--log-level` (ours): pino level. */
+  logLevel: string;
+  /** `-v`/`--v`: accepted for compatibility with upstream scripts, otherwise ignored. */
+  verbosity: number;
+  help: boolean;
+}
+
+const MINUTE = 60_000;
+
+/** Defaults before any flag is applied (`certDir` is derived from `dataDir` afterwards). */
+export function defaultServerOptions(): ServerOptions {
+  return {
+    etcdServers: [],
+    etcdPrefix: '/registry',
+    etcdCompactionInterval: 5 * MINUTE,
+    securePort: 6443,
+    bindAddress: '0.0.0.0',
+    dataDir: './data',
+    certDir: '',
+    tlsCertFile: '',
+    tlsPrivateKeyFile: '',
+    clientCaFile: '',
+    apiDomain: 'k8s.io',
+    tokenAuthFile: '',
+    anonymousAuth: true,
+    enableBootstrapTokenAuth: false,
+    serviceAccountKeyFiles: [],
+    serviceAccountSigningKeyFile: '',
+    serviceAccountIssuers: [],
+    serviceAccountLookup: true,
+    oidcIssuerUrl: '',
+    oidcClientId: '',
+    oidcUsernameClaim: 'sub',
+    oidcUsernamePrefix: '',
+    oidcGroupsClaim: '',
+    oidcGroupsPrefix: '',
+    oidcRequiredClaims: {},
+    oidcCaFile: '',
+    oidcSigningAlgs: ['RS256'],
+    authenticationTokenWebhookConfigFile: '',
+    authenticationTokenWebhookCacheTtl: 2 * MINUTE,
+    authenticationTokenWebhookVersion: 'v1beta1',
+    requestheaderUsernameHeaders: [],
+    requestheaderGroupHeaders: [],
+    requestheaderExtraHeadersPrefix: [],
+    requestheaderClientCaFile: '',
+    requestheaderAllowedNames: [],
+    authorizationModes: ['AlwaysAllow'],
+    runtimeConfig: {},
+    featureGates: {},
+    livezGracePeriod: 0,
+    shutdownDelayDuration: 0,
+    requestTimeout: MINUTE,
+    maxRequestsInflight: 400,
+    maxMutatingRequestsInflight: 200,
+    watchCacheHistory: 5 * MINUTE,
+    clusterSigningDuration: 8760 * 60 * MINUTE,
+    controllers: ['*'],
+    auditLogPath: '',
+    devInsecureHttp: false,
+    logLevel: 'info',
+    verbosity: 0,
+    help: false,
+  };
+}
+
+/** Every flag the server accepts, in usage order. */
+export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
+  { name: 'etcd-servers', key: 'etcdServers', kind: 'stringSlice', help: 'List of etcd servers to connect with (scheme://ip:port), comma separated. Empty: run an embedded etcd under --data-dir.' },
+  { name: 'etcd-prefix', key: 'etcdPrefix', kind: 'string', help: 'The prefix to prepend to all resource paths in etcd.' },
+  { name: 'etcd-compaction-interval', key: 'etcdCompactionInterval', kind: 'duration', help: 'The interval of compaction requests. If 0, the compaction request from apiserver is disabled.' },
+  { name: 'secure-port', key: 'securePort', kind: 'int', help: 'The port on which to serve HTTPS with authentication and authorization. 0 picks a free port.' },
+  { name: 'bind-address', key: 'bindAddress', kind: 'ip', help: 'The IP address on which to listen for the --secure-port port.' },
+  { name: 'data-dir', key: 'dataDir', kind: 'string', help: 'Directory for the embedded etcd, generated certificates and admin credentials (ours).' },
+  { name: 'cert-dir', key: 'certDir', kind: 'string', help: 'The directory where the TLS certs are located (default <data-dir>/certs). Ignored if --tls-cert-file and --tls-private-key-file are provided.' },
+  { name: 'tls-cert-file', key: 'tlsCertFile', kind: 'string', help: 'File containing the default x509 certificate for HTTPS (CA cert, if any, concatenated after server cert).' },
+  { name: 'tls-private-key-file', key: 'tlsPrivateKeyFile', kind: 'string', help: 'File containing the default x509 private key matching --tls-cert-file.' },
+  { name: 'client-ca-file', key: 'clientCaFile', kind: 'string', help: 'If set, any request presenting a client certificate signed by one of the authorities in the client-ca-file is authenticated with an identity corresponding to the CommonName of the client certificate.' },
+  { name: 'api-domain', key: 'apiDomain', kind: 'string', help: 'Domain suffix of the built-in API groups (ours).' },
+  { name: 'token-auth-file', key: 'tokenAuthFile', kind: 'string', help: 'If set, the file that will be used to secure the secure port of the API server via token authentication.' },
+  { name: 'anonymous-auth', key: 'anonymousAuth', kind: 'bool', help: 'Enables anonymous requests to the secure port of the API server. Requests that are not rejected by another authentication method are treated as anonymous requests.' },
+  { name: 'enable-bootstrap-token-auth', key: 'enableBootstrapTokenAuth', kind: 'bool', help: "Enable to allow secrets of type 'bootstrap.kubernetes.io/token' in the 'kube-system' namespace to be used for TLS bootstrapping authentication." },
+  { name: 'service-account-key-file', key: 'serviceAccountKeyFiles', kind: 'stringArray', help: 'File containing PEM-encoded x509 RSA or ECDSA private or public keys, used to verify ServiceAccount tokens. Repeatable.' },
+  { name: 'service-account-signing-key-file', key: 'serviceAccountSigningKeyFile', kind: 'string', help: 'Path to the file that contains the current private key of the service account token issuer.' },
+  { name: 'service-account-issuer', key: 'serviceAccountIssuers', kind: 'stringArray', help: 'Identifier of the service account token issuer. Repeatable; the first one is used to issue tokens.' },
+  { name: 'service-account-lookup', key: 'serviceAccountLookup', kind: 'bool', help: 'If true, validate ServiceAccount tokens exist in etcd as part of authentication.' },
+  { name: 'oidc-issuer-url', key: 'oidcIssuerUrl', kind: 'string', help: 'The URL of the OpenID issuer, only HTTPS scheme will be accepted.' },
+  { name: 'oidc-client-id', key: 'oidcClientId', kind: 'string', help: 'The client ID for the OpenID Connect client, must be set if oidc-issuer-url is set.' },
+  { name: 'oidc-username-claim', key: 'oidcUsernameClaim', kind: 'string', help: 'The OpenID claim to use as the user name.' },
+  { name: 'oidc-username-prefix', key: 'oidcUsernamePrefix', kind: 'string', help: "If provided, all usernames will be prefixed with this value. The value '-' disables all prefixing." },
+  { name: 'oidc-groups-claim', key: 'oidcGroupsClaim', kind: 'string', help: "If provided, the name of a custom OpenID Connect claim for specifying user groups. The claim value is expected to be an array of strings." },
+  { name: 'oidc-groups-prefix', key: 'oidcGroupsPrefix', kind: 'string', help: 'If provided, all groups will be prefixed with this value.' },
+  { name: 'oidc-required-claim', key: 'oidcRequiredClaims', kind: 'mapStringStringNoSplit', typeName: '<claim>=<value>', help: 'A key=value pair that describes a required claim in the ID Token. Repeatable.' },
+  { name: 'oidc-ca-file', key: 'oidcCaFile', kind: 'string', help: "If set, the OpenID server's certificate will be verified by one of the authorities in the oidc-ca-file." },
+  { name: 'oidc-signing-algs', key: 'oidcSigningAlgs', kind: 'stringSlice', help: 'Comma-separated list of allowed JOSE asymmetric signing algorithms.' },
+  { name: 'authentication-token-webhook-config-file', key: 'authenticationTokenWebhookConfigFile', kind: 'string', help: 'File with webhook configuration for token authentication in kubeconfig format.' },
+  { name: 'authentication-token-webhook-cache-ttl', key: 'authenticationTokenWebhookCacheTtl', kind: 'duration', help: 'The duration to cache responses from the webhook token authenticator.' },
+  { name: 'authentication-token-webhook-version', key: 'authenticationTokenWebhookVersion', kind: 'string', help: 'The API version of the authentication.k8s.io TokenReview to send to and expect from the webhook.' },
+  { name: 'requestheader-username-headers', key: 'requestheaderUsernameHeaders', kind: 'stringSlice', help: 'List of request headers to inspect for usernames. X-Remote-User is common.' },
+  { name: 'requestheader-group-headers', key: 'requestheaderGroupHeaders', kind: 'stringSlice', help: 'List of request headers to inspect for groups. X-Remote-Group is suggested.' },
+  { name: 'requestheader-extra-headers-prefix', key: 'requestheaderExtraHeadersPrefix', kind: 'stringSlice', help: 'List of request header prefixes to inspect. X-Remote-Extra- is suggested.' },
+  { name: 'requestheader-client-ca-file', key: 'requestheaderClientCaFile', kind: 'string', help: 'Root certificate bundle to use to verify client certificates on incoming requests before trusting usernames in headers.' },
+  { name: 'requestheader-allowed-names', key: 'requestheaderAllowedNames', kind: 'stringSlice', help: 'List of client certificate common names to allow to provide usernames in headers. If empty, any client certificate validated by the requestheader CA is allowed.' },
+  { name: 'authorization-mode', key: 'authorizationModes', kind: 'stringSlice', help: 'Ordered list of plug-ins to do authorization on secure port. Comma-delimited list of: AlwaysAllow,AlwaysDeny,ABAC,Webhook,RBAC,Node.' },
+  { name: 'runtime-config', key: 'runtimeConfig', kind: 'configurationMap', typeName: 'mapStringString', help: 'A set of key=value pairs that enable or disable built-in APIs (api/all, api/ga, api/beta, api/alpha, <group>/<version>).' },
+  { name: 'feature-gates', key: 'featureGates', kind: 'featureGates', typeName: 'mapStringBool', help: 'A set of key=value pairs that describe feature gates for alpha/experimental features.' },
+  { name: 'livez-grace-period', key: 'livezGracePeriod', kind: 'duration', help: 'This option represents the maximum amount of time it should take for apiserver to complete its startup sequence and become live.' },
+  { name: 'shutdown-delay-duration', key: 'shutdownDelayDuration', kind: 'duration', help: 'Time to delay the termination. During that time the server keeps serving requests normally while /readyz returns failure.' },
+  { name: 'request-timeout', key: 'requestTimeout', kind: 'duration', help: 'An optional field indicating the duration a handler must keep a request open before timing it out.' },
+  { name: 'max-requests-inflight', key: 'maxRequestsInflight', kind: 'int', help: 'The maximum number of non-mutating requests in flight at a given time. Zero for no limit.' },
+  { name: 'max-mutating-requests-inflight', key: 'maxMutatingRequestsInflight', kind: 'int', help: 'The maximum number of mutating requests in flight at a given time. Zero for no limit.' },
+  { name: 'watch-cache-history', key: 'watchCacheHistory', kind: 'duration', help: 'How long the watch cache keeps past events for watches resuming from an older resourceVersion (ours).' },
+  { name: 'cluster-signing-duration', key: 'clusterSigningDuration', kind: 'duration', help: 'The max length of duration signed certificates will be given.' },
+  { name: 'controllers', key: 'controllers', kind: 'stringSlice', help: "A list of controllers to enable. '*' enables all on-by-default controllers, 'foo' enables the controller named 'foo', '-foo' disables the controller named 'foo'." },
+  { name: 'audit-log-path', key: 'auditLogPath', kind: 'string', help: "If set, all requests coming to the apiserver will be logged to this file. '-' means standard out." },
+  { name: 'dev-insecure-http', key: 'devInsecureHttp', kind: 'bool', help: 'Serve plain HTTP instead of HTTPS, on loopback only. For development (ours).' },
+  { name: 'log-level', key: 'logLevel', kind: 'string', help: 'Log level: trace, debug, info, warn, error, fatal or silent (ours).' },
+  { name: 'v', key: 'verbosity', kind: 'level', shorthand: 'v', typeName: 'Level', help: 'Accepted for compatibility and ignored; use --log-level.' },
+  { name: 'help', key: 'help', kind: 'bool', shorthand: 'h', help: 'help for the server' },
+];

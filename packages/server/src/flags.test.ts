@@ -1,0 +1,145 @@
+import { join } from 'node:path';
+import { FlagError, formatUsage, parseFlags, type ServerOptions } from './flags.js';
+
+describe('parseFlags defaults', () => {
+  test('no arguments give upstream defaults', () => {
+    const o = parseFlags([]);
+    expect(o).toMatchObject<Partial<ServerOptions>>({
+      etcdServers: [],
+      securePort: 6443,
+      bindAddress: '0.0.0.0',
+      dataDir: './data',
+      certDir: join('./data', 'certs'),
+      apiDomain: 'k8s.io',
+      anonymousAuth: true,
+      authorizationModes: ['AlwaysAllow'],
+      livezGracePeriod: 0,
+      shutdownDelayDuration: 0,
+      requestTimeout: 60_000,
+      maxRequestsInflight: 400,
+      maxMutatingRequestsInflight: 200,
+      watchCacheHistory: 300_000,
+      etcdCompactionInterval: 300_000,
+      devInsecureHttp: false,
+      logLevel: 'info',
+      help: false,
+    });
+  });
+
+  test('cert-dir follows data-dir unless given', () => {
+    expect(parseFlags(['--data-dir=/var/x']).certDir).toBe('/var/x/certs');
+    expect(parseFlags(['--data-dir=/var/x', '--cert-dir', '/etc/c']).certDir).toBe('/etc/c');
+  });
+});
+
+describe('parseFlags values', () => {
+  test.each<[string[], Partial<ServerOptions>]>([
+    [['--etcd-servers=http://a:2379,http://b:2379'], { etcdServers: ['http://a:2379', 'http://b:2379'] }],
+    [['--etcd-servers', 'http://a:2379', '--etcd-servers', 'http://b:2379'], { etcdServers: ['http://a:2379', 'http://b:2379'] }],
+    [['--etcd-servers='], { etcdServers: [] }],
+    [['--secure-port', '0'], { securePort: 0 }],
+    [['--secure-port=0x1F90'], { securePort: 8080 }],
+    [['--secure-port=1_000'], { securePort: 1000 }],
+    [['--secure_port=7443'], { securePort: 7443 }],
+    [['--bind-address', '::1'], { bindAddress: '::1' }],
+    [['--anonymous-auth=false'], { anonymousAuth: false }],
+    [['--anonymous-auth=F'], { anonymousAuth: false }],
+    [['--anonymous-auth=0', '--anonymous-auth'], { anonymousAuth: true }],
+    [['--authorization-mode=Node,RBAC'], { authorizationModes: ['Node', 'RBAC'] }],
+    [['--authorization-mode', 'RBAC', '--authorization-mode', 'Node'], { authorizationModes: ['RBAC', 'Node'] }],
+    [['--runtime-config=api/all=true,batch/v1=false', '--runtime-config', 'foo/v1'], { runtimeConfig: { 'api/all': 'true', 'batch/v1': 'false', 'foo/v1': '' } }],
+    [['--feature-gates=A=true, B = false'], { featureGates: { A: true, B: false } }],
+    [['--feature-gates=A=true', '--feature-gates=B=1'], { featureGates: { A: true, B: true } }],
+    [['--oidc-required-claim=a=b,c', '--oidc-required-claim', 'd=e'], { oidcRequiredClaims: { a: 'b,c', d: 'e' } }],
+    [['--service-account-key-file=a,b', '--service-account-key-file=c'], { serviceAccountKeyFiles: ['a,b', 'c'] }],
+    [['--livez-grace-period=1h30m'], { livezGracePeriod: 5_400_000 }],
+    [['--shutdown-delay-duration', '500ms'], { shutdownDelayDuration: 500 }],
+    [['--request-timeout=1.5s'], { requestTimeout: 1500 }],
+    [['--request-timeout=0'], { requestTimeout: 0 }],
+    [['--watch-cache-history=90s'], { watchCacheHistory: 90_000 }],
+    [['--etcd-compaction-interval=0'], { etcdCompactionInterval: 0 }],
+    [['--max-requests-inflight=0', '--max-mutating-requests-inflight=1'], { maxRequestsInflight: 0, maxMutatingRequestsInflight: 1 }],
+    [['--token-auth-file', '/t.csv', '--client-ca-file=/ca.crt'], { tokenAuthFile: '/t.csv', clientCaFile: '/ca.crt' }],
+    [['--tls-cert-file=/a', '--tls-private-key-file=/b'], { tlsCertFile: '/a', tlsPrivateKeyFile: '/b' }],
+    [['--api-domain', 'example.com'], { apiDomain: 'example.com' }],
+    [['--log-level=debug'], { logLevel: 'debug' }],
+    [['-v', '4'], { verbosity: 4 }],
+    [['-v4'], { verbosity: 4 }],
+    [['-v=2'], { verbosity: 2 }],
+    [['--v=6'], { verbosity: 6 }],
+    [['--dev-insecure-http'], { devInsecureHttp: true, bindAddress: '127.0.0.1' }],
+    [['--dev-insecure-http', '--bind-address=::1'], { devInsecureHttp: true, bindAddress: '::1' }],
+    [['--help'], { help: true }],
+    [['-h', '--secure-port=-1'], { help: true, securePort: -1 }],
+  ])('%j', (argv, expected) => {
+    expect(parseFlags(argv)).toMatchObject(expected);
+  });
+});
+
+describe('parseFlags errors', () => {
+  test.each<[string[], string]>([
+    [['--foo'], 'unknown flag: --foo'],
+    [['--foo=bar'], 'unknown flag: --foo'],
+    [['-x'], "unknown shorthand flag: 'x' in -x"],
+    [['---secure-port=1'], 'bad flag syntax: ---secure-port=1'],
+    [['--secure-port'], 'flag needs an argument: --secure-port'],
+    [['-v'], "flag needs an argument: 'v' in -v"],
+    [['--secure-port=abc'], 'invalid argument "abc" for "--secure-port" flag: strconv.ParseInt: parsing "abc": invalid syntax'],
+    [['--secure-port', ''], 'invalid argument "" for "--secure-port" flag: strconv.ParseInt: parsing "": invalid syntax'],
+    [['--secure-port=99999999999999999999'], 'invalid argument "99999999999999999999" for "--secure-port" flag: strconv.ParseInt: parsing "99999999999999999999": value out of range'],
+    [['--secure-port=1__0'], 'invalid argument "1__0" for "--secure-port" flag: strconv.ParseInt: parsing "1__0": invalid syntax'],
+    [['--secure-port=08'], 'invalid argument "08" for "--secure-port" flag: strconv.ParseInt: parsing "08": invalid syntax'],
+    [['--anonymous-auth=maybe'], 'invalid argument "maybe" for "--anonymous-auth" flag: strconv.ParseBool: parsing "maybe": invalid syntax'],
+    [['--request-timeout=abc'], 'invalid argument "abc" for "--request-timeout" flag: time: invalid duration "abc"'],
+    [['--request-timeout=5'], 'invalid argument "5" for "--request-timeout" flag: time: missing unit in duration "5"'],
+    [['--request-timeout=5x'], 'invalid argument "5x" for "--request-timeout" flag: time: unknown unit "x" in duration "5x"'],
+    [['--request-timeout=.s'], 'invalid argument ".s" for "--request-timeout" flag: time: invalid duration ".s"'],
+    [['--bind-address=localhost'], 'invalid argument "localhost" for "--bind-address" flag: failed to parse IP: "localhost"'],
+    [['-v', 'x'], 'invalid argument "x" for "-v, --v" flag: strconv.ParseUint: parsing "x": invalid syntax'],
+    [['--v=-1'], 'invalid argument "-1" for "-v, --v" flag: strconv.ParseUint: parsing "-1": invalid syntax'],
+    [['--feature-gates=A'], 'invalid argument "A" for "--feature-gates" flag: missing bool value for A'],
+    [['--feature-gates=A=yes'], 'invalid argument "A=yes" for "--feature-gates" flag: invalid value of A=yes, err: strconv.ParseBool: parsing "yes": invalid syntax'],
+    [['--etcd-servers=a"b'], 'invalid argument "a\\"b" for "--etcd-servers" flag: parse error on line 1, column 2: bare " in non-quoted-field'],
+    [['--anonymous-auth', 'false'], '"cluster-apiserver" does not take any arguments, got ["false"]'],
+    [['--', '--secure-port=1'], '"cluster-apiserver" does not take any arguments, got ["--secure-port=1"]'],
+    [['--secure-port=70000'], '--secure-port 70000 must be between 0 and 65535, inclusive. 0 picks a free port'],
+    [['--livez-grace-period=-1s'], '--livez-grace-period can not be a negative value'],
+    [['--shutdown-delay-duration=-1s'], '--shutdown-delay-duration can not be negative value'],
+    [['--max-requests-inflight=-1'], '--max-requests-inflight can not be negative value'],
+    [['--max-mutating-requests-inflight=-1'], '--max-mutating-requests-inflight can not be negative value'],
+    [['--request-timeout=-1m'], '--request-timeout can not be negative value'],
+    [['--watch-cache-history=0s'], '--watch-cache-history must be greater than 0'],
+    [['--authorization-mode=Foo'], 'authorization-mode "Foo" is not a valid mode'],
+    [['--authorization-mode='], 'at least one authorization-mode must be passed'],
+    [['--authorization-mode=RBAC,RBAC'], 'authorization-mode ["RBAC" "RBAC"] has mode specified more than once'],
+    [['--tls-cert-file=/a'], '--tls-cert-file and --tls-private-key-file must be specified together'],
+    [['--log-level=loud'], '--log-level "loud" must be one of trace, debug, info, warn, error, fatal, silent'],
+    [['--dev-insecure-http', '--bind-address=0.0.0.0'], '--dev-insecure-http serves plain HTTP on loopback only, but --bind-address is 0.0.0.0'],
+    [['--max-requests-inflight=-1', '--authorization-mode=Foo'], '[--max-requests-inflight can not be negative value, authorization-mode "Foo" is not a valid mode]'],
+  ])('%j', (argv, message) => {
+    let thrown: unknown;
+    try {
+      parseFlags(argv);
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(FlagError);
+    expect((thrown as FlagError).message).toBe(message);
+  });
+
+  test('positional arguments name the command', () => {
+    expect(() => parseFlags(['serve'], 'my-server')).toThrow('"my-server" does not take any arguments, got ["serve"]');
+  });
+});
+
+describe('formatUsage', () => {
+  test('lists every flag with its default', () => {
+    const usage = formatUsage();
+    expect(usage).toMatch(/^Usage:\n {2}cluster-apiserver \[flags\]/);
+    expect(usage).toMatch(/\n {6}--secure-port int +.*\(default 6443\)\n/);
+    expect(usage).toMatch(/\n {6}--request-timeout duration +.*\(default 1m0s\)\n/);
+    expect(usage).toMatch(/\n {6}--authorization-mode strings +.*\(default \[AlwaysAllow\]\)\n/);
+    expect(usage).toMatch(/\n {2}-v, --v Level +/);
+    expect(usage).toMatch(/\n {2}-h, --help +help for the server$/);
+  });
+});

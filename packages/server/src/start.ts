@@ -1,0 +1,163 @@
+import { createServer as createHttpsServer } from 'node:https';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { pino, type Logger } from 'pino';
+import { Registry, collectDefaultMetrics } from 'prom-client';
+import {
+  builtinResources,
+  createApiServer,
+  TokenFileAuthenticator,
+  X509Authenticator,
+  type Authenticator,
+  type ApiServer,
+  type UserInfo,
+} from '@cluster/apiserver';
+import { Etcd3Store, newEtcdClient, startEtcd, type EtcdProcess } from '@cluster/storage';
+import type { ServerOptions } from './flags.js';
+import { ensureCertificates } from './certs.js';
+import { ensureAdminToken, parseTokenFile, writeAdminKubeconfig } from './admin-credentials.js';
+import { authorizersFor } from './authorizers.js';
+import { ensureBuiltinNamespaces } from './bootstrap.js';
+import { protobufCodec } from './protobuf.js';
+
+/** A running replica: where it listens and how to stop it. */
+export interface RunningServer {
+  url: string;
+  port: number;
+  kubeconfigPath: string;
+  adminToken: string;
+  caPem?: string;
+  api: ApiServer;
+  /** Graceful stop: readyz fails, listeners close, etcd client closes, the embedded etcd stops. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts one replica from parsed options: embedded etcd when no --etcd-servers, generated CA,
+ * serving certificate and admin token when none are given, then HTTPS (or dev HTTP) listening.
+ */
+export async function startServer(opts: ServerOptions, logger: Logger = pino({ level: opts.logLevel })): Promise<RunningServer> {
+  const dataDir = resolve(opts.dataDir);
+  let etcd: EtcdProcess | undefined;
+  let endpoints = opts.etcdServers;
+  if (endpoints.length === 0) {
+    etcd = await startEtcd({ dataDir: join(dataDir, 'etcd'), log: (line) => logger.debug({ etcd: line }) });
+    endpoints = [etcd.endpoint];
+    logger.info({ endpoint: etcd.endpoint, pid: etcd.pid }, 'embedded etcd started');
+  }
+  try {
+    return await startWithEtcd(opts, logger, dataDir, endpoints, etcd);
+  } catch (e) {
+    await etcd?.stop();
+    throw e;
+  }
+}
+
+async function startWithEtcd(
+  opts: ServerOptions,
+  logger: Logger,
+  dataDir: string,
+  endpoints: string[],
+  etcd: EtcdProcess | undefined,
+): Promise<RunningServer> {
+  const admin = await ensureAdminToken(dataDir);
+  const tokens = new Map<string, UserInfo>();
+  for (const file of [admin.tokenFile, opts.tokenAuthFile].filter(Boolean)) {
+    for (const [token, user] of await parseTokenFile(file, { warn: (m) => logger.warn(m) })) tokens.set(token, user);
+  }
+  const authenticators: Authenticator[] = [];
+  if (opts.clientCaFile) authenticators.push(new X509Authenticator());
+  authenticators.push(new TokenFileAuthenticator(tokens));
+
+  const client = newEtcdClient(endpoints);
+  const store = new Etcd3Store(client);
+  const metrics = new Registry();
+  collectDefaultMetrics({ register: metrics });
+  let shuttingDown = false;
+  const etcdCheck = { name: 'etcd', check: () => store.ping() };
+  const ping = { name: 'ping', check: async () => {} };
+  const api = createApiServer({
+    store,
+    logger,
+    metrics,
+    apiDomain: opts.apiDomain,
+    registrations: builtinResources,
+    authenticators,
+    anonymousAuth: opts.anonymousAuth,
+    authorizers: authorizersFor(opts.authorizationModes),
+    protobuf: protobufCodec,
+    inflight: { readOnly: opts.maxRequestsInflight, mutating: opts.maxMutatingRequestsInflight },
+    health: {
+      livez: [ping, etcdCheck],
+      readyz: [
+        ping,
+        etcdCheck,
+        {
+          name: 'shutdown',
+          check: async () => {
+            if (shuttingDown) throw new Error('process is shutting down');
+          },
+        },
+      ],
+    },
+    serverAddress: `${opts.bindAddress === '0.0.0.0' ? '127.0.0.1' : opts.bindAddress}:${opts.securePort}`,
+  });
+  await ensureBuiltinNamespaces(api);
+
+  let server: Server;
+  let caPem: string | undefined;
+  if (opts.devInsecureHttp) {
+    server = createHttpServer(api.app.callback());
+  } else {
+    let cert: string;
+    let key: string;
+    if (opts.tlsCertFile) {
+      cert = await readFile(opts.tlsCertFile, 'utf8');
+      key = await readFile(opts.tlsPrivateKeyFile, 'utf8');
+    } else {
+      const hosts = ['127.0.0.1', 'localhost', hostname()];
+      if (opts.bindAddress !== '0.0.0.0' && !hosts.includes(opts.bindAddress)) hosts.push(opts.bindAddress);
+      const certs = await ensureCertificates({ certDir: opts.certDir || join(dataDir, 'certs'), hosts });
+      cert = certs.servingCertPem;
+      key = certs.servingKeyPem;
+      caPem = certs.caCertPem;
+    }
+    const clientCa = opts.clientCaFile ? await readFile(opts.clientCaFile, 'utf8') : undefined;
+    server = createHttpsServer(
+      { cert, key, ca: clientCa, requestCert: !!clientCa, rejectUnauthorized: false },
+      api.app.callback(),
+    );
+  }
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((res, rej) => {
+    server.once('error', rej);
+    server.listen(opts.securePort, opts.bindAddress, () => res());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const host = opts.bindAddress === '0.0.0.0' || opts.bindAddress === '::' ? '127.0.0.1' : opts.bindAddress;
+  const url = `${opts.devInsecureHttp ? 'http' : 'https'}://${host}:${port}`;
+  const kubeconfigPath = join(dataDir, 'admin.kubeconfig');
+  await writeAdminKubeconfig({ path: kubeconfigPath, serverUrl: url, caPem, token: admin.token });
+  logger.info({ url, kubeconfig: kubeconfigPath }, 'serving');
+
+  let stopped: Promise<void> | undefined;
+  const stop = () => {
+    stopped ??= (async () => {
+      shuttingDown = true;
+      if (opts.shutdownDelayDuration > 0) await new Promise((r) => setTimeout(r, opts.shutdownDelayDuration));
+      await new Promise<void>((res) => {
+        server.close(() => res());
+        server.closeIdleConnections();
+        // Long-running requests (watches) would hold close() open; end them after a grace period.
+        setTimeout(() => server.closeAllConnections(), 2_000).unref();
+      });
+      await store.close();
+      await etcd?.stop();
+    })();
+    return stopped;
+  };
+  return { url, port, kubeconfigPath, adminToken: admin.token, caPem, api, stop };
+}

@@ -1,0 +1,29 @@
+/** Storage-level failure codes; the apiserver turns them into Status errors (interpret*Error). */
+export type StorageErrorCode =
+  | 'KeyNotFound'
+  | 'KeyExists'
+  | 'ResourceVersionConflicts'
+  | 'InvalidObj'
+  | 'UnreachableEtcd'
+  | 'Compacted'
+  | 'TooLargeResourceVersion'
+  | 'InvalidContinue'
+  | 'RequestTooLarge'
+  | 'InvalidError';
+
+/** A failure of the storage layer, keyed by the etcd key it concerns. */
+export class StorageError extends Error {
+  constructor(
+    readonly code: StorageErrorCode,
+    readonly key: string,
+    message: string,
+    /** For TooLargeResourceVersion: the revision the store knows. */
+    readonly currentRevision?: number,
+  ) {
+    super(message);
+    this.name = 'StorageError';
+  }
+}
+
+export const isStorageError = (e: unknown, code?: StorageErrorCode): e is StorageError =>
+  e instanceof StorageError && (code === undefined || e.code === code);

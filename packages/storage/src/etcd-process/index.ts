@@ -1,0 +1,3 @@
+export { startEtcd } from './etcd-process.js';
+export type { EtcdExit, EtcdProcess, StartEtcdOptions } from './etcd-process.js';
+export { freePort, freePorts } from './free-port.js';

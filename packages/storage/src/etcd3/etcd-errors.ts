@@ -1,0 +1,29 @@
+import { StorageError } from '../errors.js';
+
+/**
+ * Maps an error thrown by the etcd client to a StorageError where it has a meaning the apiserver
+ * must answer precisely; returns the error unchanged otherwise.
+ */
+export function translateEtcdError(e: unknown, key: string): unknown {
+  if (!(e instanceof Error)) return e;
+  const text = e.message;
+  if (text.includes('required revision has been compacted')) {
+    return new StorageError('Compacted', key, 'the requested revision has been compacted');
+  }
+  if (text.includes('required revision is a future revision')) {
+    return new StorageError('TooLargeResourceVersion', key, 'the requested revision is newer than the store');
+  }
+  if (text.includes('request is too large') || e.name === 'GRPCResourceExhastedError') {
+    return new StorageError('RequestTooLarge', key, 'the object is too large to store (etcd request limit)');
+  }
+  if (
+    e.name === 'GRPCUnavailableError' ||
+    e.name === 'GRPCConnectFailedError' ||
+    e.name === 'GRPCDeadlineExceededError' ||
+    text.includes('ECONNREFUSED') ||
+    text.includes('No connection established')
+  ) {
+    return new StorageError('UnreachableEtcd', key, `etcd is unreachable: ${text}`);
+  }
+  return e;
+}

@@ -1,0 +1,251 @@
+import type { Etcd3, IKeyValue, IRangeResponse } from 'etcd3';
+import type { KubeObject } from '@cluster/apimachinery';
+import { StorageError } from '../errors.js';
+import type {
+  GetOptions,
+  GuaranteedUpdateOptions,
+  ListOptions,
+  ListResult,
+  Preconditions,
+  Store,
+  UpdateFunc,
+  ValidateDeletion,
+} from '../interfaces.js';
+import { decodeContinue, encodeContinue } from './continue-token.js';
+import { translateEtcdError } from './etcd-errors.js';
+import { prefixEnd } from './keys.js';
+import { decodeValue, encodeValue } from './value-codec.js';
+
+/** How long a read for a revision newer than etcd's waits before 504 (upstream's cacher uses 3 s). */
+const FRESHNESS_WAIT_MS = 3_000;
+/** Bound on optimistic-concurrency retries so a hot key cannot spin a request forever. */
+const MAX_UPDATE_ATTEMPTS = 64;
+
+/**
+ * The etcd v3 implementation of Store. Every write is a transaction with a compare on the key's
+ * create or mod revision, so concurrent writers on any replica never overwrite each other.
+ */
+export class Etcd3Store implements Store {
+  constructor(private readonly client: Etcd3) {}
+
+  async create(key: string, obj: KubeObject, opts: { dryRun?: boolean } = {}): Promise<KubeObject> {
+    const k = Buffer.from(key);
+    const value = encodeValue(obj);
+    if (opts.dryRun) {
+      const existing = await this.range({ key: k });
+      if (existing.kvs.length > 0) throw new StorageError('KeyExists', key, `key ${key} already exists`);
+      return { ...obj, metadata: { ...obj.metadata } };
+    }
+    const res = await this.call(key, () =>
+      this.client.kv.txn({
+        compare: [{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }],
+        success: [{ request_put: { key: k, value } }],
+        failure: [],
+      }),
+    );
+    if (!res.succeeded) throw new StorageError('KeyExists', key, `key ${key} already exists`);
+    const rev = res.responses[0]?.response_put.header.revision ?? res.header.revision;
+    return decodeValue(key, value, rev);
+  }
+
+  async get(key: string, opts: GetOptions = {}): Promise<KubeObject> {
+    const minRevision = parseRevision(opts.resourceVersion);
+    const res = await this.rangeNotOlderThan({ key: Buffer.from(key) }, minRevision, key);
+    const kv = res.kvs[0];
+    if (!kv) throw new StorageError('KeyNotFound', key, `key ${key} not found`);
+    return decodeValue(key, kv.value, kv.mod_revision);
+  }
+
+  async getList(prefix: string, opts: ListOptions = {}): Promise<ListResult> {
+    const prefixBuf = Buffer.from(prefix);
+    const end = prefixEnd(prefixBuf);
+    const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
+    let startKey = prefixBuf;
+    let revision = 0;
+    let minRevision = 0;
+    if (opts.continueToken) {
+      const token = decodeContinue(opts.continueToken);
+      revision = token.revision;
+      startKey = Buffer.from(prefix + token.startRelative);
+    } else if (opts.resourceVersion && opts.resourceVersion !== '0') {
+      const rv = parseRevision(opts.resourceVersion);
+      // Exact reads (and paged reads, which are exact per SPEC 4.4) read at that revision.
+      if (opts.resourceVersionMatch === 'Exact' || (limit > 0 && opts.resourceVersionMatch !== 'NotOlderThan')) {
+        revision = rv;
+      } else {
+        minRevision = rv;
+      }
+    }
+
+    const items: KubeObject[] = [];
+    const predicate = opts.predicate;
+    let more = false;
+    let nextKey: Buffer | undefined;
+    let remaining: number | undefined;
+    let listRevision = revision;
+    for (;;) {
+      const batchLimit = limit > 0 ? Math.max(limit - items.length, predicate ? limit : 0) : 0;
+      const res =
+        revision > 0
+          ? await this.range({ key: startKey, range_end: end, limit: batchLimit, revision }, prefix)
+          : await this.rangeNotOlderThan({ key: startKey, range_end: end, limit: batchLimit }, minRevision, prefix);
+      if (listRevision === 0) listRevision = Number(res.header.revision);
+      // Later pages of this list read at the first page's revision.
+      revision = listRevision;
+      let consumed = 0;
+      for (const kv of res.kvs) {
+        consumed++;
+        const obj = decodeValue(kv.key.toString('utf8'), kv.value, kv.mod_revision);
+        if (predicate && !predicate(obj)) continue;
+        items.push(obj);
+        if (limit > 0 && items.length >= limit) break;
+      }
+      const lastKv: IKeyValue | undefined = res.kvs[consumed - 1];
+      const batchHasMore = res.more || consumed < res.kvs.length;
+      if (limit > 0 && items.length >= limit) {
+        more = batchHasMore;
+        if (more && lastKv) {
+          nextKey = Buffer.concat([lastKv.key, Buffer.from([0])]);
+          if (!predicate || !opts.hasSelector) remaining = Number(res.count) - consumed;
+        }
+        break;
+      }
+      if (!res.more || !lastKv) break;
+      startKey = Buffer.concat([lastKv.key, Buffer.from([0])]);
+    }
+    const result: ListResult = { items, resourceVersion: String(listRevision) };
+    if (more && nextKey) {
+      result.continueToken = encodeContinue(listRevision, nextKey.subarray(prefixBuf.length).toString('utf8'));
+      if (remaining !== undefined && remaining > 0 && !opts.hasSelector) result.remainingItemCount = remaining;
+    }
+    return result;
+  }
+
+  async guaranteedUpdate(key: string, tryUpdate: UpdateFunc, opts: GuaranteedUpdateOptions): Promise<KubeObject> {
+    const k = Buffer.from(key);
+    let current = (await this.range({ key: k }, key)).kvs[0];
+    for (let attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
+      const existing = current ? decodeValue(key, current.value, current.mod_revision) : undefined;
+      if (!existing && !opts.ignoreNotFound) throw new StorageError('KeyNotFound', key, `key ${key} not found`);
+      if (existing) checkPreconditions(key, existing, opts.preconditions);
+      const updated = await tryUpdate(existing);
+      const value = encodeValue(updated);
+      if (current && value.equals(current.value)) {
+        // Nothing changed: upstream skips the write and keeps the resourceVersion.
+        return decodeValue(key, current.value, current.mod_revision);
+      }
+      if (opts.dryRun) return { ...updated, metadata: { ...updated.metadata, resourceVersion: existing?.metadata.resourceVersion ?? '' } };
+      const compare = current
+        ? { key: k, target: 'Mod' as const, result: 'Equal' as const, mod_revision: current.mod_revision }
+        : { key: k, target: 'Create' as const, result: 'Equal' as const, create_revision: 0 };
+      const res = await this.call(key, () =>
+        this.client.kv.txn({
+          compare: [compare],
+          success: [{ request_put: { key: k, value } }],
+          failure: [{ request_range: { key: k } }],
+        }),
+      );
+      if (res.succeeded) {
+        const rev = res.responses[0]?.response_put.header.revision ?? res.header.revision;
+        return decodeValue(key, value, rev);
+      }
+      current = res.responses[0]?.response_range.kvs[0];
+    }
+    throw new StorageError('ResourceVersionConflicts', key, 'too many concurrent updates; try again');
+  }
+
+  async delete(
+    key: string,
+    opts: { preconditions?: Preconditions; validateDeletion?: ValidateDeletion; dryRun?: boolean } = {},
+  ): Promise<KubeObject> {
+    const k = Buffer.from(key);
+    let current = (await this.range({ key: k }, key)).kvs[0];
+    for (let attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
+      if (!current) throw new StorageError('KeyNotFound', key, `key ${key} not found`);
+      const existing = decodeValue(key, current.value, current.mod_revision);
+      checkPreconditions(key, existing, opts.preconditions);
+      if (opts.validateDeletion) await opts.validateDeletion(existing);
+      if (opts.dryRun) return existing;
+      const res = await this.call(key, () =>
+        this.client.kv.txn({
+          compare: [{ key: k, target: 'Mod', result: 'Equal', mod_revision: current!.mod_revision }],
+          success: [{ request_delete_range: { key: k } }],
+          failure: [{ request_range: { key: k } }],
+        }),
+      );
+      if (res.succeeded) return existing;
+      current = res.responses[0]?.response_range.kvs[0];
+    }
+    throw new StorageError('ResourceVersionConflicts', key, 'too many concurrent updates; try again');
+  }
+
+  async currentRevision(): Promise<number> {
+    const res = await this.range({ key: Buffer.from('/registry/health-probe'), count_only: true }, '');
+    return Number(res.header.revision);
+  }
+
+  async ping(): Promise<void> {
+    await this.currentRevision();
+  }
+
+  async close(): Promise<void> {
+    this.client.close();
+  }
+
+  private range(req: Parameters<Etcd3['kv']['range']>[0], key = ''): Promise<IRangeResponse> {
+    return this.call(key, () => this.client.kv.range(req));
+  }
+
+  /** A linearizable range whose header revision is at least minRevision, waiting briefly if needed. */
+  private async rangeNotOlderThan(
+    req: Parameters<Etcd3['kv']['range']>[0],
+    minRevision: number,
+    key: string,
+  ): Promise<IRangeResponse> {
+    const deadline = Date.now() + FRESHNESS_WAIT_MS;
+    for (;;) {
+      const res = await this.range(req, key);
+      const rev = Number(res.header.revision);
+      if (rev >= minRevision) return res;
+      if (Date.now() >= deadline) {
+        throw new StorageError('TooLargeResourceVersion', key, 'resource version is newer than the store', rev);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  private async call<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (e) {
+      throw translateEtcdError(e, key);
+    }
+  }
+}
+
+function checkPreconditions(key: string, obj: KubeObject, pre: Preconditions | undefined): void {
+  if (!pre) return;
+  if (pre.uid && obj.metadata.uid !== pre.uid) {
+    throw new StorageError(
+      'ResourceVersionConflicts',
+      key,
+      `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${obj.metadata.uid ?? ''}`,
+    );
+  }
+  if (pre.resourceVersion && obj.metadata.resourceVersion !== pre.resourceVersion) {
+    throw new StorageError(
+      'ResourceVersionConflicts',
+      key,
+      `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion ?? ''}`,
+    );
+  }
+}
+
+/** Parses a resourceVersion string into a revision; '' and '0' are 0. Throws InvalidError otherwise. */
+export function parseRevision(rv: string | undefined): number {
+  if (rv === undefined || rv === '' || rv === '0') return 0;
+  if (!/^[0-9]+$/.test(rv)) throw new StorageError('InvalidError', '', `invalid resource version: ${rv}`);
+  const n = Number(rv);
+  if (!Number.isSafeInteger(n)) throw new StorageError('InvalidError', '', `invalid resource version: ${rv}`);
+  return n;
+}

@@ -1,0 +1,82 @@
+import type { KubeObject } from '@cluster/apimachinery';
+
+/** Preconditions a write must meet, from DeleteOptions or an update body. */
+export interface Preconditions {
+  uid?: string;
+  resourceVersion?: string;
+}
+
+/** Decides per object whether it belongs to a list or watch result (label/field selectors). */
+export type Predicate = (obj: KubeObject) => boolean;
+
+export type ResourceVersionMatch = '' | 'Exact' | 'NotOlderThan';
+
+export interface GetOptions {
+  /** '' = most recent (quorum); other values: not older than. */
+  resourceVersion?: string;
+}
+
+export interface ListOptions {
+  /** '' = most recent; an exact revision when paging or resourceVersionMatch=Exact. */
+  resourceVersion?: string;
+  resourceVersionMatch?: ResourceVersionMatch;
+  limit?: number;
+  continueToken?: string;
+  predicate?: Predicate;
+  /** True when a selector narrowed the list (then remainingItemCount is not reported). */
+  hasSelector?: boolean;
+}
+
+export interface ListResult {
+  items: KubeObject[];
+  resourceVersion: string;
+  continueToken?: string;
+  remainingItemCount?: number;
+}
+
+/**
+ * Called with the current object (undefined when absent and ignoreNotFound) and returns the new
+ * object to store, or throws to abort. It may be called more than once when writes race.
+ */
+export type UpdateFunc = (current: KubeObject | undefined) => Promise<KubeObject> | KubeObject;
+
+export interface GuaranteedUpdateOptions {
+  ignoreNotFound: boolean;
+  preconditions?: Preconditions;
+  /** When true, run the update but do not persist (dry run). */
+  dryRun?: boolean;
+}
+
+/** Deletion check run against the current object before it is removed (e.g. finalizers). */
+export type ValidateDeletion = (current: KubeObject) => Promise<void> | void;
+
+/**
+ * The storage contract, after upstream's storage.Interface. Objects go in and out with
+ * `metadata.resourceVersion` set to the etcd modification revision; stored bytes do not carry it.
+ */
+export interface Store {
+  /** Creates `key`; throws StorageError KeyExists when it is present. Returns the stored object. */
+  create(key: string, obj: KubeObject, opts?: { dryRun?: boolean }): Promise<KubeObject>;
+  /** Reads `key`; throws StorageError KeyNotFound. */
+  get(key: string, opts?: GetOptions): Promise<KubeObject>;
+  /** Lists keys under `prefix` (which ends with '/'), filtered by the predicate, paged by limit/continue. */
+  getList(prefix: string, opts?: ListOptions): Promise<ListResult>;
+  /**
+   * Read-modify-write under a compare on mod_revision, retried while writers race.
+   * Throws KeyNotFound (unless ignoreNotFound), ResourceVersionConflicts on failed preconditions.
+   */
+  guaranteedUpdate(key: string, tryUpdate: UpdateFunc, opts: GuaranteedUpdateOptions): Promise<KubeObject>;
+  /**
+   * Deletes `key` if preconditions hold, compared against the revision that was checked.
+   * Returns the last stored state. Throws KeyNotFound, ResourceVersionConflicts.
+   */
+  delete(
+    key: string,
+    opts?: { preconditions?: Preconditions; validateDeletion?: ValidateDeletion; dryRun?: boolean },
+  ): Promise<KubeObject>;
+  /** The newest revision this store has seen in etcd (a linearizable read). */
+  currentRevision(): Promise<number>;
+  /** Liveness of the backing store, for /readyz and /livez. Throws when unreachable. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
