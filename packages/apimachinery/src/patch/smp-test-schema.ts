@@ -80,4 +80,40 @@ export const testDefinitions: Record<string, OpenApiSchema> = {
       rollingUpdate: { type: 'object', properties: { maxSurge: { type: 'integer' } } },
     },
   },
+  // Mirrors upstream's MergeItem test type (strategicpatch/patch_test.go).
+  MergeItem: {
+    type: 'object',
+    properties: {
+      name: { type: 'string' },
+      value: { type: 'string' },
+      other: { type: 'string' },
+      mergingList: {
+        type: 'array',
+        items: { $ref: '#/definitions/MergeItem' },
+        'x-kubernetes-patch-strategy': 'merge',
+        'x-kubernetes-patch-merge-key': 'name',
+      },
+      nonMergingList: { type: 'array', items: { $ref: '#/definitions/MergeItem' } },
+      mergingIntList: { type: 'array', items: { type: 'integer' }, 'x-kubernetes-patch-strategy': 'merge' },
+      nonMergingIntList: { type: 'array', items: { type: 'integer' } },
+      simpleMap: { type: 'object', additionalProperties: { type: 'string' } },
+      retainKeysMap: { $ref: '#/definitions/RetainKeysMergeItem', 'x-kubernetes-patch-strategy': 'retainKeys' },
+      retainKeysMergingList: {
+        type: 'array',
+        items: { $ref: '#/definitions/MergeItem' },
+        'x-kubernetes-patch-strategy': 'merge,retainKeys',
+        'x-kubernetes-patch-merge-key': 'name',
+      },
+    },
+  },
+  RetainKeysMergeItem: {
+    type: 'object',
+    properties: {
+      name: { type: 'string' },
+      value: { type: 'string' },
+      other: { type: 'string' },
+      simpleMap: { type: 'object', additionalProperties: { type: 'string' } },
+      mergingIntList: { type: 'array', items: { type: 'integer' }, 'x-kubernetes-patch-strategy': 'merge' },
+    },
+  },
 };

@@ -285,6 +285,8 @@ export class GenericRegistry {
           invalid('metadata.resourceVersion', '', 'must be specified for an update'),
         ]);
       }
+      // An unconditional update is validated as if it named the stored version.
+      next.metadata.resourceVersion = current.metadata.resourceVersion;
     } else if (rv !== current.metadata.resourceVersion) {
       parseRevisionOrBadRequest(rv);
       throw newConflict(this.groupResource, name, 'the object has been modified; please apply your changes to the latest version and try again');

@@ -1,0 +1,34 @@
+# make run: set up and start one replica on the embedded default (local etcd child, data in ./data).
+# make test: build, then unit, integration (real etcd) and end-to-end (real kubectl) tests.
+NODE_JEST = node --experimental-vm-modules node_modules/jest/bin/jest.js
+DATA_DIR ?= ./data
+PORT ?= 6443
+
+.PHONY: all deps build run test test-unit clean bench
+
+all: build
+
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+deps: node_modules/.package-lock.json
+	@bash hack/ensure-etcd.sh
+
+build: deps
+	npx tsc -b
+
+run: build
+	node packages/server/dist/src/main.js --data-dir $(DATA_DIR) --secure-port $(PORT) --bind-address 127.0.0.1
+
+test: build
+	$(NODE_JEST) --json --outputFile=test-results.json
+
+test-unit: build
+	$(NODE_JEST) --selectProjects unit
+
+bench: build
+	node hack/bench/run.mjs
+
+clean:
+	rm -rf packages/*/dist test-results.json

@@ -1,0 +1,46 @@
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { findProtoDir, loadProtoRoot } from './proto-root.js';
+
+describe('locating and loading the .proto files', () => {
+  test('finds the repository proto/ directory from the source tree', () => {
+    const dir = findProtoDir(fileURLToPath(import.meta.url));
+    expect(dir.endsWith('/proto')).toBe(true);
+    expect(loadProtoRoot(dir).lookupType('k8s.io.api.core.v1.ConfigMap').fields['binaryData']?.id).toBe(3);
+  });
+
+  test('finds it from a built file deeper in the tree (dist/src/...)', () => {
+    const root = mkdtempSync(join(tmpdir(), 'proto-root-'));
+    mkdirSync(join(root, 'proto'));
+    writeFileSync(join(root, 'proto', 'meta-v1.proto'), '');
+    const deep = join(root, 'packages', 'apimachinery', 'dist', 'src', 'codec', 'protobuf');
+    mkdirSync(deep, { recursive: true });
+    try {
+      expect(findProtoDir(join(deep, 'proto-root.js'))).toBe(join(root, 'proto'));
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  test('fails clearly when there is none', () => {
+    expect(() => findProtoDir('/nonexistent-dir/a/b.js')).toThrow('no proto/ directory above /nonexistent-dir/a/b.js');
+  });
+
+  test.each([
+    ['k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'managedFields', 17],
+    ['k8s.io.apimachinery.pkg.apis.meta.v1.OwnerReference', 'apiVersion', 5],
+    ['k8s.io.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry', 'fieldsV1', 7],
+    ['k8s.io.apimachinery.pkg.apis.meta.v1.StatusDetails', 'uid', 6],
+    ['k8s.io.apimachinery.pkg.apis.meta.v1.TypeMeta', 'kind', 1],
+    ['k8s.io.apimachinery.pkg.runtime.TypeMeta', 'apiVersion', 1],
+    ['k8s.io.api.core.v1.Secret', 'immutable', 5],
+    ['k8s.io.api.authorization.v1.SubjectAccessReviewStatus', 'denied', 4],
+    ['k8s.io.api.authentication.v1.TokenRequestSpec', 'expirationSeconds', 4],
+    ['k8s.io.api.certificates.v1.CertificateSigningRequestCondition', 'status', 6],
+    ['k8s.io.api.coordination.v1.LeaseSpec', 'renewTime', 4],
+  ])('%s.%s is field %i, as upstream', (type, field, id) => {
+    expect(loadProtoRoot().lookupType(type).fields[field]?.id).toBe(id);
+  });
+});
