@@ -5,3 +5,4 @@ export * from './labels/index.js';
 export * from './fields/index.js';
 export * from './patch/index.js';
 export * from './openapi/index.js';
+export * from './codec/protobuf/index.js';

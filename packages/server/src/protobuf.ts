@@ -1,4 +1,11 @@
+import { decodeProtobufObject, encodeProtobufObject, isProtobufKind } from '@cluster/apimachinery';
 import type { ProtobufCodec } from '@cluster/apiserver';
 
-/** Protobuf is wired in once the codec lands; until then requests in Protobuf get 415. */
-export const protobufCodec: ProtobufCodec | undefined = undefined;
+/** The Protobuf wire codec (SPEC 2.7) for built-in kinds, with group names under `apiDomain`. */
+export function protobufCodecFor(apiDomain: string): ProtobufCodec {
+  return {
+    decode: (bytes) => decodeProtobufObject(bytes, { apiDomain }),
+    encode: (obj) => encodeProtobufObject(obj, { apiDomain }),
+    supports: (apiVersion, kind) => isProtobufKind(apiVersion, kind, { apiDomain }),
+  };
+}

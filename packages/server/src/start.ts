@@ -21,7 +21,7 @@ import { ensureCertificates } from './certs.js';
 import { ensureAdminToken, parseTokenFile, writeAdminKubeconfig } from './admin-credentials.js';
 import { authorizersFor } from './authorizers.js';
 import { ensureBuiltinNamespaces } from './bootstrap.js';
-import { protobufCodec } from './protobuf.js';
+import { protobufCodecFor } from './protobuf.js';
 
 /** A running replica: where it listens and how to stop it. */
 export interface RunningServer {
@@ -88,7 +88,7 @@ async function startWithEtcd(
     authenticators,
     anonymousAuth: opts.anonymousAuth,
     authorizers: authorizersFor(opts.authorizationModes),
-    protobuf: protobufCodec,
+    protobuf: protobufCodecFor(opts.apiDomain),
     inflight: { readOnly: opts.maxRequestsInflight, mutating: opts.maxMutatingRequestsInflight },
     health: {
       livez: [ping, etcdCheck],

@@ -1,0 +1,87 @@
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+
+const exec = promisify(execFile);
+const repoRoot = resolve(import.meta.dirname, '..', '..');
+const MAIN = join(repoRoot, 'packages/server/dist/src/main.js');
+
+/** The built server running as its own process, as an operator runs it. */
+export interface ServerProcess {
+  child: ChildProcess;
+  url: string;
+  kubeconfig: string;
+  dataDir: string;
+  output: () => string;
+  /** SIGTERM, then wait for exit (SIGKILL after a bound); resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Starts `node packages/server/dist/src/main.js` on a free loopback port with its own data dir. */
+export async function startServerProcess(extraArgs: string[] = [], dataDir?: string): Promise<ServerProcess> {
+  const dir = dataDir ?? (await mkdtemp(join(tmpdir(), 'apiserver-e2e-')));
+  const child = spawn(
+    process.execPath,
+    [MAIN, '--data-dir', dir, '--secure-port', '0', '--bind-address', '127.0.0.1', '--log-level', 'warn', ...extraArgs],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const url = await new Promise<string>((res, rej) => {
+    const timer = setTimeout(() => rej(new Error(`server did not start in time:\n${out}`)), 30_000);
+    const onData = () => {
+      const m = /listening on (https?:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        res(m[1]!);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      rej(new Error(`server exited with ${code}:\n${out}`));
+    });
+  });
+  const exited = new Promise<number | null>((res) => {
+    if (child.exitCode !== null) res(child.exitCode);
+    child.once('exit', (code) => res(code));
+  });
+  return {
+    child,
+    url,
+    kubeconfig: join(dir, 'admin.kubeconfig'),
+    dataDir: dir,
+    output: () => out,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      const code = await exited;
+      clearTimeout(timer);
+      if (!dataDir) await rm(dir, { recursive: true, force: true });
+      return code;
+    },
+  };
+}
+
+export interface KubectlResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the installed kubectl against the server's admin kubeconfig. */
+export async function kubectl(server: ServerProcess, args: string[], env: Record<string, string> = {}): Promise<KubectlResult> {
+  try {
+    const { stdout, stderr } = await exec('kubectl', args, {
+      env: { ...process.env, KUBECONFIG: server.kubeconfig, ...env },
+      timeout: 60_000,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    const err = e as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof err.code === 'number' ? err.code : 1, stdout: err.stdout ?? '', stderr: err.stderr ?? '' };
+  }
+}
