@@ -1,4 +1,5 @@
-import { Etcd3 } from 'etcd3';
+import { Etcd3, GRPCUnavailableError } from 'etcd3';
+import { ExponentialBackoff, handleWhen, noop, retry } from 'cockatiel';
 
 /** gRPC receive limit: large enough for a whole range of tens of thousands of objects. */
 const MAX_RECEIVE_BYTES = 512 * 1024 * 1024;
@@ -6,6 +7,11 @@ const MAX_RECEIVE_BYTES = 512 * 1024 * 1024;
 /**
  * Creates an etcd client with keep-alive (so a dead member is noticed in ~40 s, not at the next
  * call's timeout) and a receive limit big enough for full-collection ranges.
+ *
+ * The client's default fault handling retries "recoverable" errors three times and then opens a
+ * per-host circuit breaker for five seconds; one oversized request (RESOURCE_EXHAUSTED) would then
+ * fail every request of the replica for five seconds. We retry only when etcd is unavailable and
+ * never open a breaker: a failed request fails alone.
  */
 export function newEtcdClient(endpoints: string[]): Etcd3 {
   return new Etcd3({
@@ -17,5 +23,12 @@ export function newEtcdClient(endpoints: string[]): Etcd3 {
       'grpc.keepalive_permit_without_calls': 1,
     },
     dialTimeout: 5_000,
+    faultHandling: {
+      host: () => noop,
+      global: retry(
+        handleWhen((e) => e instanceof GRPCUnavailableError),
+        { maxAttempts: 2, backoff: new ExponentialBackoff({ initialDelay: 50, maxDelay: 500 }) },
+      ),
+    },
   });
 }

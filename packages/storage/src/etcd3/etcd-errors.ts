@@ -13,7 +13,7 @@ export function translateEtcdError(e: unknown, key: string): unknown {
   if (text.includes('required revision is a future revision')) {
     return new StorageError('TooLargeResourceVersion', key, 'the requested revision is newer than the store');
   }
-  if (text.includes('request is too large') || e.name === 'GRPCResourceExhastedError') {
+  if (text.includes('request is too large') || text.includes('RESOURCE_EXHAUSTED') || e.name === 'GRPCResourceExhastedError') {
     return new StorageError('RequestTooLarge', key, 'the object is too large to store (etcd request limit)');
   }
   if (
