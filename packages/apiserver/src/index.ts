@@ -9,4 +9,4 @@ export type { Authorizer } from './authz/authorizer.js';
 export { TokenFileAuthenticator } from './authn/token-file.js';
 export { X509Authenticator } from './authn/x509.js';
 export { alwaysAllow, privilegedGroup } from './authz/authorizer.js';
-export { builtinResources } from './resources/builtin.js';
+export { builtinResources, builtinDefinitions } from './resources/builtin.js';

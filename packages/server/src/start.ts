@@ -2,6 +2,8 @@ import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { startControllerManager } from '@cluster/controllers';
 import { join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
@@ -68,6 +70,9 @@ async function startWithEtcd(
   for (const file of [admin.tokenFile, opts.tokenAuthFile].filter(Boolean)) {
     for (const [token, user] of await parseTokenFile(file, { warn: (m) => logger.warn(m) })) tokens.set(token, user);
   }
+  // The controllers' loopback identity: privileged, known only to this process.
+  const loopbackToken = randomBytes(32).toString('base64url');
+  tokens.set(loopbackToken, { username: 'system:apiserver', uid: randomUUID(), groups: ['system:masters'] });
   const authenticators: Authenticator[] = [];
   if (opts.clientCaFile) authenticators.push(new X509Authenticator());
   authenticators.push(new TokenFileAuthenticator(tokens));
@@ -84,7 +89,7 @@ async function startWithEtcd(
     logger,
     metrics,
     apiDomain: opts.apiDomain,
-    registrations: builtinResources,
+    registrations: builtinResources(opts.apiDomain),
     authenticators,
     anonymousAuth: opts.anonymousAuth,
     authorizers: authorizersFor(opts.authorizationModes),
@@ -142,11 +147,19 @@ async function startWithEtcd(
   const kubeconfigPath = join(dataDir, 'admin.kubeconfig');
   await writeAdminKubeconfig({ path: kubeconfigPath, serverUrl: url, caPem, token: admin.token });
   logger.info({ url, kubeconfig: kubeconfigPath }, 'serving');
+  const controllers = startControllerManager({
+    client: { baseUrl: url, token: loopbackToken, caPem, userAgent: 'cluster-controller-manager' },
+    apiDomain: opts.apiDomain,
+    identity: `${hostname()}_${randomUUID()}`,
+    logger: logger.child({ component: 'controllers' }),
+    enabled: opts.controllers,
+  });
 
   let stopped: Promise<void> | undefined;
   const stop = () => {
     stopped ??= (async () => {
       shuttingDown = true;
+      await controllers.stop();
       if (opts.shutdownDelayDuration > 0) await new Promise((r) => setTimeout(r, opts.shutdownDelayDuration));
       await new Promise<void>((res) => {
         server.close(() => res());

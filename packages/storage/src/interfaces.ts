@@ -74,9 +74,47 @@ export interface Store {
     key: string,
     opts?: { preconditions?: Preconditions; validateDeletion?: ValidateDeletion; dryRun?: boolean },
   ): Promise<KubeObject>;
+  /**
+   * Watches keys under `prefix` (SPEC 4.4 watch semantics, SPEC 6 events). The iterator ends when
+   * the signal aborts or the watch can no longer be served (then its last event is an ERROR with a
+   * Status, e.g. 410 Gone when the start revision is older than the retained history). Throws
+   * StorageError Compacted (410) or TooLargeResourceVersion (504) before the first event when the
+   * start revision cannot be served at all.
+   */
+  watch(prefix: string, opts: WatchOptions): Promise<AsyncIterable<WatchEvent>>;
   /** The newest revision this store has seen in etcd (a linearizable read). */
   currentRevision(): Promise<number>;
   /** Liveness of the backing store, for /readyz and /livez. Throws when unreachable. */
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+
+/**
+ * One change as a watcher sees it. Events come from a shared cache and the same event object is
+ * handed to every watcher: treat it as immutable. `encoded` lets the HTTP layer serialize an
+ * event once per media type and share the bytes among all watchers (DESIGN "Watch cache").
+ */
+export interface WatchEvent {
+  type: WatchEventType;
+  /** The object (for DELETED: its last state, with the deletion revision as resourceVersion). For ERROR: a Status. */
+  object: KubeObject;
+  /** etcd revision of the change (for BOOKMARK: the revision everything before was sent up to). */
+  revision: number;
+  encoded?: Map<string, Uint8Array>;
+}
+
+export interface WatchOptions {
+  /**
+   * '' = start at most recent, beginning with synthetic ADDED events for the current state;
+   * '0' = the same from any (cached) state; 'N' = only changes after revision N (SPEC 4.4 watch).
+   */
+  resourceVersion?: string;
+  /** When true, send the synthetic ADDED events even for a non-zero resourceVersion (sendInitialEvents). */
+  sendInitialEvents?: boolean;
+  predicate?: Predicate;
+  allowBookmarks?: boolean;
+  /** Ends the watch (client gone, timeoutSeconds elapsed). */
+  signal: AbortSignal;
 }

@@ -44,7 +44,7 @@ export async function patchResource(scope: RequestScope): Promise<HandlerResult>
       const patched = applyPatch(patchType, current, patch, reg.patchMeta);
       return checkObjectShape(patched, reg.info.kind, reg.apiVersion());
     },
-    { dryRun: opts.dryRun },
+    { dryRun: opts.dryRun, subresource: scope.info.subresource || undefined },
   );
   const warnings = reg.strategy.warnings?.(object) ?? [];
   return { code: 200, object: withTypeMeta(scope, object), warnings };

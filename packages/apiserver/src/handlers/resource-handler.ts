@@ -26,7 +26,8 @@ const handlers: Record<string, Handler> = {
 export function handleResource(scope: RequestScope): Promise<HandlerResult> {
   const verb = scope.info.verb;
   const handler = handlers[verb];
-  const served = scope.registry.info.verbs as readonly string[];
+  const sub = scope.info.subresource ? scope.registry.info.subresources?.find((s) => s.name === scope.info.subresource) : undefined;
+  const served = (sub ? sub.verbs : scope.registry.info.verbs) as readonly string[];
   if (!handler || !served.includes(verb) || (verb === 'create' && scope.info.name !== '')) {
     throw newMethodNotSupported(scope.registry.groupResource, actionName(verb, scope.info.name !== ''));
   }

@@ -8,7 +8,10 @@ export async function updateResource(scope: RequestScope): Promise<HandlerResult
   const opts = parseWriteQuery(scope.query, 'UpdateOptions');
   const reg = scope.registry;
   const body = decodeObjectBody(scope, reg.info.kind, reg.apiVersion());
-  const { object, created } = await reg.update(scope.info.namespace, scope.info.name, body, { dryRun: opts.dryRun });
+  const { object, created } = await reg.update(scope.info.namespace, scope.info.name, body, {
+    dryRun: opts.dryRun,
+    subresource: scope.info.subresource || undefined,
+  });
   const warnings = reg.strategy.warnings?.(object) ?? [];
   return { code: created ? 201 : 200, object: withTypeMeta(scope, object), warnings };
 }

@@ -5,6 +5,7 @@ import {
   newInvalid,
   invalid,
   newNotFound,
+  newMethodNotSupported,
   type GroupResource,
   type KubeObject,
   type KubeList,
@@ -15,7 +16,7 @@ import type { Predicate, Preconditions, Store } from '@cluster/storage';
 import { isStorageError, parseRevision } from '@cluster/storage';
 import { runAdmission, type AdmissionPlugin, type AdmissionOperation } from '../admission/admission.js';
 import type { ResourceInfo } from './resource-info.js';
-import type { ResourceStrategy } from './strategy.js';
+import type { ResourceStrategy, SubresourceStrategy } from './strategy.js';
 import { interpretStorageError } from './storage-errors.js';
 import { carryUpdateMeta, deepCopy, fillCreateMeta, formatTime, generateName } from './object-meta.js';
 
@@ -133,12 +134,18 @@ export class GenericRegistry {
    * PUT: replaces the object, creating it when absent if the strategy allows. Returns the stored
    * object and whether it was created.
    */
-  async update(namespace: string, name: string, body: KubeObject, opts: WriteOptions): Promise<{ object: KubeObject; created: boolean }> {
+  async update(
+    namespace: string,
+    name: string,
+    body: KubeObject,
+    opts: WriteOptions & { subresource?: string },
+  ): Promise<{ object: KubeObject; created: boolean }> {
     this.checkNamespace(namespace, body);
     if (body.metadata.name !== name) {
       throw newBadRequest(`the name of the object (${body.metadata.name ?? ''}) does not match the name on the URL (${name})`);
     }
-    return this.write(namespace, name, () => deepCopy(body), opts, this.strategy.allowCreateOnUpdate, true);
+    const createIfMissing = !opts.subresource && this.strategy.allowCreateOnUpdate;
+    return this.write(namespace, name, () => deepCopy(body), opts, createIfMissing, true);
   }
 
   /**
@@ -149,7 +156,7 @@ export class GenericRegistry {
     namespace: string,
     name: string,
     transform: ObjectTransform,
-    opts: WriteOptions & { createIfMissing?: boolean },
+    opts: WriteOptions & { createIfMissing?: boolean; subresource?: string },
   ): Promise<{ object: KubeObject; created: boolean }> {
     return this.write(namespace, name, transform, opts, opts.createIfMissing ?? false, false);
   }
@@ -227,11 +234,13 @@ export class GenericRegistry {
     namespace: string,
     name: string,
     transform: ObjectTransform,
-    opts: WriteOptions,
+    opts: WriteOptions & { subresource?: string },
     createIfMissing: boolean,
     isPut: boolean,
   ): Promise<{ object: KubeObject; created: boolean }> {
     const key = this.key(namespace, name);
+    const sub = opts.subresource ? this.strategy.subresources?.[opts.subresource] : undefined;
+    if (opts.subresource && !sub) throw newMethodNotSupported(this.groupResource, 'update');
     let created = false;
     try {
       const object = await this.store.guaranteedUpdate(
@@ -250,7 +259,7 @@ export class GenericRegistry {
             return this.prepareCreate(next, opts, 'CREATE');
           }
           created = false;
-          return this.prepareUpdate(next, current, opts, isPut);
+          return this.prepareUpdate(next, current, opts, isPut, sub);
         },
         { ignoreNotFound: createIfMissing, dryRun: opts.dryRun },
       );
@@ -276,7 +285,14 @@ export class GenericRegistry {
     return next;
   }
 
-  private async prepareUpdate(next: KubeObject, current: KubeObject, opts: WriteOptions, isPut: boolean): Promise<KubeObject> {
+  private async prepareUpdate(
+    requested: KubeObject,
+    current: KubeObject,
+    opts: WriteOptions,
+    isPut: boolean,
+    sub?: SubresourceStrategy,
+  ): Promise<KubeObject> {
+    let next = requested;
     const name = current.metadata.name ?? '';
     const rv = next.metadata.resourceVersion;
     if (!rv) {
@@ -292,8 +308,14 @@ export class GenericRegistry {
       throw newConflict(this.groupResource, name, 'the object has been modified; please apply your changes to the latest version and try again');
     }
     carryUpdateMeta(next.metadata, current.metadata);
-    this.strategy.prepareForUpdate(next, current);
-    const errs = this.strategy.validateUpdate(next, current);
+    let errs;
+    if (sub) {
+      next = sub.merge(next, deepCopy(current));
+      errs = sub.validateUpdate(next, current);
+    } else {
+      this.strategy.prepareForUpdate(next, current);
+      errs = this.strategy.validateUpdate(next, current);
+    }
     if (errs.length) throw newInvalid({ group: this.info.group, kind: this.info.kind }, name, errs);
     await runAdmission(this.admissionPlugins(), this.attrs('UPDATE', next.metadata.namespace ?? '', name, next, current, opts.dryRun));
     delete next.metadata.resourceVersion;

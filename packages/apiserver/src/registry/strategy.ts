@@ -33,6 +33,8 @@ export interface ResourceStrategy<T extends KubeObject = KubeObject> {
   warnings?(obj: T, old?: T): string[];
   /** Field selector values beyond metadata.name and metadata.namespace. */
   selectableFields?(obj: T): Record<string, string>;
+  /** Subresources updated through PUT/PATCH on `<object>/<name>` (status, finalize, ...). */
+  subresources?: Record<string, SubresourceStrategy<T>>;
   /** Custom Table columns and cells; absent = the default Name / Created At table. */
   table?: {
     columns: TableColumnDefinition[];
@@ -45,4 +47,14 @@ export function defaultSelectableFields(obj: KubeObject, namespaced: boolean): R
   const fields: Record<string, string> = { 'metadata.name': obj.metadata.name ?? '' };
   if (namespaced) fields['metadata.namespace'] = obj.metadata.namespace ?? '';
   return fields;
+}
+
+/**
+ * How an update through a subresource changes an object: only the part the subresource owns is
+ * taken from the request; everything else stays as stored (upstream's status strategies).
+ */
+export interface SubresourceStrategy<T extends KubeObject = KubeObject> {
+  /** Returns the object to store: `current` with the subresource's part taken from `requested`. */
+  merge(requested: T, current: T): T;
+  validateUpdate(obj: T, old: T): FieldErrorList;
 }

@@ -1,6 +1,17 @@
 import type { ResourceRegistration } from '../registry/registration.js';
+import type { Definitions } from '../registry/resource-info.js';
 import { configMaps } from './core/configmaps/register.js';
 import { namespaces } from './core/namespaces/register.js';
+import { coreDefinitions } from './core/schemas.js';
+import { leases } from './coordination/leases/register.js';
+import { coordinationDefinitions } from './coordination/schemas.js';
 
 /** Every resource this server serves: adding one is one strategy module plus one line here. */
-export const builtinResources: readonly ResourceRegistration[] = [namespaces, configMaps];
+export function builtinResources(apiDomain: string): ResourceRegistration[] {
+  return [namespaces, configMaps, leases(apiDomain)];
+}
+
+/** OpenAPI definitions of every served kind (meta/v1 comes from apimachinery). */
+export function builtinDefinitions(apiDomain: string): Definitions {
+  return { ...coreDefinitions(apiDomain), ...coordinationDefinitions(apiDomain) };
+}

@@ -12,7 +12,7 @@ import { buildOpenApiV2, buildOpenApiV3, serializeDocument, type OpenApiV3Set, t
 import type { RegistrySet } from '../registry/registry-set.js';
 import type { ResourceRegistration } from '../registry/registration.js';
 import type { Definitions, ResourceInfo } from '../registry/resource-info.js';
-import { coreDefinitions } from '../resources/core/schemas.js';
+import { builtinDefinitions } from '../resources/builtin.js';
 
 export interface ServedDocument {
   contentType: string;
@@ -37,7 +37,7 @@ export class ApiCatalog {
     serverAddress: string,
   ) {
     const resources: ResourceInfo[] = registrations.map((r) => r.info);
-    this.definitions = { ...metaDefinitions(apiDomain), ...coreDefinitions(apiDomain) };
+    this.definitions = { ...metaDefinitions(apiDomain), ...builtinDefinitions(apiDomain) };
     const json = (doc: JsonObject) => serializeDocument(doc);
     this.docs.set('/version', json(versionInfo()));
     this.docs.set('/api', json(apiVersions(serverAddress)));

@@ -14,6 +14,10 @@ export const namespaces: ResourceRegistration = {
     verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
     shortNames: ['ns'],
     definitionName: 'io.k8s.api.core.v1.Namespace',
+    subresources: [
+      { name: 'finalize', kind: 'Namespace', verbs: ['update'], definitionName: 'io.k8s.api.core.v1.Namespace' },
+      { name: 'status', kind: 'Namespace', verbs: ['get', 'patch', 'update'], definitionName: 'io.k8s.api.core.v1.Namespace' },
+    ],
   },
   strategy: namespaceStrategy as ResourceRegistration['strategy'],
 };

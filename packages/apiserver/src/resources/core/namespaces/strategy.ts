@@ -1,5 +1,11 @@
-import { validateNamespace, validateNamespaceUpdate, type KubeObject } from '@cluster/apimachinery';
-import type { ResourceStrategy } from '../../../registry/strategy.js';
+import {
+  validateNamespace,
+  validateNamespaceFinalizeUpdate,
+  validateNamespaceStatusUpdate,
+  validateNamespaceUpdate,
+  type KubeObject,
+} from '@cluster/apimachinery';
+import type { ResourceStrategy, SubresourceStrategy } from '../../../registry/strategy.js';
 import { ageOf } from '../../../tables/human-duration.js';
 
 export interface Namespace extends KubeObject {
@@ -43,4 +49,23 @@ export const namespaceStrategy = {
     cells: (obj: Namespace) => [obj.metadata.name ?? '', obj.status?.phase ?? '', ageOf(obj.metadata.creationTimestamp, new Date())],
   },
   selectableFields: (obj: Namespace) => ({ 'status.phase': obj.status?.phase ?? '' }),
+  get subresources() {
+    return { finalize: namespaceFinalizeStrategy, status: namespaceStatusStrategy };
+  },
 } satisfies ResourceStrategy<Namespace>;
+
+/** namespaces/finalize: only spec.finalizers changes (the namespace controller's last step). */
+export const namespaceFinalizeStrategy: SubresourceStrategy<Namespace> = {
+  merge(requested, current) {
+    return { ...current, spec: { ...current.spec, finalizers: requested.spec?.finalizers ?? [] } };
+  },
+  validateUpdate: (obj, old) => validateNamespaceFinalizeUpdate(obj, old),
+};
+
+/** namespaces/status: only status changes. */
+export const namespaceStatusStrategy: SubresourceStrategy<Namespace> = {
+  merge(requested, current) {
+    return { ...current, status: requested.status ?? {} };
+  },
+  validateUpdate: (obj, old) => validateNamespaceStatusUpdate(obj, old),
+};

@@ -1,0 +1,176 @@
+// Child processes of the benchmark: etcd, the server replica and the bare HTTPS baseline server.
+// Every child is stopped by its own PID at the end, on errors and on SIGINT/SIGTERM.
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startEtcd } from '../../../packages/storage/dist/src/index.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const repoRoot = join(here, '..', '..', '..');
+const serverMain = join(repoRoot, 'packages', 'server', 'dist', 'src', 'main.js');
+
+/** Stop functions of every child still running, newest last. */
+const running = new Map();
+let signalsInstalled = false;
+
+function track(pid, stop) {
+  running.set(pid, stop);
+  if (signalsInstalled) return;
+  signalsInstalled = true;
+  for (const sig of ['SIGINT', 'SIGTERM']) {
+    process.once(sig, () => {
+      process.stderr.write(`\nbench: ${sig}, stopping children\n`);
+      stopAll().finally(() => process.exit(130));
+    });
+  }
+}
+
+/** Stops every child started here, newest first; never throws. */
+export async function stopAll() {
+  for (const [pid, stop] of [...running.entries()].reverse()) {
+    try {
+      await stop();
+    } catch (e) {
+      process.stderr.write(`bench: stopping pid ${pid}: ${e.message}\n`);
+    }
+    running.delete(pid);
+  }
+}
+
+/** Starts a single-member etcd in `dir` on free loopback ports. */
+export async function startBenchEtcd(dir) {
+  const etcd = await startEtcd({ dataDir: dir, startTimeoutMs: 30_000 });
+  track(etcd.pid, () => etcd.stop());
+  return etcd;
+}
+
+/**
+ * Spawns `node <args>` and resolves once a stdout line matches `ready`; rejects when the child
+ * exits first or the line does not come within `timeoutMs`. The match is returned with a stop().
+ */
+function spawnNode(name, args, ready, timeoutMs) {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const tail = [];
+  const keep = (line) => {
+    tail.push(line);
+    if (tail.length > 30) tail.shift();
+  };
+  const exited = new Promise((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  void exited.then(() => process.removeListener('exit', killOnExit));
+  let stopping;
+  const stop = (graceMs = 20_000) => {
+    stopping ??= (async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return exited;
+      child.kill('SIGTERM');
+      let timer;
+      const late = new Promise((r) => (timer = setTimeout(() => r('late'), graceMs)));
+      if ((await Promise.race([exited, late])) === 'late') {
+        child.kill('SIGKILL');
+        await exited;
+      }
+      clearTimeout(timer);
+    })();
+    return stopping;
+  };
+  track(child.pid, stop);
+  return new Promise((resolve, reject) => {
+    let buffered = '';
+    const timer = setTimeout(() => {
+      void stop().then(() => reject(new Error(`${name} not ready within ${timeoutMs} ms:\n${tail.join('\n')}`)));
+    }, timeoutMs);
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk) => {
+      buffered += chunk;
+      const lines = buffered.split('\n');
+      buffered = lines.pop() ?? '';
+      for (const line of lines) {
+        keep(line);
+        const m = ready.exec(line);
+        if (m) {
+          clearTimeout(timer);
+          resolve({ pid: child.pid, match: m, stop, exited, tail });
+        }
+      }
+    });
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk) => {
+      for (const line of chunk.split('\n')) if (line.trim() !== '') keep(line);
+    });
+    void exited.then(({ code, signal }) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited (code ${code}, signal ${signal}) before it was ready:\n${tail.join('\n')}`));
+    });
+  });
+}
+
+/**
+ * Starts one server replica as a separate process (so its RSS can be read and it does not share
+ * the load generator's thread). With `cpuProfDir`, the replica writes a V8 CPU profile there on exit.
+ */
+export async function startReplica({ etcdEndpoint, dataDir, cpuProfDir }) {
+  const profArgs = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [];
+  const args = [
+    ...profArgs,
+    serverMain,
+    `--etcd-servers=${etcdEndpoint}`,
+    '--secure-port',
+    '0',
+    '--bind-address',
+    '127.0.0.1',
+    '--data-dir',
+    dataDir,
+    '--log-level',
+    'warn',
+  ];
+  const started = await spawnNode('server replica', args, /listening on (https:\/\/\S+)/, 60_000);
+  const url = new URL(started.match[1]);
+  const tokens = await readFile(join(dataDir, 'tokens.csv'), 'utf8');
+  const adminLine = tokens.split('\n').find((l) => /,admin,/.test(l)) ?? tokens.split('\n')[0] ?? '';
+  const token = adminLine.split(',')[0];
+  const ca = await readFile(join(dataDir, 'certs', 'ca.crt'), 'utf8');
+  return {
+    pid: started.pid,
+    url: url.toString().replace(/\/$/, ''),
+    host: url.hostname,
+    port: Number(url.port),
+    token,
+    ca,
+    certFile: join(dataDir, 'certs', 'apiserver.crt'),
+    keyFile: join(dataDir, 'certs', 'apiserver.key'),
+    stop: started.stop,
+    exited: started.exited,
+    tail: started.tail,
+  };
+}
+
+/** Starts hack/bench/bare-server.mjs answering `bodyFile` over HTTPS with the replica's certificate. */
+export async function startBareServer({ certFile, keyFile, bodyFile }) {
+  const args = [join(here, '..', 'bare-server.mjs'), certFile, keyFile, bodyFile];
+  const started = await spawnNode('bare https server', args, /listening on (\d+)/, 20_000);
+  return { pid: started.pid, port: Number(started.match[1]), stop: started.stop };
+}
+
+/** VmRSS and VmHWM of a process in bytes, from /proc/<pid>/status. */
+export async function readRss(pid) {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kb = (field) => {
+    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
+    return m ? Number(m[1]) * 1024 : NaN;
+  };
+  return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
+}
+
+/** User+system CPU time of a process in seconds, from /proc/<pid>/stat (NaN when gone). */
+export async function readCpuSeconds(pid) {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(rest[11]) + Number(rest[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}

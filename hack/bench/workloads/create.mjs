@@ -1,0 +1,67 @@
+// create: 64 clients creating ConfigMaps through the API, against raw etcd transactional creates
+// (compare create revision = 0, then put) of the same bytes through the same etcd client.
+import { runLoad, describeRun } from '../lib/load.mjs';
+import { ensureNamespace } from '../lib/http-client.mjs';
+import { configMapBody, objectName, storedConfigMapBytes, deletePrefix } from '../lib/objects.mjs';
+import { result } from '../lib/report.mjs';
+
+export const CREATE_NAMESPACE = 'bench-create';
+const RAW_PREFIX = '/bench-raw/create/';
+
+export async function runCreate(ctx) {
+  const total = ctx.count(20_000);
+  const warm = Math.max(50, Math.round(total / 100));
+  const ns = CREATE_NAMESPACE;
+  await ensureNamespace(ctx.api, ns);
+
+  const rawValues = Array.from({ length: total + warm }, (_, i) => storedConfigMapBytes(ns, objectName('cm', i)));
+  const rawCreate = async (i) => {
+    const key = Buffer.from(RAW_PREFIX + objectName('cm', i));
+    const res = await ctx.etcd.kv.txn({
+      compare: [{ key, target: 'Create', result: 'Equal', create_revision: 0 }],
+      success: [{ request_put: { key, value: rawValues[i] } }],
+      failure: [],
+    });
+    if (!res.succeeded) throw new Error(`raw create ${key}: exists`);
+  };
+  await runLoad({ total: warm, concurrency: ctx.concurrency, timeCapMs: 30_000, op: (i) => rawCreate(total + i) });
+  const base = await runLoad({ total, concurrency: ctx.concurrency, timeCapMs: 60_000, op: rawCreate });
+  ctx.log(`create baseline (raw etcd txn): ${describeRun(base)}`);
+  await deletePrefix(ctx.etcd, RAW_PREFIX);
+
+  const path = `/api/v1/namespaces/${ns}/configmaps`;
+  const bodies = Array.from({ length: total + warm }, (_, i) =>
+    JSON.stringify(configMapBody(ns, i < total ? objectName('cm', i) : objectName('warm', i - total))),
+  );
+  const apiCreate = async (i) => {
+    const res = await ctx.api.request('POST', path, bodies[i]);
+    if (res.status !== 201) throw new Error(`POST ${path}: HTTP ${res.status}: ${res.body.toString('utf8').slice(0, 200)}`);
+  };
+  await runLoad({ total: warm, concurrency: ctx.concurrency, timeCapMs: 30_000, op: (i) => apiCreate(total + i) });
+  const run = await runLoad({ total, concurrency: ctx.concurrency, timeCapMs: ctx.capMs(180_000), op: apiCreate });
+  ctx.log(`create (API): ${describeRun(run)}`);
+
+  ctx.state.getNamespace = ns;
+  ctx.state.getNames = Array.from({ length: total }, (_, i) => objectName('cm', i));
+  return {
+    create: result({
+      value: run.opsPerSec,
+      unit: 'ops/s',
+      baseline: base.opsPerSec,
+      kind: 'throughput',
+      budget: 0.25,
+      fail: problems(run, base),
+      note: `${run.done}/${total} created in ${(run.elapsedMs / 1000).toFixed(1)} s`,
+    }),
+  };
+}
+
+/** Why a throughput comparison is not trustworthy: errors or a cap on either side. */
+export function problems(run, base) {
+  const out = [];
+  if (run.errors > 0) out.push(`${run.errors} errors (first: ${run.firstError})`);
+  if (run.capped) out.push('time cap hit');
+  if (base.errors > 0) out.push(`baseline: ${base.errors} errors (first: ${base.firstError})`);
+  if (base.capped) out.push('baseline: time cap hit');
+  return out.join('; ') || undefined;
+}

@@ -1,0 +1,106 @@
+// get and get-cached: 64 clients reading random existing ConfigMaps by name.
+// get: quorum reads, against raw etcd gets plus JSON.parse through the same etcd client.
+// get-cached: resourceVersion=0 reads, against a bare Node HTTPS server answering a fixed body.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { runLoad, describeRun } from '../lib/load.mjs';
+import { HttpClient } from '../lib/http-client.mjs';
+import { configMapPrefix, objectName, putStoredConfigMaps } from '../lib/objects.mjs';
+import { startBareServer } from '../lib/processes.mjs';
+import { result } from '../lib/report.mjs';
+import { problems } from './create.mjs';
+
+/** Deterministic random indexes so every side of a comparison reads the same sequence. */
+function randomIndexes(count, max, seed) {
+  let s = seed >>> 0;
+  const out = new Uint32Array(count);
+  for (let i = 0; i < count; i++) {
+    // mulberry32
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    out[i] = (((t ^ (t >>> 14)) >>> 0) % max) >>> 0;
+  }
+  return out;
+}
+
+/** The objects to read: the ones `create` made, or (when it did not run) fresh ones put into etcd. */
+async function readTargets(ctx) {
+  if (!ctx.state.getNames) {
+    const ns = 'bench-get';
+    const n = ctx.count(20_000);
+    await putStoredConfigMaps(ctx.etcd, ns, 'cm', n);
+    ctx.state.getNamespace = ns;
+    ctx.state.getNames = Array.from({ length: n }, (_, i) => objectName('cm', i));
+  }
+  return { ns: ctx.state.getNamespace, names: ctx.state.getNames };
+}
+
+async function measure(ctx, op, seed) {
+  const total = ctx.count(20_000);
+  const warm = Math.max(100, Math.round(total / 20));
+  await runLoad({ total: warm, concurrency: ctx.concurrency, timeCapMs: 30_000, op: (i) => op(i + total) });
+  return runLoad({ total, concurrency: ctx.concurrency, timeCapMs: ctx.capMs(60_000), op });
+}
+
+export async function runGet(ctx) {
+  const { ns, names } = await readTargets(ctx);
+  const total = ctx.count(20_000);
+  const idx = randomIndexes(total * 2 + 200, names.length, 42);
+
+  const rawGet = async (i) => {
+    const res = await ctx.etcd.kv.range({ key: Buffer.from(configMapPrefix(ns) + names[idx[i]]) });
+    const kv = res.kvs[0];
+    if (!kv) throw new Error(`raw get ${names[idx[i]]}: not found`);
+    JSON.parse(kv.value.toString('utf8'));
+  };
+  const base = await measure(ctx, rawGet);
+  ctx.log(`get baseline (raw etcd range + JSON.parse): ${describeRun(base)}`);
+
+  const apiGet = async (i) => {
+    const path = `/api/v1/namespaces/${ns}/configmaps/${names[idx[i]]}`;
+    const res = await ctx.api.request('GET', path);
+    if (res.status !== 200) throw new Error(`GET ${path}: HTTP ${res.status}`);
+    JSON.parse(res.body.toString('utf8'));
+  };
+  const run = await measure(ctx, apiGet);
+  ctx.log(`get (API, quorum): ${describeRun(run)}`);
+  return {
+    get: result({ value: run.opsPerSec, unit: 'ops/s', baseline: base.opsPerSec, kind: 'throughput', budget: 0.3, fail: problems(run, base) }),
+  };
+}
+
+export async function runGetCached(ctx) {
+  const { ns, names } = await readTargets(ctx);
+  const total = ctx.count(20_000);
+  const idx = randomIndexes(total * 2 + 200, names.length, 7);
+  const apiGet = async (client, i) => {
+    const path = `/api/v1/namespaces/${ns}/configmaps/${names[idx[i]]}?resourceVersion=0`;
+    const res = await client.request('GET', path);
+    if (res.status !== 200) throw new Error(`GET ${path}: HTTP ${res.status}`);
+    JSON.parse(res.body.toString('utf8'));
+  };
+
+  // The bare server answers the very body the API serves for one of these objects.
+  const sample = await ctx.api.request('GET', `/api/v1/namespaces/${ns}/configmaps/${names[0]}`);
+  if (sample.status !== 200) throw new Error(`GET sample object: HTTP ${sample.status}`);
+  const bodyFile = join(ctx.tmpDir, 'bare-body.json');
+  await writeFile(bodyFile, sample.body);
+  const bare = await startBareServer({ certFile: ctx.replica.certFile, keyFile: ctx.replica.keyFile, bodyFile });
+  let base;
+  try {
+    const client = new HttpClient({ host: '127.0.0.1', port: bare.port, ca: ctx.replica.ca, token: ctx.replica.token, maxSockets: ctx.concurrency });
+    base = await measure(ctx, (i) => apiGet(client, i));
+    client.close();
+  } finally {
+    await bare.stop();
+  }
+  ctx.log(`get-cached baseline (bare HTTPS server, ${sample.body.length} B body): ${describeRun(base)}`);
+
+  const run = await measure(ctx, (i) => apiGet(ctx.api, i));
+  ctx.log(`get-cached (API, resourceVersion=0): ${describeRun(run)}`);
+  return {
+    'get-cached': result({ value: run.opsPerSec, unit: 'ops/s', baseline: base.opsPerSec, kind: 'throughput', budget: 0.45, fail: problems(run, base) }),
+  };
+}

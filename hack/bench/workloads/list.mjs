@@ -1,0 +1,97 @@
+// list: the time for the client to receive and parse a whole list of ConfigMaps in one namespace,
+// (a) resourceVersion=0 from the cache, (b) quorum, (c) pages of 500; against a raw etcd range of
+// the same keys plus JSON.parse of every value in the benchmark process.
+import { performance } from 'node:perf_hooks';
+import { timeRepeated, quantile } from '../lib/load.mjs';
+import { ensureNamespace } from '../lib/http-client.mjs';
+import { configMapPrefix, putStoredConfigMaps } from '../lib/objects.mjs';
+import { prefixEnd } from '../lib/keys.mjs';
+import { result, failed } from '../lib/report.mjs';
+
+export const LIST_NAMESPACE = 'bench-list';
+const REPS = 5;
+const PAGE = 500;
+
+/** GETs a list and parses it; returns the item count and the continue token. */
+async function getList(ctx, path) {
+  const res = await ctx.api.request('GET', path);
+  if (res.status !== 200) throw new Error(`GET ${path}: HTTP ${res.status}: ${res.body.toString('utf8').slice(0, 200)}`);
+  const list = JSON.parse(res.body.toString('utf8'));
+  return { items: list.items.length, cont: list.metadata?.continue ?? '' };
+}
+
+export async function runList(ctx) {
+  const n = ctx.count(10_000);
+  const ns = LIST_NAMESPACE;
+  await ensureNamespace(ctx.api, ns);
+  await putStoredConfigMaps(ctx.etcd, ns, 'cm', n);
+  const base = `/api/v1/namespaces/${ns}/configmaps`;
+
+  // A watch cache learns of the raw puts asynchronously: wait until a cached list sees them all.
+  const deadline = performance.now() + 60_000;
+  let seen = 0;
+  while (performance.now() < deadline) {
+    seen = (await getList(ctx, `${base}?resourceVersion=0`)).items;
+    if (seen === n) break;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  const cacheNote = seen === n ? undefined : `resourceVersion=0 list saw ${seen}/${n} items after 60 s`;
+
+  const rawKey = Buffer.from(configMapPrefix(ns));
+  const raw = async () => {
+    const res = await ctx.etcd.kv.range({ key: rawKey, range_end: prefixEnd(rawKey) });
+    for (const kv of res.kvs) JSON.parse(kv.value.toString('utf8'));
+    if (res.kvs.length !== n) throw new Error(`raw range returned ${res.kvs.length}/${n} keys`);
+  };
+  await raw();
+  const baseMs = quantile(await timeRepeated({ reps: REPS, timeCapMs: 60_000, fn: raw }), 0.5);
+  ctx.log(`list baseline (raw etcd range + JSON.parse of ${n}): ${baseMs.toFixed(1)} ms median`);
+
+  const variants = {
+    'list-cached': async () => (await getList(ctx, `${base}?resourceVersion=0`)).items,
+    'list-quorum': async () => (await getList(ctx, base)).items,
+    'list-paged': async () => {
+      let total = 0;
+      let cont = '';
+      for (let pages = 0; pages < 10_000; pages++) {
+        const q = cont ? `limit=${PAGE}&continue=${encodeURIComponent(cont)}` : `limit=${PAGE}`;
+        const page = await getList(ctx, `${base}?${q}`);
+        total += page.items;
+        cont = page.cont;
+        if (!cont) break;
+      }
+      return total;
+    },
+  };
+  const out = {};
+  for (const [name, fn] of Object.entries(variants)) {
+    try {
+      const counts = [];
+      counts.push(await fn());
+      const capMs = ctx.capMs(90_000);
+      const t0 = performance.now();
+      const times = await timeRepeated({ reps: REPS, timeCapMs: capMs, fn: async () => counts.push(await fn()) });
+      const capped = times.length < REPS || performance.now() - t0 > capMs;
+      const bad = counts.filter((c) => c !== n);
+      const fail = [
+        bad.length > 0 ? `received ${bad[0]}/${n} items` : '',
+        capped ? `time cap hit after ${times.length} reps` : '',
+        name === 'list-cached' ? cacheNote : '',
+      ].filter(Boolean).join('; ');
+      const median = quantile(times, 0.5);
+      ctx.log(`${name}: ${median.toFixed(1)} ms median of ${times.length} (${times.map((t) => t.toFixed(0)).join(', ')})`);
+      out[name] = result({
+        value: median,
+        unit: 'ms',
+        baseline: baseMs,
+        kind: 'latency',
+        budget: 0.75,
+        fail: fail || undefined,
+        note: `${n} items${name === 'list-paged' ? `, pages of ${PAGE}` : ''}, median of ${times.length}`,
+      });
+    } catch (e) {
+      out[name] = failed('ms', 0.75, e.message);
+    }
+  }
+  return out;
+}

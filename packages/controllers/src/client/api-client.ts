@@ -1,0 +1,101 @@
+import { Agent, request } from 'node:https';
+import { request as httpRequest, Agent as HttpAgent } from 'node:http';
+import type { KubeList, KubeObject, Status } from '@cluster/apimachinery';
+
+/** A failed API call, carrying the Status the server answered. */
+export class ApiError extends Error {
+  constructor(
+    readonly code: number,
+    readonly status: Partial<Status> | undefined,
+  ) {
+    super(status?.message ?? `HTTP ${code}`);
+    this.name = 'ApiError';
+  }
+  get reason(): string | undefined {
+    return this.status?.reason;
+  }
+}
+
+export interface ApiClientOptions {
+  baseUrl: string;
+  token: string;
+  caPem?: string;
+  userAgent?: string;
+}
+
+/**
+ * A small JSON client of the API over keep-alive connections, for controllers. Controllers use
+ * only this (never storage), as upstream's controller manager uses client-go.
+ */
+export class ApiClient {
+  private readonly agent: Agent | HttpAgent;
+  private readonly https: boolean;
+
+  constructor(private readonly opts: ApiClientOptions) {
+    this.https = opts.baseUrl.startsWith('https:');
+    this.agent = this.https ? new Agent({ keepAlive: true, maxSockets: 8, ca: opts.caPem }) : new HttpAgent({ keepAlive: true, maxSockets: 8 });
+  }
+
+  get<T extends KubeObject>(path: string): Promise<T> {
+    return this.call('GET', path) as Promise<T>;
+  }
+
+  list<T extends KubeObject>(path: string): Promise<KubeList<T>> {
+    return this.call('GET', path) as Promise<KubeList<T>>;
+  }
+
+  create<T extends KubeObject>(path: string, body: T): Promise<T> {
+    return this.call('POST', path, body) as Promise<T>;
+  }
+
+  update<T extends KubeObject>(path: string, body: T): Promise<T> {
+    return this.call('PUT', path, body) as Promise<T>;
+  }
+
+  delete(path: string): Promise<unknown> {
+    return this.call('DELETE', path);
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+
+  /** Sends one request; resolves with the decoded JSON body, rejects with ApiError for >= 400. */
+  call(method: string, path: string, body?: unknown): Promise<unknown> {
+    const url = new URL(path, this.opts.baseUrl);
+    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    const headers: Record<string, string> = {
+      Authorization: `Bearer ${this.opts.token}`,
+      Accept: 'application/json',
+      'User-Agent': this.opts.userAgent ?? 'cluster-controller-manager',
+    };
+    if (payload) {
+      headers['Content-Type'] = 'application/json';
+      headers['Content-Length'] = String(payload.length);
+    }
+    const send = this.https ? request : httpRequest;
+    return new Promise((resolve, reject) => {
+      const req = send(url, { method, headers, agent: this.agent, timeout: 30_000 }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json: unknown;
+          try {
+            json = text ? JSON.parse(text) : undefined;
+          } catch {
+            json = undefined;
+          }
+          const code = res.statusCode ?? 0;
+          if (code >= 400) reject(new ApiError(code, json as Partial<Status> | undefined));
+          else resolve(json);
+        });
+        res.on('error', reject);
+      });
+      req.on('timeout', () => req.destroy(new Error(`${method} ${path} timed out`)));
+      req.on('error', reject);
+      if (payload) req.write(payload);
+      req.end();
+    });
+  }
+}

@@ -1,0 +1,119 @@
+import type { Logger } from 'pino';
+import type { LeaseLock, LeaseRecord } from './lease-lock.js';
+import { microTime } from './lease-lock.js';
+
+export interface LeaderElectionConfig {
+  lock: LeaseLock;
+  identity: string;
+  /** How long a lease is valid after its last renewal (about 15 s). */
+  leaseDurationMs: number;
+  /** The leader gives up if it could not renew within this time (less than the lease duration). */
+  renewDeadlineMs: number;
+  /** How often candidates try to acquire and the leader renews. */
+  retryPeriodMs: number;
+  logger: Logger;
+  now?: () => Date;
+  /** Called when this candidate becomes leader; the signal aborts when leadership ends. */
+  onStartedLeading(signal: AbortSignal): void;
+  onStoppedLeading?(): void;
+}
+
+/**
+ * Lease-based leader election after client-go's leaderelection: acquire an expired or released
+ * lease, renew it every retry period, stop leading at once when a renewal fails past the renew
+ * deadline, and release it on stop so another replica can take over without waiting.
+ */
+export class LeaderElector {
+  private timer: NodeJS.Timeout | undefined;
+  private leading: AbortController | undefined;
+  private lastRenew = 0;
+  private observed: { record: LeaseRecord; resourceVersion: string; at: number } | undefined;
+  private stopped = false;
+  private readonly now: () => Date;
+
+  constructor(private readonly cfg: LeaderElectionConfig) {
+    this.now = cfg.now ?? (() => new Date());
+  }
+
+  get isLeader(): boolean {
+    return this.leading !== undefined;
+  }
+
+  start(): void {
+    const tick = async () => {
+      if (this.stopped) return;
+      await this.tryAcquireOrRenew().catch((err) => this.cfg.logger.debug({ err }, 'leader election attempt failed'));
+      if (this.leading && Date.now() - this.lastRenew > this.cfg.renewDeadlineMs) this.stopLeading('renew deadline passed');
+      if (!this.stopped) this.timer = setTimeout(tick, this.cfg.retryPeriodMs);
+    };
+    void tick();
+  }
+
+  /** Stops campaigning; a leader releases its lease (holder cleared) before resolving. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    if (this.leading) {
+      const current = await this.cfg.lock.get().catch(() => undefined);
+      if (current && current.record.holderIdentity === this.cfg.identity) {
+        const released: LeaseRecord = { ...current.record, holderIdentity: '', leaseDurationSeconds: 1, renewTime: microTime(this.now()) };
+        await this.cfg.lock.update(released, current.resourceVersion).catch(() => undefined);
+      }
+    }
+    this.stopLeading('stopped');
+  }
+
+  private async tryAcquireOrRenew(): Promise<void> {
+    const { lock, identity } = this.cfg;
+    const nowDate = this.now();
+    const now = microTime(nowDate);
+    const durationSeconds = Math.ceil(this.cfg.leaseDurationMs / 1000);
+    const current = await lock.get();
+    if (!current) {
+      const record = { holderIdentity: identity, leaseDurationSeconds: durationSeconds, acquireTime: now, renewTime: now, leaseTransitions: 0 };
+      await lock.create(record);
+      this.becameLeader();
+      return;
+    }
+    if (!this.observed || this.observed.resourceVersion !== current.resourceVersion) {
+      this.observed = { ...current, at: Date.now() };
+    }
+    const held = current.record.holderIdentity;
+    const expired = Date.now() - this.observed.at > current.record.leaseDurationSeconds * 1000;
+    if (held && held !== identity && !expired) {
+      if (this.leading) this.stopLeading('lease taken by another candidate');
+      return;
+    }
+    const record: LeaseRecord =
+      held === identity
+        ? { ...current.record, renewTime: now, leaseDurationSeconds: durationSeconds }
+        : {
+            holderIdentity: identity,
+            leaseDurationSeconds: durationSeconds,
+            acquireTime: now,
+            renewTime: now,
+            leaseTransitions: current.record.leaseTransitions + 1,
+          };
+    await lock.update(record, current.resourceVersion);
+    this.becameLeader();
+  }
+
+  private becameLeader(): void {
+    this.lastRenew = Date.now();
+    // Our own write changed the resourceVersion; the next get() records the new observation.
+    this.observed = undefined;
+    if (!this.leading) {
+      this.leading = new AbortController();
+      this.cfg.logger.info({ identity: this.cfg.identity }, 'became leader');
+      this.cfg.onStartedLeading(this.leading.signal);
+    }
+  }
+
+  private stopLeading(why: string): void {
+    if (!this.leading) return;
+    this.cfg.logger.info({ identity: this.cfg.identity, why }, 'stopped leading');
+    this.leading.abort();
+    this.leading = undefined;
+    this.cfg.onStoppedLeading?.();
+  }
+}

@@ -1,0 +1,95 @@
+import type { KubeObject } from '@cluster/apimachinery';
+import type { Predicate, WatchEvent } from '../interfaces.js';
+
+/**
+ * One change in a watch cache's window, after upstream's watchCacheEvent. The WatchEvent a
+ * watcher receives is derived per watcher predicate and memoized here, so every watcher that
+ * sees the same variant shares one event object (and its encoded bytes).
+ */
+export interface CacheEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  key: string;
+  revision: number;
+  /** The new state; for DELETED the last state, with the delete revision as resourceVersion. */
+  object: KubeObject;
+  /** The state before the change (absent for ADDED). */
+  prevObject?: KubeObject;
+  /** When the cache received the change (ms since epoch), for time-based eviction. */
+  time: number;
+  /** Memoized derived events, one per event type. */
+  variants?: Partial<Record<'ADDED' | 'MODIFIED' | 'DELETED', WatchEvent>>;
+}
+
+/**
+ * What a watcher with `predicate` sees of `ev` (upstream's cacheWatcher.convertToWatchEvent):
+ * nothing when neither the old nor the new state matches; ADDED when only the new one does;
+ * DELETED (the old state at the event's revision) when only the old one does; otherwise the event
+ * type itself.
+ */
+export function transitionType(
+  ev: Pick<CacheEvent, 'type' | 'object' | 'prevObject'>,
+  predicate: Predicate | undefined,
+): 'ADDED' | 'MODIFIED' | 'DELETED' | undefined {
+  const matches = predicate ?? (() => true);
+  const curPasses = ev.type !== 'DELETED' && matches(ev.object);
+  const oldPasses = ev.prevObject !== undefined && matches(ev.prevObject);
+  if (curPasses && oldPasses) return 'MODIFIED';
+  if (curPasses) return 'ADDED';
+  if (oldPasses) return 'DELETED';
+  return undefined;
+}
+
+/** The shared WatchEvent of `ev` for a watcher with `predicate`, or undefined when it sees nothing. */
+export function watchEventFor(ev: CacheEvent, predicate: Predicate | undefined): WatchEvent | undefined {
+  const type = transitionType(ev, predicate);
+  if (!type) return undefined;
+  const variants = (ev.variants ??= {});
+  let out = variants[type];
+  if (!out) {
+    let object = ev.object;
+    if (type === 'DELETED' && ev.type !== 'DELETED' && ev.prevObject) {
+      // The object left this watcher's selection: it sees the old state at the new revision.
+      object = withResourceVersion(ev.prevObject, ev.revision);
+    }
+    out = { type, object, revision: ev.revision };
+    variants[type] = out;
+  }
+  return out;
+}
+
+/** A shallow copy of `obj` whose metadata.resourceVersion is `revision`. */
+export function withResourceVersion(obj: KubeObject, revision: number): KubeObject {
+  return { ...obj, metadata: { ...obj.metadata, resourceVersion: String(revision) } };
+}
+
+/** A BOOKMARK event: only metadata.resourceVersion is set (the apiserver adds kind/apiVersion). */
+export function bookmarkEvent(revision: number, annotations?: Record<string, string>): WatchEvent {
+  const metadata = annotations ? { resourceVersion: String(revision), annotations } : { resourceVersion: String(revision) };
+  return { type: 'BOOKMARK', object: { metadata }, revision };
+}
+
+/** An ERROR event carrying a failure Status. */
+export function errorEvent(code: number, reason: string, message: string, revision = 0): WatchEvent {
+  return {
+    type: 'ERROR',
+    object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code },
+    revision,
+  };
+}
+
+/** Upstream's message when a watch's start revision fell out of the retained history. */
+export const WATCH_EXPIRED_MESSAGE = 'The resourceVersion for the provided watch is too old.';
+
+/** The ERROR a watcher gets when it must list again (history compacted, cache re-listed). */
+export function expiredEvent(message = WATCH_EXPIRED_MESSAGE): WatchEvent {
+  return errorEvent(410, 'Expired', message);
+}
+
+/** The ERROR a watcher gets when it was closed for not reading its events fast enough. */
+export function tooSlowEvent(): WatchEvent {
+  return errorEvent(
+    410,
+    'Gone',
+    'the watch was closed because the client did not read its events fast enough; list again and watch from the returned resourceVersion',
+  );
+}

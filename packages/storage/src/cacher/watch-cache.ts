@@ -1,0 +1,182 @@
+import type { KubeObject } from '@cluster/apimachinery';
+import { StorageError } from '../errors.js';
+import type { Predicate, WatchEvent } from '../interfaces.js';
+import { withResourceVersion, type CacheEvent } from './cache-event.js';
+
+/** Default history a watch cache keeps (SPEC 8: five minutes). */
+export const DEFAULT_WINDOW_MS = 5 * 60_000;
+/** Default bound on the number of events in the window, whatever their age. */
+export const DEFAULT_MAX_WINDOW_EVENTS = 100_000;
+
+/** A change read from etcd, decoded. */
+export interface StoreChange {
+  type: 'put' | 'delete';
+  key: string;
+  revision: number;
+  /** For a put the new object; for a delete the last state etcd returned (prev_kv), when known. */
+  object?: KubeObject;
+}
+
+/** Options of a {@link WatchCache}. */
+export interface WatchCacheOptions {
+  /** How long events stay in the window; default {@link DEFAULT_WINDOW_MS}. */
+  windowMs?: number;
+  /** Most events kept; the oldest revisions go first. Default {@link DEFAULT_MAX_WINDOW_EVENTS}. */
+  maxEvents?: number;
+  /** Clock, for tests. */
+  now?: () => number;
+}
+
+interface StateEntry {
+  object: KubeObject;
+  /** The synthetic ADDED event for this state, shared by every watcher that starts on it. */
+  added?: WatchEvent;
+}
+
+/**
+ * The in-memory state of one resource plus a window of recent changes (after upstream's
+ * watchCache). Pure: it is fed by the cacher and does no I/O. Invariant: every change with a
+ * revision above {@link windowStart} and up to {@link revision} is in the window.
+ */
+export class WatchCache {
+  private state = new Map<string, StateEntry>();
+  private window: CacheEvent[] = [];
+  private head = 0;
+  private rev = 0;
+  private start = 0;
+  private readonly windowMs: number;
+  private readonly maxEvents: number;
+  private readonly now: () => number;
+
+  constructor(opts: WatchCacheOptions = {}) {
+    this.windowMs = opts.windowMs ?? DEFAULT_WINDOW_MS;
+    this.maxEvents = Math.max(1, opts.maxEvents ?? DEFAULT_MAX_WINDOW_EVENTS);
+    this.now = opts.now ?? Date.now;
+  }
+
+  /** The revision the cache is complete up to. */
+  get revision(): number {
+    return this.rev;
+  }
+
+  /** Watches from any revision at or above this can be replayed from the window. */
+  get windowStart(): number {
+    return this.start;
+  }
+
+  /** Number of objects in the current state. */
+  get size(): number {
+    return this.state.size;
+  }
+
+  /** Number of events in the window. */
+  get windowLength(): number {
+    return this.window.length - this.head;
+  }
+
+  /** Replaces the state with a list read at `revision` and forgets the window. */
+  reset(entries: Iterable<readonly [string, KubeObject]>, revision: number): void {
+    this.state = new Map();
+    for (const [key, object] of entries) this.state.set(key, { object });
+    this.window = [];
+    this.head = 0;
+    this.rev = revision;
+    this.start = revision;
+  }
+
+  /** Applies one change; returns the window event it became (undefined when nothing is known of it). */
+  apply(change: StoreChange): CacheEvent | undefined {
+    if (change.revision > this.rev) this.rev = change.revision;
+    const prev = this.state.get(change.key);
+    let ev: CacheEvent;
+    if (change.type === 'put') {
+      if (!change.object) return undefined;
+      this.state.set(change.key, { object: change.object });
+      ev = prev
+        ? { type: 'MODIFIED', key: change.key, revision: change.revision, object: change.object, prevObject: prev.object, time: this.now() }
+        : { type: 'ADDED', key: change.key, revision: change.revision, object: change.object, time: this.now() };
+    } else {
+      const last = prev?.object ?? change.object;
+      if (!last) return undefined;
+      this.state.delete(change.key);
+      const object = withResourceVersion(last, change.revision);
+      ev = { type: 'DELETED', key: change.key, revision: change.revision, object, prevObject: last, time: this.now() };
+    }
+    this.window.push(ev);
+    this.evict();
+    return ev;
+  }
+
+  /** Records that etcd reported every change up to `revision` (progress notification). */
+  advance(revision: number): boolean {
+    if (revision <= this.rev) return false;
+    this.rev = revision;
+    return true;
+  }
+
+  /** Drops events older than the window duration or beyond the count bound, a whole revision at a time. */
+  evict(): void {
+    const cutoff = this.now() - this.windowMs;
+    for (;;) {
+      const first = this.window[this.head];
+      if (!first) break;
+      if (this.windowLength <= this.maxEvents && first.time >= cutoff) break;
+      const r = first.revision;
+      while (this.window[this.head]?.revision === r) this.head++;
+      this.start = Math.max(this.start, r);
+    }
+    if (this.head > 1024 && this.head * 2 > this.window.length) {
+      this.window = this.window.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  /**
+   * The window's events with a revision above `after`, in order. Throws StorageError Compacted
+   * when some of them were already evicted (upstream: "too old resource version").
+   */
+  eventsAfter(after: number, key = ''): CacheEvent[] {
+    if (after < this.start) {
+      throw new StorageError('Compacted', key, `too old resource version: ${after} (${this.start})`);
+    }
+    let lo = this.head;
+    let hi = this.window.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.window[mid]!.revision > after) hi = mid;
+      else lo = mid + 1;
+    }
+    return this.window.slice(lo);
+  }
+
+  /** The current object at `key`. */
+  get(key: string): KubeObject | undefined {
+    return this.state.get(key)?.object;
+  }
+
+  /** Current objects under `prefix` (or the one exact key) that pass `predicate`, sorted by key. */
+  list(prefix: string, predicate?: Predicate): KubeObject[] {
+    return this.select(prefix, predicate).map(([, e]) => e.object);
+  }
+
+  /** Synthetic ADDED events for the current objects under `prefix` passing `predicate`, by key. */
+  addedEvents(prefix: string, predicate?: Predicate): WatchEvent[] {
+    return this.select(prefix, predicate).map(([, e]) => {
+      e.added ??= { type: 'ADDED', object: e.object, revision: Number(e.object.metadata.resourceVersion ?? 0) };
+      return e.added;
+    });
+  }
+
+  private select(prefix: string, predicate?: Predicate): [string, StateEntry][] {
+    const out: [string, StateEntry][] = [];
+    if (!prefix.endsWith('/')) {
+      const e = this.state.get(prefix);
+      if (e && (!predicate || predicate(e.object))) out.push([prefix, e]);
+      return out;
+    }
+    for (const entry of this.state) {
+      if (entry[0].startsWith(prefix) && (!predicate || predicate(entry[1].object))) out.push(entry);
+    }
+    return out.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  }
+}
