@@ -108,7 +108,16 @@ export async function runWatchFanout(ctx) {
         if (res.statusCode !== 200) {
           const chunks = [];
           res.on('data', (c) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8') }));
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            let message = text.slice(0, 200);
+            try {
+              message = JSON.parse(text).message ?? message;
+            } catch {
+              // not a Status: keep the raw start of the body
+            }
+            resolve({ status: res.statusCode, body: message });
+          });
           return;
         }
         res.setEncoding('utf8');
@@ -137,7 +146,7 @@ export async function runWatchFanout(ctx) {
     // Headers that only come with the first event: keep those watchers, stop waiting for them.
     if (probe.status === 0) openWaitMs = 100;
     if (probe.status !== 200 && probe.status !== 0) {
-      const why = probe.status === -1 ? 'connection error' : `HTTP ${probe.status}: ${probe.body?.slice(0, 160)}`;
+      const why = probe.status === -1 ? 'connection error' : `HTTP ${probe.status}: ${probe.body}`;
       return { 'watch-fanout': failed(unit, 1, `watch endpoint unavailable (${why})`) };
     }
     // Open the rest a batch at a time so the TLS handshakes do not all land at once.

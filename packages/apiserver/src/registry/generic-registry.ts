@@ -12,7 +12,7 @@ import {
   type Status,
   type PatchSchema,
 } from '@cluster/apimachinery';
-import type { Predicate, Preconditions, Store } from '@cluster/storage';
+import type { Predicate, Preconditions, Store, WatchEvent, WatchOptions } from '@cluster/storage';
 import { isStorageError, parseRevision } from '@cluster/storage';
 import { runAdmission, type AdmissionPlugin, type AdmissionOperation } from '../admission/admission.js';
 import type { ResourceInfo } from './resource-info.js';
@@ -107,6 +107,18 @@ export class GenericRegistry {
       return { kind: this.info.listKind, apiVersion: this.apiVersion(), metadata, items: res.items };
     } catch (e) {
       throw this.interpret(e, '', req.resourceVersion);
+    }
+  }
+
+  /**
+   * Starts a watch of the collection (all namespaces when namespace is ''). Throws the Status
+   * error for a start revision that cannot be served (410 Expired, 504 Too large resource version).
+   */
+  async watch(namespace: string, opts: WatchOptions): Promise<AsyncIterable<WatchEvent>> {
+    try {
+      return await this.store.watch(this.prefix(namespace), opts);
+    } catch (e) {
+      throw this.interpret(e, '', opts.resourceVersion);
     }
   }
 

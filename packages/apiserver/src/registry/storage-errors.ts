@@ -21,6 +21,10 @@ export const EXPIRED_CONTINUE_MESSAGE =
  * upstream's storage/errors interpret*Error. Other errors pass through unchanged.
  */
 export function interpretStorageError(e: unknown, gr: GroupResource, name: string, requestedRv = 0): unknown {
+  if (isStorageError(e, 'Compacted') && name === '' && requestedRv > 0 && !e.message.includes('continue')) {
+    // A list or watch from a revision older than what is kept, as upstream words it.
+    return newResourceExpired(`too old resource version: ${requestedRv} (${e.currentRevision ?? 0})`);
+  }
   if (!isStorageError(e)) return e;
   switch (e.code) {
     case 'KeyNotFound':

@@ -1,7 +1,8 @@
 import type { Context, Middleware } from 'koa';
-import { newNotFound, StatusError, type KubeObject, type KubeList, type Status } from '@cluster/apimachinery';
+import { newMethodNotSupported, newNotFound, StatusError, type KubeObject, type KubeList, type Status } from '@cluster/apimachinery';
 import type { RequestState } from '../filters/state.js';
 import { handleResource } from '../handlers/resource-handler.js';
+import { watchResource } from '../handlers/watch.js';
 import { encodeBody, warningHeader } from '../handlers/responders.js';
 import type { HandlerResult, RequestScope } from '../handlers/scope.js';
 import { runHealth } from '../health/health.js';
@@ -55,13 +56,24 @@ export function apiHandler(config: ApiServerConfig, registries: RegistrySet, cat
       signal: controller.signal,
     };
     const pretty = isPretty(ctx);
-    const readVerb = info.verb === 'get' || info.verb === 'list';
+    const readVerb = info.verb === 'get' || info.verb === 'list' || info.verb === 'watch';
     const n = negotiate(ctx.get('Accept'), {
       metaGroup,
       protobufOk: !!config.protobuf,
       tableOk: readVerb,
       pretty,
     });
+    if (info.verb === 'watch') {
+      if (!registry.info.verbs.includes('watch')) throw newMethodNotSupported(registry.groupResource, 'watch');
+      ctx.status = 200;
+      try {
+        await watchResource(scope, { res: ctx.res, negotiated: n, metaGroup, apiDomain: config.apiDomain });
+      } finally {
+        // The stream was written directly; Koa must not answer again.
+        if (ctx.res.headersSent) ctx.respond = false;
+      }
+      return;
+    }
     const result = await handleResource(scope);
     writeResult(ctx, result, registry, n, config, metaGroup);
   };

@@ -1,0 +1,144 @@
+// The benchmark suite (`make bench`): starts its own etcd and one server replica on loopback,
+// runs each workload against a same-run baseline, prints a human table and, as the last line,
+// one JSON object {"workloads": {...}}. Exits 0 even when a budget is missed.
+//
+// Environment: BENCH_SCALE (default 1) multiplies every object/operation count for quick runs;
+// BENCH_ONLY=create,list,... runs a subset; BENCH_CPU_PROF=1 profiles the replica (V8 CPU
+// profile, summarized at the end); BENCH_TIME_CAP_S (default 570) bounds the whole run.
+import { mkdtemp, rm, readdir } from 'node:fs/promises';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { newEtcdClient } from '../../packages/storage/dist/src/index.js';
+import { HttpClient } from './lib/http-client.mjs';
+import { startBenchEtcd, startReplica, stopAll, readCpuSeconds } from './lib/processes.mjs';
+import { failed, formatTable } from './lib/report.mjs';
+import { summarizeProfile } from './lib/cpu-profile.mjs';
+import { runCreate } from './workloads/create.mjs';
+import { runGet, runGetCached } from './workloads/get.mjs';
+import { runList } from './workloads/list.mjs';
+import { runWatchFanout } from './workloads/watch-fanout.mjs';
+import { runMemory } from './workloads/memory.mjs';
+
+const CONCURRENCY = 64;
+
+/** Workloads in run order: key (for BENCH_ONLY), runner, and the result names with unit and budget. */
+const WORKLOADS = [
+  ['create', runCreate, [['create', 'ops/s', 0.25]]],
+  ['get', runGet, [['get', 'ops/s', 0.3]]],
+  ['get-cached', runGetCached, [['get-cached', 'ops/s', 0.45]]],
+  ['list', runList, [['list-cached', 'ms', 0.75], ['list-quorum', 'ms', 0.75], ['list-paged', 'ms', 0.75]]],
+  ['watch-fanout', runWatchFanout, [['watch-fanout', 'ms (p99)', 1]]],
+  ['memory', runMemory, [['memory', 'MiB', 1]]],
+];
+
+function parseScale() {
+  const raw = process.env.BENCH_SCALE ?? '1';
+  const scale = Number(raw);
+  if (!Number.isFinite(scale) || scale <= 0 || scale > 10) {
+    process.stderr.write(`bench: BENCH_SCALE must be a number in (0, 10], got ${JSON.stringify(raw)}\n`);
+    process.exit(2);
+  }
+  return scale;
+}
+
+async function main() {
+  const scale = parseScale();
+  const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((s) => s.trim())) : undefined;
+  const unknown = only ? [...only].filter((k) => !WORKLOADS.some(([key]) => key === k)) : [];
+  if (unknown.length > 0) {
+    process.stderr.write(`bench: unknown BENCH_ONLY workload(s): ${unknown.join(', ')}\n`);
+    process.exit(2);
+  }
+  const started = performance.now();
+  const deadline = started + Number(process.env.BENCH_TIME_CAP_S ?? '570') * 1000;
+  const log = (msg) => process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(1).padStart(6)} s] ${msg}\n`);
+  const tmpDir = await mkdtemp(join(tmpdir(), 'cluster-bench-'));
+  const profDir = process.env.BENCH_CPU_PROF === '1' ? await mkdtemp(join(tmpdir(), 'cluster-bench-prof-')) : undefined;
+  const results = {};
+  const cpuLines = [];
+  let etcd;
+  let api;
+  try {
+    log(`scale ${scale}, concurrency ${CONCURRENCY}, node ${process.version}, ${cpus().length} cpus, temp dir ${tmpDir}`);
+    const etcdProc = await startBenchEtcd(join(tmpDir, 'etcd'));
+    etcd = newEtcdClient([etcdProc.endpoint]);
+    const replica = await startReplica({ etcdEndpoint: etcdProc.endpoint, dataDir: join(tmpDir, 'server'), cpuProfDir: profDir });
+    log(`etcd ${etcdProc.endpoint} (pid ${etcdProc.pid}), replica ${replica.url} (pid ${replica.pid})`);
+    let replicaGone;
+    void replica.exited.then(({ code, signal }) => (replicaGone = `replica exited (code ${code}, signal ${signal})`));
+    api = new HttpClient({ host: replica.host, port: replica.port, ca: replica.ca, token: replica.token, maxSockets: CONCURRENCY });
+    const ctx = {
+      scale,
+      concurrency: CONCURRENCY,
+      api,
+      etcd,
+      replica,
+      tmpDir,
+      state: {},
+      log,
+      count: (n) => Math.max(1, Math.round(n * scale)),
+      /** A workload's own cap, shortened to what is left of the whole run. */
+      capMs: (ms) => Math.max(1_000, Math.min(ms, deadline - performance.now())),
+    };
+    for (const [key, run, names] of WORKLOADS) {
+      if (only && !only.has(key)) continue;
+      const skip = replicaGone ?? (performance.now() > deadline ? 'skipped: the whole run hit its time cap' : undefined);
+      if (skip) {
+        for (const [name, unit, budget] of names) results[name] = failed(unit, budget, skip);
+        continue;
+      }
+      log(`${key}: start`);
+      const t0 = performance.now();
+      const cpu0 = [await readCpuSeconds(replica.pid), await readCpuSeconds(etcdProc.pid), process.cpuUsage()];
+      try {
+        Object.assign(results, await run(ctx));
+      } catch (e) {
+        log(`${key}: failed: ${e.stack ?? e}`);
+        for (const [name, unit, budget] of names) results[name] = failed(unit, budget, `error: ${e.message}`);
+      }
+      const s = (performance.now() - t0) / 1000;
+      const own = process.cpuUsage(cpu0[2]);
+      const pct = (x) => `${((x / s) * 100).toFixed(0)}%`;
+      cpuLines.push(
+        `  ${key.padEnd(13)} ${s.toFixed(1).padStart(6)} s   replica ${pct((await readCpuSeconds(replica.pid)) - cpu0[0]).padStart(5)}` +
+          `   etcd ${pct((await readCpuSeconds(etcdProc.pid)) - cpu0[1]).padStart(5)}   bench ${pct((own.user + own.system) / 1e6).padStart(5)}`,
+      );
+      log(`${key}: done in ${s.toFixed(1)} s`);
+    }
+  } catch (e) {
+    log(`setup failed: ${e.stack ?? e}`);
+    for (const [key, , names] of WORKLOADS) {
+      if (only && !only.has(key)) continue;
+      for (const [name, unit, budget] of names) results[name] ??= failed(unit, budget, `setup failed: ${e.message}`);
+    }
+  } finally {
+    api?.close();
+    etcd?.close();
+    await stopAll();
+    await rm(tmpDir, { recursive: true, force: true }).catch(() => {});
+  }
+
+  const out = [];
+  if (profDir) {
+    const files = (await readdir(profDir)).filter((f) => f.endsWith('.cpuprofile'));
+    for (const f of files) out.push(...(await summarizeProfile(join(profDir, f))), '');
+    if (files.length === 0) out.push(`no CPU profile was written to ${profDir}`, '');
+  }
+  if (cpuLines.length > 0) out.push('CPU use during each workload (100% = one core):', ...cpuLines, '');
+  out.push(
+    `cluster-apiserver benchmark: scale ${scale}, ${CONCURRENCY} clients, ${cpus().length} cpus, ` +
+      `${((performance.now() - started) / 1000).toFixed(0)} s`,
+    '',
+    formatTable(results),
+    '',
+    JSON.stringify({ workloads: results }),
+  );
+  process.stdout.write(`${out.join('\n')}\n`);
+}
+
+main().catch(async (e) => {
+  process.stderr.write(`bench: ${e.stack ?? e}\n`);
+  await stopAll();
+  process.exit(1);
+});

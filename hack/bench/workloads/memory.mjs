@@ -1,0 +1,63 @@
+// memory: RSS of the replica after it has cached N ConfigMaps (1 KiB data each), against the
+// total bytes of their JSON: ratio = 3 x JSON bytes / RSS.
+import { performance } from 'node:perf_hooks';
+import { ensureNamespace } from '../lib/http-client.mjs';
+import { configMapPrefix, deletePrefix, putStoredConfigMaps } from '../lib/objects.mjs';
+import { readRss } from '../lib/processes.mjs';
+import { result, failed } from '../lib/report.mjs';
+
+const NS = 'bench-memory';
+const SETTLE_MS = 5_000;
+const MiB = 1024 * 1024;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+export async function runMemory(ctx) {
+  const n = ctx.count(100_000);
+  // Only this workload's objects should be in the cache: drop the earlier workloads' ones.
+  let dropped = 0;
+  for (const ns of ['bench-create', 'bench-get', 'bench-list', 'bench-watch']) {
+    dropped += await deletePrefix(ctx.etcd, configMapPrefix(ns));
+  }
+  await sleep(2_000);
+  await ensureNamespace(ctx.api, NS);
+  const before = await readRss(ctx.replica.pid);
+
+  const t0 = performance.now();
+  const bytes = await putStoredConfigMaps(ctx.etcd, NS, 'cm', n);
+  const putS = (performance.now() - t0) / 1000;
+  ctx.log(`memory: put ${n} ConfigMaps (${(bytes / MiB).toFixed(1)} MiB of JSON) into etcd in ${putS.toFixed(1)} s`);
+
+  // A resourceVersion=0 list is served from (and so fills) the watch cache; repeat until it
+  // sees every object, since a cache learns of raw etcd writes through its watch.
+  const deadline = performance.now() + ctx.capMs(180_000);
+  let seen = 0;
+  let lists = 0;
+  while (performance.now() < deadline) {
+    const res = await ctx.api.request('GET', `/api/v1/namespaces/${NS}/configmaps?resourceVersion=0`);
+    lists++;
+    if (res.status !== 200) return { memory: failed('MiB', 1, `list: HTTP ${res.status}`) };
+    seen = JSON.parse(res.body.toString('utf8')).items.length;
+    if (seen === n) break;
+    await sleep(1_000);
+  }
+  const listS = (performance.now() - t0) / 1000 - putS;
+  await sleep(SETTLE_MS);
+  const after = await readRss(ctx.replica.pid);
+  ctx.log(
+    `memory: RSS ${(before.rss / MiB).toFixed(0)} MiB before, ${(after.rss / MiB).toFixed(0)} MiB after ` +
+      `(peak ${(after.hwm / MiB).toFixed(0)} MiB); ${lists} list(s) in ${listS.toFixed(1)} s`,
+  );
+  return {
+    memory: result({
+      value: after.rss / MiB,
+      unit: 'MiB',
+      baseline: bytes / MiB,
+      kind: 'memory',
+      budget: 1,
+      fail: seen === n ? undefined : `resourceVersion=0 list saw ${seen}/${n} objects`,
+      note:
+        `${n} ConfigMaps; RSS before ${(before.rss / MiB).toFixed(0)} MiB, peak ${(after.hwm / MiB).toFixed(0)} MiB; ` +
+        `${dropped} earlier bench objects deleted first`,
+    }),
+  };
+}

@@ -1,0 +1,154 @@
+import type { ServerResponse } from 'node:http';
+import { encodeWatchEventFrame, newInternalError, StatusError, type KubeObject, type Status } from '@cluster/apimachinery';
+import type { WatchEvent } from '@cluster/storage';
+import type { Negotiated } from '../negotiation/negotiate.js';
+import type { GenericRegistry } from '../registry/generic-registry.js';
+import { toTable } from '../tables/table.js';
+import { parseListQuery } from './list-options.js';
+import { selectionPredicate } from './selectors.js';
+import type { RequestScope } from './scope.js';
+
+/** Upstream picks a watch timeout between --min-request-timeout (30 min) and twice that. */
+const MIN_REQUEST_TIMEOUT_S = 1800;
+
+export interface WatchTarget {
+  res: ServerResponse;
+  negotiated: Negotiated;
+  metaGroup: string;
+  apiDomain: string;
+}
+
+/**
+ * GET ...?watch=true (SPEC 4.4 watch table, 4.5, 6): answers 200 at once and streams one event
+ * per change as newline-delimited JSON (or length-framed Protobuf), until timeoutSeconds, the
+ * client going away, or the watch ending (an ERROR event says why, e.g. 410 Expired).
+ */
+export async function watchResource(scope: RequestScope, target: WatchTarget): Promise<void> {
+  const q = parseListQuery(scope.query, true);
+  let fieldSelector = q.fieldSelector;
+  if (scope.info.name) {
+    // A watch of one object (/watch/.../name) is a watch with a name field selector.
+    fieldSelector = [fieldSelector, `metadata.name=${scope.info.name}`].filter(Boolean).join(',');
+  }
+  const predicate = selectionPredicate(scope.registry, q.labelSelector, fieldSelector);
+  const timeoutS = q.timeoutSeconds && q.timeoutSeconds > 0 ? q.timeoutSeconds : MIN_REQUEST_TIMEOUT_S * (1 + Math.random());
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutS * 1000);
+  const onClientGone = () => controller.abort();
+  scope.signal.addEventListener('abort', onClientGone);
+  const resourceVersion =
+    q.semantic.kind === 'Any' ? '0' : q.semantic.kind === 'NotOlderThan' ? q.semantic.resourceVersion : '';
+  const { res } = target;
+  try {
+    let events: AsyncIterable<WatchEvent>;
+    try {
+      events = await scope.registry.watch(scope.info.namespace, {
+        resourceVersion,
+        predicate,
+        allowBookmarks: q.allowWatchBookmarks,
+        sendInitialEvents: scope.query.get('sendInitialEvents') === 'true',
+        signal: controller.signal,
+      });
+    } catch (e) {
+      // A start revision older than the kept history is a 200 with one ERROR event, as upstream.
+      if (e instanceof StatusError && e.status.code === 410) {
+        startStream(res, target.negotiated);
+        res.end(encodeError(e.status, target));
+        return;
+      }
+      throw e;
+    }
+    startStream(res, target.negotiated);
+    await pump(events, res, scope, target, controller.signal);
+  } finally {
+    clearTimeout(timer);
+    scope.signal.removeEventListener('abort', onClientGone);
+    controller.abort();
+  }
+}
+
+/** Writes events until the watch ends; a failure mid-stream becomes a final ERROR event. */
+async function pump(
+  events: AsyncIterable<WatchEvent>,
+  res: ServerResponse,
+  scope: RequestScope,
+  target: WatchTarget,
+  signal: AbortSignal,
+): Promise<void> {
+  try {
+    for await (const event of events) {
+      if (signal.aborted) break;
+      const bytes = encodeEvent(event, scope.registry, target, scope.query.get('includeObject'));
+      if (!res.write(bytes)) {
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            res.off('drain', done);
+            res.off('close', done);
+            resolve();
+          };
+          res.once('drain', done);
+          res.once('close', done);
+        });
+      }
+      if (event.type === 'ERROR') break;
+    }
+  } catch (e) {
+    const status = e instanceof StatusError ? e.status : newInternalError(e).status;
+    if (!res.destroyed) res.write(encodeError(status, target));
+  }
+  res.end();
+}
+
+function startStream(res: ServerResponse, n: Negotiated): void {
+  if (res.headersSent) return;
+  const contentType = n.encoding === 'protobuf' ? `${n.contentType};stream=watch` : 'application/json';
+  res.writeHead(200, { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+  res.flushHeaders();
+}
+
+function encodeError(status: Status, target: WatchTarget): Uint8Array | string {
+  if (target.negotiated.encoding === 'protobuf') {
+    return encodeWatchEventFrame('ERROR', status as unknown as KubeObject, { apiDomain: target.apiDomain });
+  }
+  return `${JSON.stringify({ type: 'ERROR', object: status })}\n`;
+}
+
+/**
+ * Serializes an event once per media type and view; the bytes are kept on the shared event so
+ * every other watcher of the same event reuses them (DESIGN "Watch cache").
+ */
+function encodeEvent(event: WatchEvent, registry: GenericRegistry, target: WatchTarget, includeObject: string | null): Uint8Array | string {
+  const n = target.negotiated;
+  const key = n.as === 'Table' ? `table:${includeObject ?? 'Metadata'}` : n.encoding;
+  const cached = event.encoded?.get(key);
+  if (cached) return cached;
+  const object = viewOf(event, registry, target, includeObject);
+  const bytes =
+    n.encoding === 'protobuf'
+      ? encodeWatchEventFrame(event.type, object, { apiDomain: target.apiDomain })
+      : Buffer.from(`${JSON.stringify({ type: event.type, object })}\n`);
+  // Bookmarks and errors are per watcher; only shared change events are worth caching.
+  if (event.type !== 'BOOKMARK' && event.type !== 'ERROR') {
+    event.encoded ??= new Map();
+    event.encoded.set(key, bytes);
+  }
+  return bytes;
+}
+
+function viewOf(event: WatchEvent, registry: GenericRegistry, target: WatchTarget, includeObject: string | null): KubeObject {
+  const typeMeta = { apiVersion: registry.apiVersion(), kind: registry.info.kind };
+  if (event.type === 'ERROR') return event.object;
+  if (event.type === 'BOOKMARK') {
+    return { ...typeMeta, metadata: { resourceVersion: event.object.metadata.resourceVersion ?? String(event.revision) } };
+  }
+  const obj = event.object.kind ? event.object : { ...typeMeta, ...event.object };
+  if (target.negotiated.as !== 'Table') return obj;
+  return toTable(
+    [obj],
+    { resourceVersion: obj.metadata.resourceVersion ?? '' },
+    registry.strategy,
+    { metaApiVersion: `${target.metaGroup}/v1`, includeObject: (includeObject ?? 'Metadata') as 'None' | 'Metadata' | 'Object' },
+    registry.apiVersion(),
+    registry.info.kind,
+  );
+}

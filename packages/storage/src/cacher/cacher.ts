@@ -1,0 +1,370 @@
+import type { KubeObject } from '@cluster/apimachinery';
+import { StorageError, isStorageError } from '../errors.js';
+import type { Predicate, WatchEvent, WatchOptions } from '../interfaces.js';
+import { parseRevision } from '../etcd3/store.js';
+import { bookmarkEvent, errorEvent, expiredEvent, watchEventFor, type CacheEvent } from './cache-event.js';
+import { CacheWatcher } from './cache-watcher.js';
+import { WatchCache, type StoreChange, type WatchCacheOptions } from './watch-cache.js';
+
+/** Receives the changes of a {@link CacherSource} watch, in revision order. */
+export interface ChangeSink {
+  onChanges(changes: StoreChange[]): void;
+  onProgress(revision: number): void;
+  /** The watch ended because its resume revision was compacted: the cacher must list again. */
+  onCompacted(compactRevision: number): void;
+}
+
+/** What a cacher reads etcd through (an Etcd3Store, or a fake in unit tests). */
+export interface CacherSource {
+  /** Every key under `prefix` with its object, read at `revision` (0: the current revision). */
+  listEntries(prefix: string, revision?: number): Promise<{ entries: [string, KubeObject][]; revision: number }>;
+  /** Opens ONE etcd watch on `prefix` from `fromRevision` (inclusive). */
+  watchChanges(prefix: string, fromRevision: number, sink: ChangeSink): { close(): Promise<void> };
+  /** The current etcd revision (a linearizable read). */
+  currentRevision(): Promise<number>;
+}
+
+/** Options of a {@link Cacher}. */
+export interface CacherOptions extends WatchCacheOptions {
+  /** How long a watch for a revision newer than etcd's waits before TooLargeResourceVersion. Default 3 s. */
+  waitTimeoutMs?: number;
+  /** How long a most-recent watch waits for the cache before reading its start state from etcd. Default 100 ms. */
+  freshWaitMs?: number;
+  /** How long a watch waits for the cache's first list. Default 10 s. */
+  readyTimeoutMs?: number;
+  /** Period of bookmarks to idle watchers that allow them. Default 1 s. */
+  bookmarkIntervalMs?: number;
+  /** Per-watcher buffer of live events. */
+  watcherBufferSize?: number;
+  /** How long a watcher may stay over its buffer before it is closed as too slow. */
+  slowBudgetMs?: number;
+  /** Annotation of the bookmark that ends the initial events of a sendInitialEvents watch. */
+  initialEventsEndAnnotation?: string;
+  /** Receives diagnostics (list failures, dropped watchers). */
+  log?: (message: string) => void;
+}
+
+type Waiter = { revision: number; resolve: () => void };
+
+/**
+ * The watch cache of one resource prefix, after upstream's Cacher: ONE etcd watch, started from
+ * the revision of an initial list, feeds a {@link WatchCache}; every client watch is served from it.
+ * Compaction of the resume revision makes it list again and end every client watch with 410.
+ */
+export class Cacher {
+  private readonly cache: WatchCache;
+  private readonly groups = new Map<string, Set<CacheWatcher>>();
+  private waiters: Waiter[] = [];
+  private readyWaiters: Array<() => void> = [];
+  private etcdWatch: { close(): Promise<void> } | undefined;
+  private ready = false;
+  private closed = false;
+  private started = false;
+  private bookmarkTimer: NodeJS.Timeout;
+  private retryTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly source: CacherSource,
+    /** The resource prefix, e.g. `/registry/core/configmaps/`. */
+    readonly resourcePrefix: string,
+    private readonly opts: CacherOptions = {},
+  ) {
+    this.cache = new WatchCache(opts);
+    this.bookmarkTimer = setInterval(() => this.tick(), opts.bookmarkIntervalMs ?? 1_000);
+    this.bookmarkTimer.unref();
+  }
+
+  /** Whether the initial list is done (and not being redone after a compaction). */
+  get isReady(): boolean {
+    return this.ready;
+  }
+
+  /** The revision the cache is complete up to. */
+  get revision(): number {
+    return this.cache.revision;
+  }
+
+  /** Number of open client watchers. */
+  get watcherCount(): number {
+    let n = 0;
+    for (const set of this.groups.values()) n += set.size;
+    return n;
+  }
+
+  /**
+   * Lists the resource and starts the etcd watch (once). With `initialRevision` the first list is
+   * read at that revision when it is still available, so that a watch from it can be served.
+   */
+  start(initialRevision = 0): void {
+    if (this.started || this.closed) return;
+    this.started = true;
+    void this.relist(initialRevision, 0);
+  }
+
+  /** Resolves once the cache is ready; throws UnreachableEtcd after the ready timeout or when closed. */
+  async waitReady(signal?: AbortSignal): Promise<void> {
+    if (this.ready) return;
+    if (this.closed) throw new StorageError('UnreachableEtcd', this.resourcePrefix, 'the watch cache is closed');
+    const timeoutMs = this.opts.readyTimeoutMs ?? 10_000;
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    try {
+      await new Promise<void>((resolve, reject) => {
+        this.readyWaiters.push(resolve);
+        timer = setTimeout(
+          () => reject(new StorageError('UnreachableEtcd', this.resourcePrefix, `the watch cache of ${this.resourcePrefix} is not ready`)),
+          timeoutMs,
+        );
+        onAbort = () => reject(new StorageError('UnreachableEtcd', this.resourcePrefix, 'the request ended'));
+        signal?.addEventListener('abort', onAbort, { once: true });
+      });
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) signal?.removeEventListener('abort', onAbort);
+    }
+    if (this.closed) throw new StorageError('UnreachableEtcd', this.resourcePrefix, 'the watch cache is closed');
+  }
+
+  /** The cached objects under `prefix` passing `predicate`, or undefined while not ready. */
+  list(prefix: string, predicate?: Predicate): { items: KubeObject[]; revision: number } | undefined {
+    if (!this.ready) return undefined;
+    return { items: this.cache.list(prefix, predicate), revision: this.cache.revision };
+  }
+
+  /** The cached object at `key` (null when absent), or undefined while not ready. */
+  get(key: string): KubeObject | null | undefined {
+    if (!this.ready) return undefined;
+    return this.cache.get(key) ?? null;
+  }
+
+  /**
+   * Opens a client watch on `prefix` (a namespace or the whole resource, or one key) with the
+   * SPEC 4.4 start semantics. Throws Compacted when a start revision is older than the window,
+   * TooLargeResourceVersion when it is newer than etcd after the wait, InvalidError for a bad one.
+   */
+  async watch(prefix: string, opts: WatchOptions): Promise<AsyncIterable<WatchEvent>> {
+    const rvText = opts.resourceVersion ?? '';
+    const rv = parseRevision(rvText);
+    await this.waitReady(opts.signal);
+    const wantState = opts.sendInitialEvents ?? rv === 0;
+    const mostRecent = rvText === '';
+    if (!wantState) {
+      if (rv === 0) return this.register(prefix, opts, mostRecent ? await this.source.currentRevision() : this.cache.revision, []);
+      if (rv > this.cache.revision) await this.ensureNotFuture(rv, prefix);
+      if (rv >= this.cache.revision) return this.register(prefix, opts, rv, []);
+      const replay: WatchEvent[] = [];
+      for (const ev of this.cache.eventsAfter(rv, prefix)) {
+        const out = this.select(ev, prefix, opts.predicate);
+        if (out) replay.push(out);
+      }
+      return this.register(prefix, opts, this.cache.revision, replay);
+    }
+
+    // "Get state": the state at a revision at least `target`.
+    let target = rv;
+    if (mostRecent) target = await this.source.currentRevision();
+    else if (rv > this.cache.revision) await this.ensureNotFuture(rv, prefix);
+    if (this.cache.revision < target) await this.waitForRevision(target, this.opts.freshWaitMs ?? 100);
+    if (this.cache.revision >= target) {
+      const initial = this.cache.addedEvents(prefix, opts.predicate);
+      return this.register(prefix, opts, this.cache.revision, initial, opts.sendInitialEvents === true);
+    }
+    // The cache lags (an idle resource hears of newer revisions only from progress notifications):
+    // read the start state from etcd and let the watcher skip what the cache has not caught up on.
+    const at = Math.max(target, await this.source.currentRevision());
+    const w = this.register(prefix, opts, at, undefined);
+    try {
+      const { entries } = await this.source.listEntries(prefix, at);
+      const initial: WatchEvent[] = [];
+      for (const [, obj] of entries) {
+        if (!opts.predicate || opts.predicate(obj)) {
+          initial.push({ type: 'ADDED', object: obj, revision: Number(obj.metadata.resourceVersion ?? 0) });
+        }
+      }
+      if (opts.sendInitialEvents === true && opts.allowBookmarks) initial.push(this.initialEventsEnd(at));
+      w.setInitial(initial);
+    } catch (e) {
+      w.terminate();
+      throw e;
+    }
+    return w;
+  }
+
+  /** Stops the etcd watch and ends every client watcher. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.ready = false;
+    clearInterval(this.bookmarkTimer);
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    for (const w of this.allWatchers()) w.terminate();
+    for (const resolve of this.readyWaiters.splice(0)) resolve();
+    const watch = this.etcdWatch;
+    this.etcdWatch = undefined;
+    await watch?.close();
+  }
+
+  private register(
+    prefix: string,
+    opts: WatchOptions,
+    afterRevision: number,
+    initial: WatchEvent[] | undefined,
+    endBookmark = false,
+  ): CacheWatcher {
+    const events = initial ?? [];
+    if (endBookmark && opts.allowBookmarks) events.push(this.initialEventsEnd(afterRevision));
+    const w = new CacheWatcher({
+      prefix,
+      ...(opts.predicate ? { predicate: opts.predicate } : {}),
+      allowBookmarks: opts.allowBookmarks === true,
+      signal: opts.signal,
+      initialEvents: events,
+      afterRevision,
+      ...(this.opts.watcherBufferSize !== undefined ? { bufferSize: this.opts.watcherBufferSize } : {}),
+      ...(this.opts.slowBudgetMs !== undefined ? { slowBudgetMs: this.opts.slowBudgetMs } : {}),
+      onClose: (cw) => this.unregister(cw),
+    });
+    if (!w.isOpen) return w;
+    let set = this.groups.get(prefix);
+    if (!set) this.groups.set(prefix, (set = new Set()));
+    set.add(w);
+    return w;
+  }
+
+  private unregister(w: CacheWatcher): void {
+    const set = this.groups.get(w.prefix);
+    if (!set) return;
+    set.delete(w);
+    if (set.size === 0) this.groups.delete(w.prefix);
+  }
+
+  private *allWatchers(): Generator<CacheWatcher> {
+    for (const set of [...this.groups.values()]) yield* [...set];
+  }
+
+  private initialEventsEnd(revision: number): WatchEvent {
+    return bookmarkEvent(revision, { [this.opts.initialEventsEndAnnotation ?? 'k8s.io/initial-events-end']: 'true' });
+  }
+
+  private select(ev: CacheEvent, prefix: string, predicate: Predicate | undefined): WatchEvent | undefined {
+    const inPrefix = prefix.endsWith('/') ? ev.key.startsWith(prefix) : ev.key === prefix;
+    return inPrefix ? watchEventFor(ev, predicate) : undefined;
+  }
+
+  /** Waits until etcd has reached `rev` (via the cache or a direct read), else TooLargeResourceVersion. */
+  private async ensureNotFuture(rev: number, key: string): Promise<void> {
+    const deadline = Date.now() + (this.opts.waitTimeoutMs ?? 3_000);
+    for (;;) {
+      if (this.cache.revision >= rev) return;
+      const current = await this.source.currentRevision();
+      if (current >= rev) return;
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        throw new StorageError(
+          'TooLargeResourceVersion',
+          key,
+          `Too large resource version: ${rev}, current: ${current}`,
+          Math.max(current, this.cache.revision),
+        );
+      }
+      await this.waitForRevision(rev, Math.min(100, left));
+    }
+  }
+
+  private waitForRevision(revision: number, timeoutMs: number): Promise<boolean> {
+    if (this.cache.revision >= revision) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const waiter: Waiter = {
+        revision,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve(true);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        resolve(this.cache.revision >= revision);
+      }, timeoutMs);
+      this.waiters.push(waiter);
+    });
+  }
+
+  private notifyWaiters(): void {
+    if (this.waiters.length === 0) return;
+    const rev = this.cache.revision;
+    const due = this.waiters.filter((w) => w.revision <= rev);
+    if (due.length === 0) return;
+    this.waiters = this.waiters.filter((w) => w.revision > rev);
+    for (const w of due) w.resolve();
+  }
+
+  private async relist(atRevision: number, attempt: number): Promise<void> {
+    if (this.closed) return;
+    let listed: { entries: [string, KubeObject][]; revision: number };
+    try {
+      try {
+        listed = await this.source.listEntries(this.resourcePrefix, atRevision || undefined);
+      } catch (e) {
+        if (!atRevision || !isStorageError(e, 'Compacted')) throw e;
+        listed = await this.source.listEntries(this.resourcePrefix);
+      }
+    } catch (e) {
+      this.opts.log?.(`watch cache ${this.resourcePrefix}: list failed: ${(e as Error).message}`);
+      const delay = Math.min(3_000, 100 * 2 ** Math.min(attempt, 5));
+      this.retryTimer = setTimeout(() => void this.relist(0, attempt + 1), delay);
+      return;
+    }
+    if (this.closed) return;
+    this.cache.reset(listed.entries, listed.revision);
+    this.etcdWatch = this.source.watchChanges(this.resourcePrefix, listed.revision + 1, {
+      onChanges: (changes) => this.onChanges(changes),
+      onProgress: (rev) => {
+        if (this.cache.advance(rev)) this.notifyWaiters();
+      },
+      onCompacted: (rev) => this.onCompacted(rev),
+    });
+    this.ready = true;
+    for (const resolve of this.readyWaiters.splice(0)) resolve();
+    this.notifyWaiters();
+  }
+
+  private onChanges(changes: StoreChange[]): void {
+    if (this.closed || !this.ready) return;
+    for (const change of changes) {
+      const ev = this.cache.apply(change);
+      if (!ev) continue;
+      for (const [prefix, set] of this.groups) {
+        const inPrefix = prefix.endsWith('/') ? ev.key.startsWith(prefix) : ev.key === prefix;
+        if (!inPrefix) continue;
+        for (const w of set) {
+          try {
+            w.dispatch(ev);
+          } catch (e) {
+            // A failing predicate ends its own watch, never the dispatch to the others.
+            w.terminate(errorEvent(500, 'InternalError', `Internal error occurred: ${(e as Error).message}`));
+          }
+        }
+      }
+    }
+    this.notifyWaiters();
+  }
+
+  private onCompacted(compactRevision: number): void {
+    if (this.closed) return;
+    this.opts.log?.(`watch cache ${this.resourcePrefix}: etcd compacted to ${compactRevision}; listing again`);
+    this.ready = false;
+    const watch = this.etcdWatch;
+    this.etcdWatch = undefined;
+    void watch?.close();
+    const expired = expiredEvent();
+    for (const w of this.allWatchers()) w.terminate(expired);
+    void this.relist(0, 0);
+  }
+
+  private tick(): void {
+    this.cache.evict();
+    if (!this.ready || this.groups.size === 0) return;
+    const ev = bookmarkEvent(this.cache.revision);
+    for (const set of this.groups.values()) for (const w of set) w.bookmark(ev);
+  }
+}
