@@ -7,7 +7,8 @@ import {
 } from '@cluster/apimachinery';
 import { namespaceLifecycle } from '../admission/namespace-lifecycle.js';
 import type { AdmissionPlugin } from '../admission/admission.js';
-import { apiGroup, apiGroupList, apiResourceList, apiVersions, groupsFromResources, versionInfo } from '../discovery/index.js';
+import { parseAccept } from '../negotiation/media-type.js';
+import { aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions, groupsFromResources, versionInfo } from '../discovery/index.js';
 import { buildOpenApiV2, buildOpenApiV3, serializeDocument, type OpenApiV3Set, type SerializedDocument } from '../openapi/index.js';
 import type { RegistrySet } from '../registry/registry-set.js';
 import type { ResourceRegistration } from '../registry/registration.js';
@@ -28,6 +29,8 @@ export interface ServedDocument {
 export class ApiCatalog {
   readonly definitions: Definitions;
   private readonly docs = new Map<string, SerializedDocument>();
+  /** Aggregated discovery (apidiscovery/v2) of /api and /apis. */
+  private readonly aggregated = new Map<string, SerializedDocument>();
   private readonly openApiV3: OpenApiV3Set;
   private readonly patchSchemas = new Map<string, PatchSchema>();
 
@@ -51,12 +54,23 @@ export class ApiCatalog {
     for (const v of coreVersions) this.docs.set(`/api/${v}`, json(apiResourceList(v, resources)));
     const opts = { resources, definitions: this.definitions, apiDomain };
     this.docs.set('/openapi/v2', json(buildOpenApiV2({ ...opts, version: { gitVersion: 'v1.32.0-cluster' } })));
+    const core = [{ name: '', versions: [...coreVersions] }];
+    this.aggregated.set('/api', json(aggregatedDiscovery(core, resources, apiDomain)));
+    this.aggregated.set('/apis', json(aggregatedDiscovery(groups, resources, apiDomain)));
     this.openApiV3 = buildOpenApiV3({ ...opts, versionInfo: { gitVersion: 'v1.32.0-cluster' } });
   }
 
   /** A discovery, version or OpenAPI document for `path`, or undefined when it names none. */
-  document(path: string, _query: URLSearchParams, _accept: string): ServedDocument | undefined {
+  document(path: string, _query: URLSearchParams, accept: string): ServedDocument | undefined {
     const clean = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+    const aggregated = this.aggregated.get(clean);
+    if (aggregated) {
+      const version = this.aggregatedVersion(accept);
+      if (version) {
+        const contentType = `application/json;g=apidiscovery.${this.apiDomain};v=${version};as=APIGroupDiscoveryList`;
+        return { contentType, body: aggregated.body, etag: aggregated.etag };
+      }
+    }
     if (clean === '/openapi/v3') return served(this.openApiV3.index, 'no-cache, private');
     if (clean.startsWith('/openapi/v3/')) {
       const doc = this.openApiV3.documents.get(clean.slice('/openapi/v3/'.length));
@@ -65,6 +79,21 @@ export class ApiCatalog {
     }
     const doc = this.docs.get(clean);
     return doc ? served(doc) : undefined;
+  }
+
+  /**
+   * The apidiscovery version the client asks for first, if its Accept lists aggregated discovery
+   * before plain JSON (kubectl lists v2, v2beta1, then application/json).
+   */
+  private aggregatedVersion(accept: string): string | undefined {
+    for (const r of parseAccept(accept)) {
+      if (r.params.as === 'APIGroupDiscoveryList') {
+        if (r.params.g === `apidiscovery.${this.apiDomain}` && r.params.v === 'v2') return 'v2';
+        continue;
+      }
+      if (r.type === 'application/json' || r.type === '*/*') return undefined;
+    }
+    return undefined;
   }
 
   /** Strategic-merge metadata of a kind, from its OpenAPI definition. */

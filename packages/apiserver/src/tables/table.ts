@@ -1,10 +1,11 @@
 import type { KubeObject, ListMeta } from '@cluster/apimachinery';
 import type { ResourceStrategy, TableColumnDefinition } from '../registry/strategy.js';
+import { nameColumn } from './columns.js';
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 
 const defaultColumns: TableColumnDefinition[] = [
-  { name: 'Name', type: 'string', format: 'name', description: 'Name must be unique within a namespace.', priority: 0 },
+  nameColumn,
   { name: 'Created At', type: 'date', format: '', description: 'The time at which the object was created.', priority: 0 },
 ];
 

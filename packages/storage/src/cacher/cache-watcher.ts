@@ -86,6 +86,17 @@ export class CacheWatcher implements AsyncIterableIterator<WatchEvent> {
     this.push(ev);
   }
 
+  /**
+   * Sets the events delivered before the live ones, for a watcher registered before its start
+   * state was read (live events are already being buffered meanwhile).
+   */
+  setInitial(events: WatchEvent[]): void {
+    if (this.closed) return;
+    this.initial = events;
+    this.initialPos = 0;
+    this.wake?.();
+  }
+
   /** Queues an event without filtering (e.g. an initial-events-end bookmark). */
   push(ev: WatchEvent): void {
     if (this.closed) return;

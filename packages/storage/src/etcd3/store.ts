@@ -10,10 +10,16 @@ import type {
   Store,
   UpdateFunc,
   ValidateDeletion,
+  WatchEvent,
+  WatchOptions,
 } from '../interfaces.js';
+import type { ChangeSink } from '../cacher/cacher.js';
+import type { StoreChange } from '../cacher/watch-cache.js';
+import { directWatch } from './direct-watch.js';
 import { decodeContinue, encodeContinue } from './continue-token.js';
 import { translateEtcdError } from './etcd-errors.js';
 import { prefixEnd } from './keys.js';
+import { RawWatch, type RawWatchHandlers, type RawWatchOptions } from './raw-watch.js';
 import { decodeValue, encodeValue } from './value-codec.js';
 
 /** How long a read for a revision newer than etcd's waits before 504 (upstream's cacher uses 3 s). */
@@ -26,7 +32,24 @@ const MAX_UPDATE_ATTEMPTS = 64;
  * create or mod revision, so concurrent writers on any replica never overwrite each other.
  */
 export class Etcd3Store implements Store {
-  constructor(private readonly client: Etcd3) {}
+  private watches = 0;
+  private readonly watchCountListeners = new Set<(delta: number) => void>();
+
+  constructor(
+    private readonly client: Etcd3,
+    private readonly opts: Etcd3StoreOptions = {},
+  ) {}
+
+  /** Number of etcd watch streams this store holds open (direct watches and cacher feeds). */
+  get etcdWatchCount(): number {
+    return this.watches;
+  }
+
+  /** Subscribes to changes of {@link etcdWatchCount} (+1 / -1); returns the unsubscribe function. */
+  onEtcdWatchCountChange(listener: (delta: number) => void): () => void {
+    this.watchCountListeners.add(listener);
+    return () => this.watchCountListeners.delete(listener);
+  }
 
   async create(key: string, obj: KubeObject, opts: { dryRun?: boolean } = {}): Promise<KubeObject> {
     const k = Buffer.from(key);
@@ -179,6 +202,111 @@ export class Etcd3Store implements Store {
     throw new StorageError('ResourceVersionConflicts', key, 'too many concurrent updates; try again');
   }
 
+  /**
+   * An uncached watch straight on etcd (one etcd watch per call); see Store.watch. Throws
+   * Compacted for a start revision etcd no longer has, TooLargeResourceVersion for one it does not
+   * have yet (after waiting up to 3 s), InvalidError for a malformed one.
+   */
+  async watch(prefix: string, opts: WatchOptions): Promise<AsyncIterable<WatchEvent>> {
+    const rv = parseRevision(opts.resourceVersion);
+    return directWatch(this, prefix, rv, opts, {
+      ...(this.opts.initialEventsEndAnnotation ? { initialEventsEndAnnotation: this.opts.initialEventsEndAnnotation } : {}),
+    });
+  }
+
+  /** Every key under `prefix` (or the one exact key) with its object, at `revision` (default: current, linearizable). */
+  async listEntries(prefix: string, revision?: number): Promise<{ entries: [string, KubeObject][]; revision: number }> {
+    const k = Buffer.from(prefix);
+    const res = await this.range(
+      { key: k, ...(prefix.endsWith('/') ? { range_end: prefixEnd(k) } : {}), ...(revision ? { revision } : {}) },
+      prefix,
+    );
+    const entries: [string, KubeObject][] = res.kvs.map((kv) => {
+      const key = kv.key.toString('utf8');
+      return [key, decodeValue(key, kv.value, kv.mod_revision)];
+    });
+    return { entries, revision: revision || Number(res.header.revision) };
+  }
+
+  /**
+   * Throws StorageError Compacted when etcd no longer has `revision`, and TooLargeResourceVersion
+   * when it does not reach it within the wait (3 s).
+   */
+  async checkRevision(prefix: string, revision: number): Promise<void> {
+    const k = Buffer.from(prefix);
+    const deadline = Date.now() + FRESHNESS_WAIT_MS;
+    for (;;) {
+      try {
+        await this.range({ key: k, revision, count_only: true }, prefix);
+        return;
+      } catch (e) {
+        if (e instanceof StorageError && e.code === 'Compacted') {
+          throw new StorageError('Compacted', prefix, 'The resourceVersion for the provided watch is too old.');
+        }
+        if (!(e instanceof StorageError && e.code === 'TooLargeResourceVersion')) throw e;
+        if (Date.now() >= deadline) {
+          const current = await this.currentRevision();
+          throw new StorageError('TooLargeResourceVersion', prefix, `Too large resource version: ${revision}, current: ${current}`, current);
+        }
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /** Opens one raw etcd watch (counted in {@link etcdWatchCount} until closed). */
+  openRawWatch(keyOrPrefix: string, fromRevision: number, handlers: RawWatchHandlers): { close(): Promise<void> } {
+    let open = true;
+    const release = (): void => {
+      if (!open) return;
+      open = false;
+      this.changeWatchCount(-1);
+    };
+    this.changeWatchCount(1);
+    const raw = new RawWatch(
+      this.client,
+      keyOrPrefix,
+      fromRevision,
+      {
+        ...handlers,
+        onCompacted: (rev) => {
+          release();
+          handlers.onCompacted(rev);
+        },
+      },
+      this.opts.rawWatch,
+    );
+    return {
+      close: async () => {
+        release();
+        await raw.close();
+      },
+    };
+  }
+
+  /** The cacher's feed: one etcd watch on `prefix` from `fromRevision`, decoded into changes. */
+  watchChanges(prefix: string, fromRevision: number, sink: ChangeSink): { close(): Promise<void> } {
+    return this.openRawWatch(prefix, fromRevision, {
+      onEvents: (events) => {
+        const changes: StoreChange[] = [];
+        for (const ev of events) {
+          try {
+            const kv = ev.type === 'put' ? ev.kv : ev.prevKv;
+            const object = kv ? decodeValue(ev.key, kv.value, kv.mod_revision) : undefined;
+            changes.push({ type: ev.type, key: ev.key, revision: ev.revision, ...(object ? { object } : {}) });
+          } catch (e) {
+            // An undecodable value cannot be shown to anyone; the cache keeps going without it.
+            this.opts.log?.(`watch ${prefix}: ${(e as Error).message}`);
+            changes.push({ type: 'delete', key: ev.key, revision: ev.revision });
+          }
+        }
+        sink.onChanges(changes);
+      },
+      onProgress: (rev) => sink.onProgress(rev),
+      onCompacted: (rev) => sink.onCompacted(rev),
+      onStreamError: (err) => this.opts.log?.(`watch ${prefix}: ${err.message}; reconnecting`),
+    });
+  }
+
   async currentRevision(): Promise<number> {
     const res = await this.range({ key: Buffer.from('/registry/health-probe'), count_only: true }, '');
     return Number(res.header.revision);
@@ -190,6 +318,11 @@ export class Etcd3Store implements Store {
 
   async close(): Promise<void> {
     this.client.close();
+  }
+
+  private changeWatchCount(delta: number): void {
+    this.watches += delta;
+    for (const l of this.watchCountListeners) l(delta);
   }
 
   private range(req: Parameters<Etcd3['kv']['range']>[0], key = ''): Promise<IRangeResponse> {
@@ -221,6 +354,16 @@ export class Etcd3Store implements Store {
       throw translateEtcdError(e, key);
     }
   }
+}
+
+/** Options of {@link Etcd3Store}. */
+export interface Etcd3StoreOptions {
+  /** Reconnect backoff of watch streams. */
+  rawWatch?: RawWatchOptions;
+  /** Annotation of the bookmark that ends the initial events of a sendInitialEvents watch (default `k8s.io/initial-events-end`). */
+  initialEventsEndAnnotation?: string;
+  /** Receives diagnostics of watch streams. */
+  log?: (message: string) => void;
 }
 
 function checkPreconditions(key: string, obj: KubeObject, pre: Preconditions | undefined): void {

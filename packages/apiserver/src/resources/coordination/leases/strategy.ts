@@ -7,6 +7,7 @@ import {
 } from '@cluster/apimachinery';
 import type { ResourceStrategy } from '../../../registry/strategy.js';
 import { ageOf } from '../../../tables/human-duration.js';
+import { ageColumn, nameColumn } from '../../../tables/columns.js';
 
 interface Lease extends KubeObject {
   spec?: {
@@ -43,9 +44,9 @@ export const leaseStrategy = {
   validateUpdate: (obj: Lease, old: Lease) => [...validateObjectMetaUpdate(obj.metadata, old.metadata, metaOptions), ...validateSpec(obj)],
   table: {
     columns: [
-      { name: 'Name', type: 'string', format: 'name', description: 'Name must be unique within a namespace.', priority: 0 },
+      nameColumn,
       { name: 'Holder', type: 'string', format: '', description: 'The current holder of the lease.', priority: 0 },
-      { name: 'Age', type: 'string', format: '', description: 'Time since the object was created.', priority: 0 },
+      ageColumn,
     ],
     cells: (obj: Lease) => [obj.metadata.name ?? '', obj.spec?.holderIdentity ?? '', ageOf(obj.metadata.creationTimestamp, new Date())],
   },

@@ -1,6 +1,7 @@
 import { validateConfigMap, validateConfigMapUpdate, type KubeObject } from '@cluster/apimachinery';
 import type { ResourceStrategy } from '../../../registry/strategy.js';
 import { ageOf } from '../../../tables/human-duration.js';
+import { ageColumn, nameColumn } from '../../../tables/columns.js';
 
 interface ConfigMap extends KubeObject {
   data?: Record<string, string>;
@@ -19,9 +20,9 @@ export const configMapStrategy = {
   validateUpdate: (obj: ConfigMap, old: ConfigMap) => validateConfigMapUpdate(obj, old),
   table: {
     columns: [
-      { name: 'Name', type: 'string', format: 'name', description: 'Name must be unique within a namespace.', priority: 0 },
+      nameColumn,
       { name: 'Data', type: 'integer', format: '', description: 'Number of keys in data and binaryData.', priority: 0 },
-      { name: 'Age', type: 'string', format: '', description: 'Time since the object was created.', priority: 0 },
+      ageColumn,
     ],
     cells: (obj: ConfigMap) => [
       obj.metadata.name ?? '',

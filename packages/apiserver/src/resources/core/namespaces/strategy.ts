@@ -7,6 +7,7 @@ import {
 } from '@cluster/apimachinery';
 import type { ResourceStrategy, SubresourceStrategy } from '../../../registry/strategy.js';
 import { ageOf } from '../../../tables/human-duration.js';
+import { ageColumn, nameColumn } from '../../../tables/columns.js';
 
 export interface Namespace extends KubeObject {
   spec?: { finalizers?: string[] };
@@ -15,6 +16,22 @@ export interface Namespace extends KubeObject {
 
 /** The finalizer that keeps a namespace until its contents are deleted. */
 export const NAMESPACE_FINALIZER = 'kubernetes';
+
+/** namespaces/finalize: only spec.finalizers changes (the namespace controller's last step). */
+export const namespaceFinalizeStrategy: SubresourceStrategy<Namespace> = {
+  merge(requested, current) {
+    return { ...current, spec: { ...current.spec, finalizers: requested.spec?.finalizers ?? [] } };
+  },
+  validateUpdate: (obj, old) => validateNamespaceFinalizeUpdate(obj, old),
+};
+
+/** namespaces/status: only status changes. */
+export const namespaceStatusStrategy: SubresourceStrategy<Namespace> = {
+  merge(requested, current) {
+    return { ...current, status: requested.status ?? {} };
+  },
+  validateUpdate: (obj, old) => validateNamespaceStatusUpdate(obj, old),
+};
 
 /**
  * Namespace behaviour: cluster-scoped, Active on create with the content finalizer, spec and
@@ -42,30 +59,12 @@ export const namespaceStrategy = {
   },
   table: {
     columns: [
-      { name: 'Name', type: 'string', format: 'name', description: 'Name must be unique within a namespace.', priority: 0 },
+      nameColumn,
       { name: 'Status', type: 'string', format: '', description: 'The phase of the namespace.', priority: 0 },
-      { name: 'Age', type: 'string', format: '', description: 'Time since the object was created.', priority: 0 },
+      ageColumn,
     ],
     cells: (obj: Namespace) => [obj.metadata.name ?? '', obj.status?.phase ?? '', ageOf(obj.metadata.creationTimestamp, new Date())],
   },
   selectableFields: (obj: Namespace) => ({ 'status.phase': obj.status?.phase ?? '' }),
-  get subresources() {
-    return { finalize: namespaceFinalizeStrategy, status: namespaceStatusStrategy };
-  },
+  subresources: { finalize: namespaceFinalizeStrategy, status: namespaceStatusStrategy },
 } satisfies ResourceStrategy<Namespace>;
-
-/** namespaces/finalize: only spec.finalizers changes (the namespace controller's last step). */
-export const namespaceFinalizeStrategy: SubresourceStrategy<Namespace> = {
-  merge(requested, current) {
-    return { ...current, spec: { ...current.spec, finalizers: requested.spec?.finalizers ?? [] } };
-  },
-  validateUpdate: (obj, old) => validateNamespaceFinalizeUpdate(obj, old),
-};
-
-/** namespaces/status: only status changes. */
-export const namespaceStatusStrategy: SubresourceStrategy<Namespace> = {
-  merge(requested, current) {
-    return { ...current, status: requested.status ?? {} };
-  },
-  validateUpdate: (obj, old) => validateNamespaceStatusUpdate(obj, old),
-};

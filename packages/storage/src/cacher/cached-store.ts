@@ -1,0 +1,142 @@
+import type { KubeObject } from '@cluster/apimachinery';
+import { StorageError } from '../errors.js';
+import type {
+  GetOptions,
+  GuaranteedUpdateOptions,
+  ListOptions,
+  ListResult,
+  Preconditions,
+  Store,
+  UpdateFunc,
+  ValidateDeletion,
+  WatchEvent,
+  WatchOptions,
+} from '../interfaces.js';
+import { parseRevision, type Etcd3Store } from '../etcd3/store.js';
+import { Cacher, type CacherOptions } from './cacher.js';
+
+/** Options of a {@link CachedStore}: the cachers' options plus a metrics hook. */
+export interface CachedStoreOptions extends CacherOptions {
+  /** Called with +1 / -1 whenever an etcd watch stream opens or closes (gauge `apiserver_storage_etcd_watches`). */
+  onEtcdWatchCountChange?: (delta: number) => void;
+}
+
+/**
+ * The resource prefix of a key or key prefix: its first four segments,
+ * `/registry/<group>/<resource>/`. Undefined when the key is not under `/registry/<group>/<resource>/`.
+ */
+export function resourcePrefixOf(keyOrPrefix: string): string | undefined {
+  const parts = keyOrPrefix.split('/');
+  if (parts.length < 5 || parts[0] !== '' || parts[1] !== 'registry' || !parts[2] || !parts[3]) return undefined;
+  return `/registry/${parts[2]}/${parts[3]}/`;
+}
+
+/**
+ * A Store that serves watches, "Any" lists (resourceVersion=0) and "Any" gets from one watch cache
+ * per resource (created lazily, each holding ONE etcd watch) and everything else from etcd.
+ */
+export class CachedStore implements Store {
+  private readonly cachers = new Map<string, Cacher>();
+  private readonly unsubscribe: (() => void) | undefined;
+  private closed = false;
+
+  constructor(
+    /** The etcd store every write and consistent read goes to. */
+    readonly etcd: Etcd3Store,
+    private readonly opts: CachedStoreOptions = {},
+  ) {
+    this.unsubscribe = opts.onEtcdWatchCountChange ? etcd.onEtcdWatchCountChange(opts.onEtcdWatchCountChange) : undefined;
+  }
+
+  /** Number of etcd watch streams held open (one per started cacher, plus direct watches). */
+  get etcdWatchCount(): number {
+    return this.etcd.etcdWatchCount;
+  }
+
+  /** Number of client watchers across all cachers. */
+  get watcherCount(): number {
+    let n = 0;
+    for (const c of this.cachers.values()) n += c.watcherCount;
+    return n;
+  }
+
+  /**
+   * The cacher of the resource of `keyOrPrefix`, created and started on first use; undefined for
+   * keys outside `/registry/<group>/<resource>/`. `initialRevision` lets a cacher started for a
+   * watch from N read its first list at N so that watch can be served.
+   */
+  cacherFor(keyOrPrefix: string, initialRevision = 0): Cacher | undefined {
+    const prefix = resourcePrefixOf(keyOrPrefix);
+    if (!prefix || this.closed) return undefined;
+    let c = this.cachers.get(prefix);
+    if (!c) {
+      c = new Cacher(this.etcd, prefix, this.opts);
+      this.cachers.set(prefix, c);
+      c.start(initialRevision);
+    }
+    return c;
+  }
+
+  create(key: string, obj: KubeObject, opts?: { dryRun?: boolean }): Promise<KubeObject> {
+    return this.etcd.create(key, obj, opts);
+  }
+
+  async get(key: string, opts: GetOptions = {}): Promise<KubeObject> {
+    if (opts.resourceVersion === '0') {
+      const found = this.cacherFor(key)?.get(key);
+      if (found === null) throw new StorageError('KeyNotFound', key, `key ${key} not found`);
+      if (found) return found;
+    }
+    return this.etcd.get(key, opts);
+  }
+
+  async getList(prefix: string, opts: ListOptions = {}): Promise<ListResult> {
+    // "Any": resourceVersion=0 without a continue token (limit is ignored, as upstream's cache does).
+    if (opts.resourceVersion === '0' && !opts.continueToken && opts.resourceVersionMatch !== 'Exact') {
+      const listed = this.cacherFor(prefix)?.list(prefix, opts.predicate);
+      if (listed) return { items: listed.items, resourceVersion: String(listed.revision) };
+      // Not ready yet: a most-recent read from etcd also satisfies "Any".
+      const { resourceVersion: _rv, limit: _limit, ...rest } = opts;
+      return this.etcd.getList(prefix, rest);
+    }
+    return this.etcd.getList(prefix, opts);
+  }
+
+  guaranteedUpdate(key: string, tryUpdate: UpdateFunc, opts: GuaranteedUpdateOptions): Promise<KubeObject> {
+    return this.etcd.guaranteedUpdate(key, tryUpdate, opts);
+  }
+
+  delete(
+    key: string,
+    opts?: { preconditions?: Preconditions; validateDeletion?: ValidateDeletion; dryRun?: boolean },
+  ): Promise<KubeObject> {
+    return this.etcd.delete(key, opts);
+  }
+
+  /** Serves the watch from the resource's cacher (see Cacher.watch); keys outside /registry go to etcd. */
+  async watch(prefix: string, opts: WatchOptions): Promise<AsyncIterable<WatchEvent>> {
+    if (this.closed) throw new StorageError('UnreachableEtcd', prefix, 'the store is closed');
+    const rv = parseRevision(opts.resourceVersion);
+    const cacher = this.cacherFor(prefix, rv);
+    if (!cacher) return this.etcd.watch(prefix, opts);
+    return cacher.watch(prefix, opts);
+  }
+
+  currentRevision(): Promise<number> {
+    return this.etcd.currentRevision();
+  }
+
+  ping(): Promise<void> {
+    return this.etcd.ping();
+  }
+
+  /** Stops every cacher (their etcd watches end, their client watchers end) and closes etcd. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([...this.cachers.values()].map((c) => c.close()));
+    this.cachers.clear();
+    this.unsubscribe?.();
+    await this.etcd.close();
+  }
+}
