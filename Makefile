@@ -22,7 +22,7 @@ run: build
 	node packages/server/dist/src/main.js --data-dir $(DATA_DIR) --secure-port $(PORT) --bind-address 127.0.0.1
 
 test: build
-	$(NODE_JEST) --json --outputFile=test-results.json
+	$(NODE_JEST) --forceExit --json --outputFile=test-results.json
 
 test-unit: build
 	$(NODE_JEST) --selectProjects unit

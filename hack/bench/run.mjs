@@ -78,6 +78,19 @@ async function main() {
       state: {},
       log,
       count: (n) => Math.max(1, Math.round(n * scale)),
+      /** Starts a CPU probe; calling the result gives each process's CPU use since then. */
+      cpuProbe: async () => {
+        const t0 = performance.now();
+        const r0 = await readCpuSeconds(replica.pid);
+        const e0 = await readCpuSeconds(etcdProc.pid);
+        const b0 = process.cpuUsage();
+        return async () => {
+          const s = (performance.now() - t0) / 1000;
+          const b = process.cpuUsage(b0);
+          const pct = (x) => `${((x / s) * 100).toFixed(0)}%`;
+          return `cpu: replica ${pct((await readCpuSeconds(replica.pid)) - r0)}, etcd ${pct((await readCpuSeconds(etcdProc.pid)) - e0)}, bench ${pct((b.user + b.system) / 1e6)}`;
+        };
+      },
       /** A workload's own cap, shortened to what is left of the whole run. */
       capMs: (ms) => Math.max(1_000, Math.min(ms, deadline - performance.now())),
     };

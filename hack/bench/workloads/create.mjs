@@ -25,8 +25,9 @@ export async function runCreate(ctx) {
     if (!res.succeeded) throw new Error(`raw create ${key}: exists`);
   };
   await runLoad({ total: warm, concurrency: ctx.concurrency, timeCapMs: 30_000, op: (i) => rawCreate(total + i) });
+  let cpu = await ctx.cpuProbe();
   const base = await runLoad({ total, concurrency: ctx.concurrency, timeCapMs: 60_000, op: rawCreate });
-  ctx.log(`create baseline (raw etcd txn): ${describeRun(base)}`);
+  ctx.log(`create baseline (raw etcd txn): ${describeRun(base)}; ${await cpu()}`);
   await deletePrefix(ctx.etcd, RAW_PREFIX);
 
   const path = `/api/v1/namespaces/${ns}/configmaps`;
@@ -38,8 +39,9 @@ export async function runCreate(ctx) {
     if (res.status !== 201) throw new Error(`POST ${path}: HTTP ${res.status}: ${res.body.toString('utf8').slice(0, 200)}`);
   };
   await runLoad({ total: warm, concurrency: ctx.concurrency, timeCapMs: 30_000, op: (i) => apiCreate(total + i) });
+  cpu = await ctx.cpuProbe();
   const run = await runLoad({ total, concurrency: ctx.concurrency, timeCapMs: ctx.capMs(180_000), op: apiCreate });
-  ctx.log(`create (API): ${describeRun(run)}`);
+  ctx.log(`create (API): ${describeRun(run)}; ${await cpu()}`);
 
   ctx.state.getNamespace = ns;
   ctx.state.getNames = Array.from({ length: total }, (_, i) => objectName('cm', i));

@@ -41,7 +41,9 @@ async function measure(ctx, op, seed) {
   const total = ctx.count(20_000);
   const warm = Math.max(100, Math.round(total / 20));
   await runLoad({ total: warm, concurrency: ctx.concurrency, timeCapMs: 30_000, op: (i) => op(i + total) });
-  return runLoad({ total, concurrency: ctx.concurrency, timeCapMs: ctx.capMs(60_000), op });
+  const cpu = await ctx.cpuProbe();
+  const run = await runLoad({ total, concurrency: ctx.concurrency, timeCapMs: ctx.capMs(60_000), op });
+  return { ...run, cpu: await cpu() };
 }
 
 export async function runGet(ctx) {
@@ -56,7 +58,7 @@ export async function runGet(ctx) {
     JSON.parse(kv.value.toString('utf8'));
   };
   const base = await measure(ctx, rawGet);
-  ctx.log(`get baseline (raw etcd range + JSON.parse): ${describeRun(base)}`);
+  ctx.log(`get baseline (raw etcd range + JSON.parse): ${describeRun(base)}; ${base.cpu}`);
 
   const apiGet = async (i) => {
     const path = `/api/v1/namespaces/${ns}/configmaps/${names[idx[i]]}`;
@@ -65,7 +67,7 @@ export async function runGet(ctx) {
     JSON.parse(res.body.toString('utf8'));
   };
   const run = await measure(ctx, apiGet);
-  ctx.log(`get (API, quorum): ${describeRun(run)}`);
+  ctx.log(`get (API, quorum): ${describeRun(run)}; ${run.cpu}`);
   return {
     get: result({ value: run.opsPerSec, unit: 'ops/s', baseline: base.opsPerSec, kind: 'throughput', budget: 0.3, fail: problems(run, base) }),
   };
@@ -96,10 +98,10 @@ export async function runGetCached(ctx) {
   } finally {
     await bare.stop();
   }
-  ctx.log(`get-cached baseline (bare HTTPS server, ${sample.body.length} B body): ${describeRun(base)}`);
+  ctx.log(`get-cached baseline (bare HTTPS server, ${sample.body.length} B body): ${describeRun(base)}; ${base.cpu}`);
 
   const run = await measure(ctx, (i) => apiGet(ctx.api, i));
-  ctx.log(`get-cached (API, resourceVersion=0): ${describeRun(run)}`);
+  ctx.log(`get-cached (API, resourceVersion=0): ${describeRun(run)}; ${run.cpu}`);
   return {
     'get-cached': result({ value: run.opsPerSec, unit: 'ops/s', baseline: base.opsPerSec, kind: 'throughput', budget: 0.45, fail: problems(run, base) }),
   };

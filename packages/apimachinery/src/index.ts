@@ -6,3 +6,4 @@ export * from './fields/index.js';
 export * from './patch/index.js';
 export * from './openapi/index.js';
 export * from './codec/protobuf/index.js';
+export * from './managedfields/index.js';

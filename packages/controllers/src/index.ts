@@ -19,7 +19,8 @@ export interface ControllerManagerOptions {
 }
 
 export interface ControllerManager {
-  elector: LeaderElector;
+  /** Undefined when no controller is enabled: then no leader election runs either. */
+  elector: LeaderElector | undefined;
   /** Stops the controllers and releases the leader lease. */
   stop(): Promise<void>;
 }
@@ -37,6 +38,8 @@ export function controllerEnabled(name: string, flags: readonly string[]): boole
  * (`cluster-system/cluster-controller-manager`), and reach the API only as a client.
  */
 export function startControllerManager(opts: ControllerManagerOptions): ControllerManager {
+  const enabled = ALL_CONTROLLERS.filter((n) => controllerEnabled(n, opts.enabled));
+  if (enabled.length === 0) return { elector: undefined, stop: async () => {} };
   const client = new ApiClient(opts.client);
   const lock = new LeaseLock(client, opts.apiDomain, 'cluster-system', 'cluster-controller-manager');
   const leaseDurationMs = opts.leaseDurationMs ?? 15_000;
@@ -49,7 +52,7 @@ export function startControllerManager(opts: ControllerManagerOptions): Controll
     retryPeriodMs: Math.max(500, Math.round(leaseDurationMs / 7.5)),
     logger: opts.logger,
     onStartedLeading: (signal) => {
-      for (const name of ALL_CONTROLLERS.filter((n) => controllerEnabled(n, opts.enabled))) {
+      for (const name of enabled) {
         if (name === 'namespace') running.push(runNamespaceController({ client, logger: opts.logger, resyncMs: 1_000 }, signal));
       }
     },

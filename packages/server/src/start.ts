@@ -7,7 +7,7 @@ import { startControllerManager } from '@cluster/controllers';
 import { join, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
-import { Registry, collectDefaultMetrics } from 'prom-client';
+import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import {
   builtinResources,
   createApiServer,
@@ -17,7 +17,7 @@ import {
   type ApiServer,
   type UserInfo,
 } from '@cluster/apiserver';
-import { Etcd3Store, newEtcdClient, startEtcd, type EtcdProcess } from '@cluster/storage';
+import { CachedStore, Compactor, Etcd3Store, newEtcdClient, startEtcd, type EtcdProcess } from '@cluster/storage';
 import type { ServerOptions } from './flags.js';
 import { ensureCertificates } from './certs.js';
 import { ensureAdminToken, parseTokenFile, writeAdminKubeconfig } from './admin-credentials.js';
@@ -78,9 +78,28 @@ async function startWithEtcd(
   authenticators.push(new TokenFileAuthenticator(tokens));
 
   const client = newEtcdClient(endpoints);
-  const store = new Etcd3Store(client);
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
+  const etcdWatches = new Gauge({
+    name: 'apiserver_storage_etcd_watches',
+    help: 'Number of etcd watch streams this replica holds (one per cached resource).',
+    registers: [metrics],
+  });
+  const store = new CachedStore(new Etcd3Store(client), {
+    windowMs: opts.watchCacheHistory,
+    onEtcdWatchCountChange: (delta) => etcdWatches.inc(delta),
+  });
+  const clientWatchers = new Gauge({
+    name: 'apiserver_watch_cache_watchers',
+    help: 'Number of client watches served from the watch cache.',
+    registers: [metrics],
+    collect() {
+      this.set(store.watcherCount);
+    },
+  });
+  void clientWatchers;
+  const compactor = opts.etcdCompactionInterval > 0 ? new Compactor(client, { intervalMs: opts.etcdCompactionInterval }) : undefined;
+  compactor?.start();
   let shuttingDown = false;
   const etcdCheck = { name: 'etcd', check: () => store.ping() };
   const ping = { name: 'ping', check: async () => {} };
@@ -167,6 +186,7 @@ async function startWithEtcd(
         // Long-running requests (watches) would hold close() open; end them after a grace period.
         setTimeout(() => server.closeAllConnections(), 2_000).unref();
       });
+      await compactor?.stop();
       await store.close();
       await etcd?.stop();
     })();

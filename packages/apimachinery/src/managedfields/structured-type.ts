@@ -127,7 +127,7 @@ export function structuredTypeFromOpenApi(definitions: Readonly<Record<string, J
     if (hit) return hit;
     const { node, ext } = resolve(start);
     let t: StructuredType;
-    if (!node || ext['x-kubernetes-preserve-unknown-fields'] === true && !node.properties) t = UNTYPED;
+    if (!node || (ext['x-kubernetes-preserve-unknown-fields'] === true && !node.properties)) t = UNTYPED;
     else if (ext['x-kubernetes-int-or-string'] === true) t = SCALAR;
     else t = shape(node, ext);
     cache.set(start, t);

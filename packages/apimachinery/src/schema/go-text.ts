@@ -87,6 +87,34 @@ export function goJsonFloat(n: number): string {
     const digits = exp.replace(/^[+-]/, '');
     return `${mant}e${sign}${digits.length < 2 ? `0${digits}` : digits}`;
   }
-  if (abs >= 1e-6 && abs < 1 && String(n).includes('e')) return n.toFixed(20).replace(/0+$/, '');
   return String(n);
+}
+
+/** Go's %v of a float64: shortest 'g' form, so exponent form from 1e+06 and below 1e-04. */
+function goFloatV(n: number): string {
+  if (!Number.isFinite(n)) return Number.isNaN(n) ? 'NaN' : n > 0 ? '+Inf' : '-Inf';
+  if (n === 0) return Object.is(n, -0) ? '-0' : '0';
+  const exp = Math.floor(Math.log10(Math.abs(n)));
+  if (exp < -4 || exp >= 6) {
+    const [mant, e] = n.toExponential().split('e') as [string, string];
+    const digits = e.replace(/^[+-]/, '');
+    return `${mant}e${e.startsWith('-') ? '-' : '+'}${digits.length < 2 ? `0${digits}` : digits}`;
+  }
+  return String(n);
+}
+
+/**
+ * Go's `%+v` of a decoded JSON value (map[string]interface{} and friends), as upstream prints a
+ * strategic merge patch in its `patch: Invalid value` errors: `map[data:map[a:1] kind:ConfigMap]`.
+ * Integers print as int64, other numbers as float64.
+ */
+export function goFormatValue(v: unknown): string {
+  if (v === null || v === undefined) return '<nil>';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'boolean') return String(v);
+  if (typeof v === 'number') return Number.isInteger(v) && Math.abs(v) < 2 ** 63 ? BigInt(v).toString() : goFloatV(v);
+  if (Array.isArray(v)) return `[${v.map(goFormatValue).join(' ')}]`;
+  const obj = v as Record<string, unknown>;
+  const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort();
+  return `map[${keys.map((k) => `${k}:${goFormatValue(obj[k])}`).join(' ')}]`;
 }

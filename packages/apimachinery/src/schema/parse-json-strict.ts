@@ -50,6 +50,8 @@ export interface JsonParseOptions {
 /** Go's maxNestingDepth of its JSON scanner. */
 const MAX_DEPTH = 10000;
 const EOF_MESSAGE = 'unexpected end of JSON input';
+/** Nesting beyond which the fast path hands over to the full (iterative) parser. */
+const FAST_MAX_DEPTH = 256;
 
 class Frame {
   key = '';
@@ -328,8 +330,11 @@ class StrictJsonParser {
       i++;
       if (!isDigit(s.charCodeAt(i))) this.fail(i, 'in numeric literal');
     }
+    let acc = 0;
     if (s.charCodeAt(i) === 0x30) i++;
-    else while (isDigit(s.charCodeAt(i))) i++;
+    else {
+      for (let c = s.charCodeAt(i); isDigit(c); c = s.charCodeAt(++i)) acc = acc * 10 + (c - 0x30);
+    }
     if (s.charCodeAt(i) === 0x2e) {
       plain = false;
       i++;
@@ -346,8 +351,13 @@ class StrictJsonParser {
       while (isDigit(s.charCodeAt(i))) i++;
     }
     this.i = i;
+    // Plain integers of up to 15 characters are exact as accumulated; skip slicing them.
+    if (plain && i - start <= 15) {
+      if (s.charCodeAt(start) !== 0x2d) return acc;
+      if (acc !== 0) return -acc;
+    }
     const text = s.slice(start, i);
-    if (!plain || i - start > 15 || text === '-0') this.numText = text;
+    this.numText = text;
     return +text;
   }
 
@@ -371,12 +381,82 @@ function pathOf(frames: readonly Frame[]): string {
   return p;
 }
 
+/** Counts the own keys of every object in a parsed value. */
+function countKeys(v: JsonValue): number {
+  if (typeof v !== 'object' || v === null) return 0;
+  let n = 0;
+  if (Array.isArray(v)) {
+    for (const e of v) n += countKeys(e);
+    return n;
+  }
+  for (const k in v) n += 1 + countKeys(v[k] as JsonValue);
+  return n;
+}
+
+/**
+ * The fast path: the native parser does the work, and one scan of the text (strings skipped with
+ * indexOf) checks that nothing needs the full parser: no repeated key (the text has exactly as
+ * many keys, i.e. colons outside strings, as the value), no number whose literal matters, no
+ * surrogate escape, no deep nesting. Undefined sends the caller to the full parser.
+ */
+function fastParse(s: string): JsonValue | undefined {
+  // Scan first: it gives up early on texts that need the full parser anyway (fractions...).
+  let colons = 0;
+  let depth = 0;
+  let digits = 0;
+  const n = s.length;
+  // Position of the next backslash at or after the scan, found once per backslash (not per string).
+  let slash = -2;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x22) {
+      let end = s.indexOf('"', i + 1);
+      if (end < 0) return undefined;
+      if (slash !== -1 && slash <= i) slash = s.indexOf('\\', i + 1);
+      if (slash !== -1 && slash < end) {
+        // Escapes: find the real closing quote and refuse surrogate escapes (Go rewrites lone ones).
+        for (;;) {
+          let k = end - 1;
+          while (s.charCodeAt(k) === 0x5c) k--;
+          if ((end - 1 - k) % 2 === 0) break;
+          end = s.indexOf('"', end + 1);
+          if (end < 0) return undefined;
+        }
+        if (/\\u[dD][89a-fA-F]/.test(s.slice(i, end))) return undefined;
+      }
+      i = end;
+      digits = 0;
+    } else if (c >= 0x30 && c <= 0x39) {
+      if (++digits > 15) return undefined;
+    } else {
+      digits = 0;
+      if (c === 0x3a) colons++;
+      else if (c === 0x7b || c === 0x5b) {
+        // Deep texts go to the iterative full parser; this keeps countKeys' recursion shallow.
+        if (++depth > FAST_MAX_DEPTH) return undefined;
+      } else if (c === 0x7d || c === 0x5d) depth--;
+      else if (c === 0x2e || c === 0x45 || ((c === 0x65) && s.charCodeAt(i - 1) >= 0x30 && s.charCodeAt(i - 1) <= 0x39)) return undefined;
+    }
+  }
+  let value: JsonValue;
+  try {
+    value = JSON.parse(s) as JsonValue;
+  } catch {
+    return undefined;
+  }
+  return colons === countKeys(value) ? value : undefined;
+}
+
 /**
  * Parses JSON text like Go's encoding/json (same accepted grammar, same syntax error texts, lone
  * surrogate escapes become U+FFFD) and reports repeated keys with their paths.
  * @throws JsonSyntaxError with Go's message for malformed input.
  */
 export function parseJsonStrict(text: string, options: JsonParseOptions = {}): JsonParseResult {
+  if (options.locate !== true) {
+    const value = fastParse(text);
+    if (value !== undefined) return { value, duplicates: [], numberText: new WeakMap() };
+  }
   const p = new StrictJsonParser(text, options.locate === true);
   const value = p.parse();
   const result: JsonParseResult = { value, duplicates: p.duplicates, numberText: p.numberText };

@@ -1,6 +1,6 @@
 import type { HandlerResult, RequestScope } from './scope.js';
 import { decodeObjectBody } from './decode-body.js';
-import { parseWriteQuery } from './options.js';
+import { managerFor, parseWriteQuery } from './options.js';
 import { withTypeMeta } from './get.js';
 
 /** POST to a collection: 201 with the stored object (200 under dry run is still 201, as upstream). */
@@ -8,7 +8,10 @@ export async function createResource(scope: RequestScope): Promise<HandlerResult
   const opts = parseWriteQuery(scope.query, 'CreateOptions');
   const reg = scope.registry;
   const body = decodeObjectBody(scope, reg.info.kind, reg.apiVersion());
-  const created = await reg.create(scope.info.namespace, body, { dryRun: opts.dryRun });
+  const created = await reg.create(scope.info.namespace, body, {
+    dryRun: opts.dryRun,
+    fieldManager: managerFor(opts, scope.userAgent),
+  });
   const warnings = reg.strategy.warnings?.(created) ?? [];
   return { code: 201, object: withTypeMeta(scope, created), warnings };
 }

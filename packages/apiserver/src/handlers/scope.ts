@@ -27,6 +27,8 @@ export interface RequestScope {
   user: UserInfo;
   userAgent: string;
   protobuf: ProtobufCodec | undefined;
+  /** --api-domain: suffix of built-in group names (meta.<domain>, ...). */
+  apiDomain: string;
   /** Cancelled when the client goes away (used by long reads and watches). */
   signal: AbortSignal;
 }

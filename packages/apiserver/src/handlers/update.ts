@@ -1,6 +1,6 @@
 import type { HandlerResult, RequestScope } from './scope.js';
 import { decodeObjectBody } from './decode-body.js';
-import { parseWriteQuery } from './options.js';
+import { managerFor, parseWriteQuery } from './options.js';
 import { withTypeMeta } from './get.js';
 
 /** PUT of one object: 200 on update, 201 when it created the object (SPEC 4.3). */
@@ -11,6 +11,7 @@ export async function updateResource(scope: RequestScope): Promise<HandlerResult
   const { object, created } = await reg.update(scope.info.namespace, scope.info.name, body, {
     dryRun: opts.dryRun,
     subresource: scope.info.subresource || undefined,
+    fieldManager: managerFor(opts, scope.userAgent),
   });
   const warnings = reg.strategy.warnings?.(object) ?? [];
   return { code: created ? 201 : 200, object: withTypeMeta(scope, object), warnings };

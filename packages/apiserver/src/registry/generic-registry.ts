@@ -11,17 +11,31 @@ import {
   type KubeList,
   type Status,
   type PatchSchema,
+  type StructuredType,
+  setManagedFields,
+  updateManagedFields,
+  type JsonObject,
 } from '@cluster/apimachinery';
 import type { Predicate, Preconditions, Store, WatchEvent, WatchOptions } from '@cluster/storage';
 import { isStorageError, parseRevision } from '@cluster/storage';
 import { runAdmission, type AdmissionPlugin, type AdmissionOperation } from '../admission/admission.js';
 import type { ResourceInfo } from './resource-info.js';
 import type { ResourceStrategy, SubresourceStrategy } from './strategy.js';
-import { interpretStorageError } from './storage-errors.js';
+import { interpretStorageError, type ReadContext } from './storage-errors.js';
 import { carryUpdateMeta, deepCopy, fillCreateMeta, formatTime, generateName } from './object-meta.js';
+
+/** Schema-derived helpers of one kind: strategic-merge metadata and the SSA structured type. */
+export interface KindSchemas {
+  patchMeta: PatchSchema;
+  structured: StructuredType;
+}
 
 export interface WriteOptions {
   dryRun: boolean;
+  /** Manager recorded in managedFields for this write (SPEC 4.8 rule 2); none: not tracked. */
+  fieldManager?: string;
+  /** Set by server-side apply, whose transform has already computed managedFields. */
+  apply?: boolean;
 }
 
 export interface ListRequest {
@@ -65,8 +79,8 @@ export class GenericRegistry {
     private readonly store: Store,
     /** Admission plugins, read per request so plugins that need the registries can be added later. */
     private readonly admissionPlugins: () => readonly AdmissionPlugin[] = () => [],
-    /** Strategic-merge metadata of the kind (from its OpenAPI schema). */
-    readonly patchMeta: PatchSchema | undefined = undefined,
+    /** Strategic-merge metadata and structured merge type of the kind (from its OpenAPI schema). */
+    readonly schemas: KindSchemas | undefined = undefined,
     private readonly now: () => Date = () => new Date(),
   ) {
     this.groupResource = { group: info.group, resource: info.resource };
@@ -106,7 +120,7 @@ export class GenericRegistry {
       if (res.remainingItemCount !== undefined) metadata.remainingItemCount = res.remainingItemCount;
       return { kind: this.info.listKind, apiVersion: this.apiVersion(), metadata, items: res.items };
     } catch (e) {
-      throw this.interpret(e, '', req.resourceVersion);
+      throw this.interpret(e, '', req.resourceVersion, req.continueToken ? 'continue' : 'list');
     }
   }
 
@@ -118,7 +132,7 @@ export class GenericRegistry {
     try {
       return await this.store.watch(this.prefix(namespace), opts);
     } catch (e) {
-      throw this.interpret(e, '', opts.resourceVersion);
+      throw this.interpret(e, '', opts.resourceVersion, 'watch');
     }
   }
 
@@ -271,7 +285,7 @@ export class GenericRegistry {
             return this.prepareCreate(next, opts, 'CREATE');
           }
           created = false;
-          return this.prepareUpdate(next, current, opts, isPut, sub);
+          return this.prepareUpdate(next, current, opts, isPut, sub, opts.subresource);
         },
         { ignoreNotFound: createIfMissing, dryRun: opts.dryRun },
       );
@@ -291,6 +305,7 @@ export class GenericRegistry {
     fillCreateMeta(next.metadata, this.now());
     delete next.metadata.resourceVersion;
     this.strategy.prepareForCreate(next);
+    this.trackManagedFields(next, undefined, opts);
     const errs = this.strategy.validate(next);
     if (errs.length) throw newInvalid({ group: this.info.group, kind: this.info.kind }, next.metadata.name ?? '', errs);
     await runAdmission(this.admissionPlugins(), this.attrs(op, next.metadata.namespace ?? '', next.metadata.name ?? '', next, undefined, opts.dryRun));
@@ -303,6 +318,7 @@ export class GenericRegistry {
     opts: WriteOptions,
     isPut: boolean,
     sub?: SubresourceStrategy,
+    subresourceName?: string,
   ): Promise<KubeObject> {
     let next = requested;
     const name = current.metadata.name ?? '';
@@ -323,15 +339,32 @@ export class GenericRegistry {
     let errs;
     if (sub) {
       next = sub.merge(next, deepCopy(current));
+      this.trackManagedFields(next, current, opts, subresourceName);
       errs = sub.validateUpdate(next, current);
     } else {
       this.strategy.prepareForUpdate(next, current);
+      this.trackManagedFields(next, current, opts);
       errs = this.strategy.validateUpdate(next, current);
     }
     if (errs.length) throw newInvalid({ group: this.info.group, kind: this.info.kind }, name, errs);
     await runAdmission(this.admissionPlugins(), this.attrs('UPDATE', next.metadata.namespace ?? '', name, next, current, opts.dryRun));
     delete next.metadata.resourceVersion;
     return next;
+  }
+
+  /** Records the writer's ownership of what it changed (SPEC 4.8 rule 2), unless apply already did. */
+  private trackManagedFields(next: KubeObject, live: KubeObject | undefined, opts: WriteOptions, subresource?: string): void {
+    if (opts.apply || opts.fieldManager === undefined || !this.schemas) return;
+    const entries = updateManagedFields({
+      live: live as unknown as JsonObject | undefined,
+      updated: next as unknown as JsonObject,
+      manager: opts.fieldManager,
+      schema: this.schemas.structured,
+      apiVersion: this.apiVersion(),
+      subresource,
+      now: this.now(),
+    });
+    setManagedFields(next as unknown as JsonObject, entries);
   }
 
   /** Object namespace must match the URL (or be empty and then defaulted); cluster objects have none. */
@@ -351,14 +384,14 @@ export class GenericRegistry {
     return { operation, resource: this.info, subresource: '', namespace, name, object, oldObject, dryRun };
   }
 
-  private interpret(e: unknown, name: string, resourceVersion?: string): unknown {
+  private interpret(e: unknown, name: string, resourceVersion?: string, context: ReadContext = 'get'): unknown {
     let rv = 0;
     try {
       rv = parseRevision(resourceVersion);
     } catch {
       rv = 0;
     }
-    return interpretStorageError(e, this.groupResource, name, rv);
+    return interpretStorageError(e, this.groupResource, name, rv, context);
   }
 }
 

@@ -1,7 +1,6 @@
-import type { PatchSchema } from '@cluster/apimachinery';
 import type { Store } from '@cluster/storage';
 import type { AdmissionPlugin } from '../admission/admission.js';
-import { GenericRegistry } from './generic-registry.js';
+import { GenericRegistry, type KindSchemas } from './generic-registry.js';
 import type { ResourceRegistration } from './registration.js';
 
 /** All served resources, looked up by group, version and resource name. */
@@ -12,10 +11,10 @@ export class RegistrySet {
     readonly registrations: readonly ResourceRegistration[],
     store: Store,
     admission: () => readonly AdmissionPlugin[],
-    patchMetaFor: (definitionName: string) => PatchSchema,
+    schemasFor: (definitionName: string) => KindSchemas,
   ) {
     for (const r of registrations) {
-      const reg = new GenericRegistry(r.info, r.strategy, store, admission, patchMetaFor(r.info.definitionName));
+      const reg = new GenericRegistry(r.info, r.strategy, store, admission, schemasFor(r.info.definitionName));
       this.byPath.set(RegistrySet.pathKey(r.info.group, r.info.version, r.info.resource), reg);
     }
   }

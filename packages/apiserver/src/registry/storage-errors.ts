@@ -16,15 +16,31 @@ import { isStorageError } from '@cluster/storage';
 export const EXPIRED_CONTINUE_MESSAGE =
   'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
 
+/** What was being read when a revision turned out to be compacted. */
+export type ReadContext = 'get' | 'list' | 'continue' | 'watch';
+
+function expiredMessage(context: ReadContext, storageMessage: string): string {
+  switch (context) {
+    case 'continue':
+      return EXPIRED_CONTINUE_MESSAGE;
+    case 'watch':
+      return storageMessage.startsWith('too old resource version') ? storageMessage : 'The resourceVersion for the provided watch is too old.';
+    default:
+      return 'The resourceVersion for the provided list is too old.';
+  }
+}
+
 /**
  * Turns a StorageError into the Status error a client expects for this resource and name, after
  * upstream's storage/errors interpret*Error. Other errors pass through unchanged.
  */
-export function interpretStorageError(e: unknown, gr: GroupResource, name: string, requestedRv = 0): unknown {
-  if (isStorageError(e, 'Compacted') && name === '' && requestedRv > 0 && !e.message.includes('continue')) {
-    // A list or watch from a revision older than what is kept, as upstream words it.
-    return newResourceExpired(`too old resource version: ${requestedRv} (${e.currentRevision ?? 0})`);
-  }
+export function interpretStorageError(
+  e: unknown,
+  gr: GroupResource,
+  name: string,
+  requestedRv = 0,
+  context: ReadContext = 'get',
+): unknown {
   if (!isStorageError(e)) return e;
   switch (e.code) {
     case 'KeyNotFound':
@@ -34,7 +50,7 @@ export function interpretStorageError(e: unknown, gr: GroupResource, name: strin
     case 'ResourceVersionConflicts':
       return newConflict(gr, name, e.message);
     case 'Compacted':
-      return newResourceExpired(EXPIRED_CONTINUE_MESSAGE);
+      return newResourceExpired(expiredMessage(context, e.message));
     case 'InvalidContinue':
       return newBadRequest(e.message);
     case 'TooLargeResourceVersion':

@@ -1,9 +1,10 @@
 import {
+  isNotFound,
   metaDefinitions,
   patchMetaFromOpenApi,
   type JsonObject,
   type OpenApiSchema,
-  type PatchSchema,
+  structuredTypeFromOpenApi,
 } from '@cluster/apimachinery';
 import { namespaceLifecycle } from '../admission/namespace-lifecycle.js';
 import type { AdmissionPlugin } from '../admission/admission.js';
@@ -11,6 +12,7 @@ import { parseAccept } from '../negotiation/media-type.js';
 import { aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions, groupsFromResources, versionInfo } from '../discovery/index.js';
 import { buildOpenApiV2, buildOpenApiV3, serializeDocument, type OpenApiV3Set, type SerializedDocument } from '../openapi/index.js';
 import type { RegistrySet } from '../registry/registry-set.js';
+import type { KindSchemas } from '../registry/generic-registry.js';
 import type { ResourceRegistration } from '../registry/registration.js';
 import type { Definitions, ResourceInfo } from '../registry/resource-info.js';
 import { builtinDefinitions } from '../resources/builtin.js';
@@ -32,7 +34,7 @@ export class ApiCatalog {
   /** Aggregated discovery (apidiscovery/v2) of /api and /apis. */
   private readonly aggregated = new Map<string, SerializedDocument>();
   private readonly openApiV3: OpenApiV3Set;
-  private readonly patchSchemas = new Map<string, PatchSchema>();
+  private readonly kindSchemas = new Map<string, KindSchemas>();
 
   constructor(
     registrations: readonly ResourceRegistration[],
@@ -96,21 +98,36 @@ export class ApiCatalog {
     return undefined;
   }
 
-  /** Strategic-merge metadata of a kind, from its OpenAPI definition. */
-  patchMeta(definitionName: string): PatchSchema {
-    let schema = this.patchSchemas.get(definitionName);
-    if (!schema) {
-      schema = patchMetaFromOpenApi(this.definitions as Record<string, OpenApiSchema>, definitionName);
-      this.patchSchemas.set(definitionName, schema);
+  /** Strategic-merge metadata and the SSA structured type of a kind, from its OpenAPI definition. */
+  schemas(definitionName: string): KindSchemas {
+    let schemas = this.kindSchemas.get(definitionName);
+    if (!schemas) {
+      schemas = {
+        patchMeta: patchMetaFromOpenApi(this.definitions as Record<string, OpenApiSchema>, definitionName),
+        structured: structuredTypeFromOpenApi(this.definitions, definitionName),
+      };
+      this.kindSchemas.set(definitionName, schemas);
     }
-    return schema;
+    return schemas;
   }
 
   /** The admission chain every server runs, then any extra plugins. */
   defaultAdmission(registries: RegistrySet, extra: readonly AdmissionPlugin[]): AdmissionPlugin[] {
     const namespaces = registries.byResource('', 'namespaces');
     const plugins: AdmissionPlugin[] = [];
-    if (namespaces) plugins.push(namespaceLifecycle((name) => namespaces.get('', name)));
+    if (namespaces) {
+      // The watch cache answers almost every lookup; a miss (a namespace created a moment ago on
+      // another replica) is confirmed with a quorum read, as upstream's informer-backed plugin does.
+      const lookup = async (name: string) => {
+        try {
+          return await namespaces.get('', name, '0');
+        } catch (e) {
+          if (isNotFound(e)) return namespaces.get('', name);
+          throw e;
+        }
+      };
+      plugins.push(namespaceLifecycle(lookup));
+    }
     return [...plugins, ...extra];
   }
 

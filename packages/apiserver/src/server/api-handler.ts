@@ -42,8 +42,7 @@ export function apiHandler(config: ApiServerConfig, registries: RegistrySet, cat
       throw notFoundResource();
     }
     if (registry.info.namespaced === false && info.namespace && info.resource !== 'namespaces') throw notFoundResource();
-    const controller = new AbortController();
-    ctx.req.on('close', () => controller.abort());
+    const signal = info.verb === 'watch' ? clientGoneSignal(ctx) : NEVER_ABORTED;
     const scope: RequestScope = {
       registry,
       info,
@@ -53,7 +52,8 @@ export function apiHandler(config: ApiServerConfig, registries: RegistrySet, cat
       user: ctx.state.user!,
       userAgent: ctx.get('User-Agent'),
       protobuf: config.protobuf,
-      signal: controller.signal,
+      apiDomain: config.apiDomain,
+      signal,
     };
     const pretty = isPretty(ctx);
     const readVerb = info.verb === 'get' || info.verb === 'list' || info.verb === 'watch';
@@ -77,6 +77,21 @@ export function apiHandler(config: ApiServerConfig, registries: RegistrySet, cat
     const result = await handleResource(scope);
     writeResult(ctx, result, registry, n, config, metaGroup);
   };
+}
+
+/** Requests that finish on their own need no cancellation; one shared signal serves them all. */
+const NEVER_ABORTED = new AbortController().signal;
+
+/**
+ * Aborts when the client goes away. The request stream closes as soon as its body is read, so
+ * only the response closing before it finished means the client left.
+ */
+function clientGoneSignal(ctx: Context): AbortSignal {
+  const controller = new AbortController();
+  ctx.res.once('close', () => {
+    if (!ctx.res.writableFinished) controller.abort();
+  });
+  return controller.signal;
 }
 
 function isPretty(ctx: Context): boolean {

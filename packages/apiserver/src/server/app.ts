@@ -40,7 +40,7 @@ export interface ApiServer {
 export function createApiServer(config: ApiServerConfig): ApiServer {
   const catalog = new ApiCatalog(config.registrations, config.apiDomain, config.serverAddress);
   let admission: readonly AdmissionPlugin[] = [];
-  const registries = new RegistrySet(config.registrations, config.store, () => admission, (d) => catalog.patchMeta(d));
+  const registries = new RegistrySet(config.registrations, config.store, () => admission, (d) => catalog.schemas(d));
   admission = catalog.defaultAdmission(registries, config.extraAdmission ?? []);
   const app = new Koa<RequestState>();
   app.proxy = false;

@@ -13,7 +13,8 @@ import type {
   WatchOptions,
 } from '../interfaces.js';
 import { parseRevision, type Etcd3Store } from '../etcd3/store.js';
-import { Cacher, type CacherOptions } from './cacher.js';
+import { Cacher } from './cacher.js';
+import type { CacherOptions } from './cacher-source.js';
 
 /** Options of a {@link CachedStore}: the cachers' options plus a metrics hook. */
 export interface CachedStoreOptions extends CacherOptions {

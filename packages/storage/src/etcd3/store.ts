@@ -13,7 +13,7 @@ import type {
   WatchEvent,
   WatchOptions,
 } from '../interfaces.js';
-import type { ChangeSink } from '../cacher/cacher.js';
+import type { ChangeSink } from '../cacher/cacher-source.js';
 import type { StoreChange } from '../cacher/watch-cache.js';
 import { directWatch } from './direct-watch.js';
 import { decodeContinue, encodeContinue } from './continue-token.js';

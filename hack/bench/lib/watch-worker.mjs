@@ -1,0 +1,140 @@
+// A worker thread of the watch-fanout load generator: opens its share of the watch streams,
+// timestamps every event on arrival and keeps a latency histogram. Spreading the watchers over
+// threads keeps the load generator from being the bottleneck (each event is one TLS record to
+// decrypt and parse per watcher).
+//
+// Protocol with the main thread: workerData {host, port, ca, token, path, watchers, total, warm,
+// openConcurrency, openWaitMs}; posts {type:'opened', opened, late}; receives {type:'finish',
+// writeOk, drainMs}; posts {type:'result', ...} and exits.
+import { Agent, request } from 'node:https';
+import { parentPort, workerData } from 'node:worker_threads';
+import { BUCKETS, BUCKET_MS, nowMs } from './watch-clock.mjs';
+
+const { host, port, ca, token, path, watchers, total, warm, openConcurrency, openWaitMs } = workerData;
+const SEQ_KEY = Buffer.from('"bench-seq":"');
+const TS_KEY = Buffer.from('"bench-ts":"');
+const QUOTE = 0x22;
+const NL = 0x0a;
+
+const agent = new Agent({ keepAlive: false, maxSockets: Infinity, ca });
+const headers = { Accept: 'application/json', Authorization: `Bearer ${token}` };
+const seen = new Uint8Array(watchers * total);
+const received = new Uint32Array(watchers);
+const histogram = new Uint32Array(BUCKETS);
+const seqLatencySum = new Float64Array(total);
+const requests = [];
+let samples = 0;
+let measured = 0;
+let maxLatency = 0;
+let duplicates = 0;
+let unparsable = 0;
+let ended = 0;
+
+/** The quoted value after `key` in buf[from, to) as a number; NaN when absent. */
+function numberAfter(buf, key, from, to) {
+  const at = buf.indexOf(key, from);
+  if (at === -1 || at >= to) return NaN;
+  const start = at + key.length;
+  const end = buf.indexOf(QUOTE, start);
+  return Number(buf.toString('latin1', start, end));
+}
+
+function onLine(w, buf, from, to, at) {
+  if (to - from < 2) return;
+  let seq = numberAfter(buf, SEQ_KEY, from, to);
+  let ts = numberAfter(buf, TS_KEY, from, to);
+  if (Number.isNaN(seq)) {
+    // Not compact JSON with our fields (or another event type): parse it properly.
+    try {
+      const ev = JSON.parse(buf.toString('utf8', from, to));
+      if (ev.type !== 'MODIFIED') return;
+      seq = Number(ev.object?.data?.['bench-seq']);
+      ts = Number(ev.object?.data?.['bench-ts']);
+    } catch {
+      unparsable++;
+      return;
+    }
+  }
+  if (!Number.isInteger(seq) || seq < 0 || seq >= total) return;
+  const slot = w * total + seq;
+  if (seen[slot]) {
+    duplicates++;
+    return;
+  }
+  seen[slot] = 1;
+  received[w]++;
+  samples++;
+  if (seq < warm) return;
+  const latency = at - ts;
+  measured++;
+  seqLatencySum[seq] += latency;
+  if (latency > maxLatency) maxLatency = latency;
+  histogram[Math.min(BUCKETS - 1, Math.max(0, Math.floor(latency / BUCKET_MS)))]++;
+}
+
+/** Opens watcher w; resolves with its status once headers arrive (0 after openWaitMs, -1 on error). */
+function open(w) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(0), openWaitMs);
+    const req = request({ host, port, path, headers, agent }, (res) => {
+      clearTimeout(timer);
+      if (res.statusCode !== 200) {
+        res.resume();
+        resolve(res.statusCode);
+        return;
+      }
+      let pending;
+      res.on('data', (chunk) => {
+        const at = nowMs();
+        let buf = chunk;
+        if (pending) {
+          buf = Buffer.concat([pending, chunk]);
+          pending = undefined;
+        }
+        let from = 0;
+        for (let nl = buf.indexOf(NL); nl !== -1; nl = buf.indexOf(NL, from)) {
+          onLine(w, buf, from, nl, at);
+          from = nl + 1;
+        }
+        if (from < buf.length) pending = buf.subarray(from);
+      });
+      res.on('end', () => ended++);
+      res.on('error', () => {});
+      resolve(200);
+    });
+    req.on('error', () => resolve(-1));
+    req.end();
+    requests.push(req);
+  });
+}
+
+let opened = 0;
+let late = 0;
+let next = 0;
+const opener = async () => {
+  while (next < watchers) {
+    const status = await open(next++);
+    if (status === 200) opened++;
+    else if (status === 0) late++;
+  }
+};
+await Promise.all(Array.from({ length: Math.min(openConcurrency, watchers) }, opener));
+parentPort.postMessage({ type: 'opened', opened, late });
+
+parentPort.on('message', async (msg) => {
+  if (msg.type !== 'finish') return;
+  const writeOk = msg.writeOk;
+  let okWrites = 0;
+  for (let seq = 0; seq < total; seq++) okWrites += writeOk[seq];
+  const deadline = Date.now() + msg.drainMs;
+  while (samples < okWrites * watchers && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  let missed = 0;
+  for (let w = 0; w < watchers; w++) {
+    if (received[w] === okWrites) continue;
+    for (let seq = 0; seq < total; seq++) if (writeOk[seq] && !seen[w * total + seq]) missed++;
+  }
+  for (const req of requests) req.destroy();
+  agent.destroy();
+  parentPort.postMessage({ type: 'result', samples, measured, maxLatency, duplicates, unparsable, ended, missed, histogram, seqLatencySum });
+  parentPort.close();
+});

@@ -1,0 +1,150 @@
+import type { KubeObject } from '@cluster/apimachinery';
+import type { WatchEvent } from '../interfaces.js';
+import type { CacheEvent } from './cache-event.js';
+import { CacheWatcher, type CacheWatcherOptions } from './cache-watcher.js';
+
+const P = '/registry/core/configmaps/';
+const obj = (name: string, rv: number): KubeObject => ({ metadata: { name, namespace: 'ns', resourceVersion: String(rv) } });
+const added = (name: string, rv: number, ns = 'ns'): CacheEvent => ({
+  type: 'ADDED',
+  key: `${P}${ns}/${name}`,
+  revision: rv,
+  object: obj(name, rv),
+  time: 0,
+});
+const bookmark = (rv: number): WatchEvent => ({ type: 'BOOKMARK', object: { metadata: { resourceVersion: String(rv) } }, revision: rv });
+
+function watcher(extra: Partial<CacheWatcherOptions> = {}): { w: CacheWatcher; ac: AbortController; closed: CacheWatcher[] } {
+  const ac = new AbortController();
+  const closed: CacheWatcher[] = [];
+  const w = new CacheWatcher({ prefix: `${P}ns/`, signal: ac.signal, afterRevision: 10, onClose: (x) => closed.push(x), ...extra });
+  return { w, ac, closed };
+}
+
+async function take(w: CacheWatcher, n: number): Promise<WatchEvent[]> {
+  const out: WatchEvent[] = [];
+  for (let i = 0; i < n; i++) {
+    const r = await w.next();
+    if (r.done) break;
+    out.push(r.value);
+  }
+  return out;
+}
+
+describe('CacheWatcher', () => {
+  test('delivers initial events first, then live events after its start revision and in its prefix', async () => {
+    const { w } = watcher({ initialEvents: [{ type: 'ADDED', object: obj('i', 5), revision: 5 }] });
+    w.dispatch(added('old', 10)); // not after the start revision
+    w.dispatch(added('other', 11, 'other-ns'));
+    w.dispatch(added('new', 11));
+    const got = await take(w, 2);
+    expect(got.map((e) => [e.type, e.object.metadata.name])).toEqual([
+      ['ADDED', 'i'],
+      ['ADDED', 'new'],
+    ]);
+  });
+
+  test('an exact-key watcher only sees that key', async () => {
+    const { w } = watcher({ prefix: `${P}ns/a` });
+    w.dispatch(added('ab', 11));
+    w.dispatch(added('a', 12));
+    expect((await take(w, 1))[0]?.object.metadata.name).toBe('a');
+  });
+
+  test('bookmarks only when allowed, idle and newer than what was sent', async () => {
+    const quiet = watcher().w;
+    quiet.bookmark(bookmark(20));
+    expect(quiet.pending).toBe(0);
+
+    const { w } = watcher({ allowBookmarks: true });
+    w.bookmark(bookmark(10)); // not newer than the start revision
+    expect(w.pending).toBe(0);
+    w.dispatch(added('a', 12));
+    w.bookmark(bookmark(13)); // events are waiting
+    expect(w.pending).toBe(1);
+    await take(w, 1);
+    w.bookmark(bookmark(12)); // not newer than the event sent
+    expect(w.pending).toBe(0);
+    w.bookmark(bookmark(14));
+    w.bookmark(bookmark(14));
+    expect((await take(w, 1)).map((e) => [e.type, e.revision])).toEqual([['BOOKMARK', 14]]);
+    expect(w.pending).toBe(0);
+  });
+
+  test('ends at once when the signal aborts, dropping what is buffered', async () => {
+    const { w, ac, closed } = watcher();
+    w.dispatch(added('a', 11));
+    const pending = take(w, 5);
+    ac.abort();
+    expect(await pending).toHaveLength(1); // the event read before the abort
+    expect(await w.next()).toEqual({ value: undefined, done: true });
+    expect(closed).toEqual([w]);
+    w.dispatch(added('b', 12));
+    expect(w.pending).toBe(0);
+  });
+
+  test('an already aborted signal gives an ended watcher', async () => {
+    const ac = new AbortController();
+    ac.abort();
+    const w = new CacheWatcher({ prefix: P, signal: ac.signal, afterRevision: 0 });
+    expect(w.isOpen).toBe(false);
+    expect(await w.next()).toEqual({ value: undefined, done: true });
+  });
+
+  test('a reader that keeps up is never closed', async () => {
+    const { w } = watcher({ bufferSize: 2, slowBudgetMs: 20 });
+    for (let r = 11; r < 41; r++) {
+      w.dispatch(added(`o${r}`, r));
+      await take(w, 1);
+    }
+    expect(w.isOpen).toBe(true);
+  });
+
+  test('a short burst over the buffer is tolerated when drained within the budget', async () => {
+    const { w } = watcher({ bufferSize: 4, slowBudgetMs: 50 });
+    for (let r = 11; r <= 16; r++) w.dispatch(added(`o${r}`, r));
+    expect(w.pending).toBe(6);
+    await take(w, 3);
+    await new Promise((r) => setTimeout(r, 80));
+    expect(w.isOpen).toBe(true);
+    expect((await take(w, 3)).map((e) => e.revision)).toEqual([14, 15, 16]);
+  });
+
+  test('a buffer over its size for longer than the budget closes the watcher with 410', async () => {
+    const { w, closed } = watcher({ bufferSize: 4, slowBudgetMs: 30 });
+    for (let r = 11; r <= 15; r++) w.dispatch(added(`o${r}`, r));
+    expect(w.isOpen).toBe(true);
+    await new Promise((r) => setTimeout(r, 60));
+    expect(w.isOpen).toBe(false);
+    expect(closed).toEqual([w]);
+    const events = await take(w, 10);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      type: 'ERROR',
+      object: { kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 410, reason: 'Gone' },
+    });
+    expect(await w.next()).toEqual({ value: undefined, done: true });
+  });
+
+  test('reaching twice the buffer closes the watcher at once', () => {
+    const { w } = watcher({ bufferSize: 3, slowBudgetMs: 10_000 });
+    for (let r = 11; r <= 16; r++) w.dispatch(added(`o${r}`, r));
+    expect(w.isOpen).toBe(false);
+  });
+
+  test('terminate without a final event ends after what is queued', async () => {
+    const { w } = watcher();
+    w.dispatch(added('a', 11));
+    w.terminate();
+    expect((await take(w, 5)).map((e) => e.revision)).toEqual([11]);
+  });
+
+  test('break in for-await unregisters the watcher', async () => {
+    const { w, closed } = watcher();
+    w.dispatch(added('a', 11));
+    w.dispatch(added('b', 12));
+    for await (const _ev of w) break;
+    expect(closed).toEqual([w]);
+    expect(w.isOpen).toBe(false);
+  });
+});

@@ -1,0 +1,123 @@
+import type { KubeObject } from '@cluster/apimachinery';
+import { isStorageError } from '../errors.js';
+import { WatchCache } from './watch-cache.js';
+
+const P = '/registry/core/configmaps/';
+const obj = (ns: string, name: string, rv: number, labels: Record<string, string> = {}): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace: ns, resourceVersion: String(rv), labels },
+});
+const key = (ns: string, name: string): string => `${P}${ns}/${name}`;
+
+function newCache(opts: { windowMs?: number; maxEvents?: number } = {}): { cache: WatchCache; clock: { t: number } } {
+  const clock = { t: 1_000 };
+  const cache = new WatchCache({ ...opts, now: () => clock.t });
+  cache.reset([[key('a', 'x'), obj('a', 'x', 3)]], 10);
+  return { cache, clock };
+}
+
+describe('WatchCache', () => {
+  test('applies puts and deletes, classifying them and tracking the previous state', () => {
+    const { cache } = newCache();
+    const added = cache.apply({ type: 'put', key: key('a', 'y'), revision: 11, object: obj('a', 'y', 11) });
+    expect(added).toMatchObject({ type: 'ADDED', revision: 11 });
+    expect(added?.prevObject).toBeUndefined();
+    const modified = cache.apply({ type: 'put', key: key('a', 'x'), revision: 12, object: obj('a', 'x', 12) });
+    expect(modified).toMatchObject({ type: 'MODIFIED', prevObject: obj('a', 'x', 3) });
+    const deleted = cache.apply({ type: 'delete', key: key('a', 'y'), revision: 13 });
+    expect(deleted?.type).toBe('DELETED');
+    // DELETED carries the last state with the delete revision.
+    expect(deleted?.object).toEqual(obj('a', 'y', 13));
+    expect(cache.revision).toBe(13);
+    expect(cache.list(P).map((o) => o.metadata.name)).toEqual(['x']);
+    expect(cache.get(key('a', 'y'))).toBeUndefined();
+  });
+
+  test('a delete of an unknown key without prev value changes nothing but the revision', () => {
+    const { cache } = newCache();
+    expect(cache.apply({ type: 'delete', key: key('a', 'nope'), revision: 11 })).toBeUndefined();
+    expect(cache.revision).toBe(11);
+    expect(cache.windowLength).toBe(0);
+  });
+
+  test('eventsAfter replays exactly the events after N and refuses revisions before the window', () => {
+    const { cache } = newCache();
+    for (let r = 11; r <= 15; r++) cache.apply({ type: 'put', key: key('a', `n${r}`), revision: r, object: obj('a', `n${r}`, r) });
+    expect(cache.eventsAfter(12).map((e) => e.revision)).toEqual([13, 14, 15]);
+    expect(cache.eventsAfter(10).map((e) => e.revision)).toEqual([11, 12, 13, 14, 15]);
+    expect(cache.eventsAfter(15)).toEqual([]);
+    expect(cache.eventsAfter(99)).toEqual([]);
+    let err: unknown;
+    try {
+      cache.eventsAfter(9);
+    } catch (e) {
+      err = e;
+    }
+    expect(isStorageError(err, 'Compacted')).toBe(true);
+    expect((err as Error).message).toBe('too old resource version: 9 (10)');
+  });
+
+  test('evicts by age, moving the window start to the evicted revision', () => {
+    const { cache, clock } = newCache({ windowMs: 1_000 });
+    cache.apply({ type: 'put', key: key('a', 'p'), revision: 11, object: obj('a', 'p', 11) });
+    clock.t += 600;
+    cache.apply({ type: 'put', key: key('a', 'q'), revision: 12, object: obj('a', 'q', 12) });
+    clock.t += 600;
+    cache.evict();
+    expect(cache.windowLength).toBe(1);
+    expect(cache.windowStart).toBe(11);
+    expect(cache.eventsAfter(11).map((e) => e.revision)).toEqual([12]);
+    expect(() => cache.eventsAfter(10)).toThrow('too old resource version: 10 (11)');
+    clock.t += 600;
+    cache.evict();
+    expect(cache.windowLength).toBe(0);
+    expect(cache.windowStart).toBe(12);
+    // The state is not affected by eviction.
+    expect(cache.list(P)).toHaveLength(3);
+  });
+
+  test('evicts by count, a whole revision at a time', () => {
+    const { cache } = newCache({ maxEvents: 3 });
+    // Two events of one transaction share revision 11.
+    cache.apply({ type: 'put', key: key('a', 'p'), revision: 11, object: obj('a', 'p', 11) });
+    cache.apply({ type: 'put', key: key('a', 'q'), revision: 11, object: obj('a', 'q', 11) });
+    cache.apply({ type: 'put', key: key('a', 'r'), revision: 12, object: obj('a', 'r', 12) });
+    expect(cache.windowLength).toBe(3);
+    cache.apply({ type: 'put', key: key('a', 's'), revision: 13, object: obj('a', 's', 13) });
+    expect(cache.windowLength).toBe(2);
+    expect(cache.windowStart).toBe(11);
+    expect(cache.eventsAfter(11).map((e) => e.revision)).toEqual([12, 13]);
+  });
+
+  test('advance moves the revision forward only', () => {
+    const { cache } = newCache();
+    expect(cache.advance(20)).toBe(true);
+    expect(cache.advance(15)).toBe(false);
+    expect(cache.revision).toBe(20);
+  });
+
+  test('lists and synthesizes ADDED by prefix, exact key and predicate, sorted by key, sharing events', () => {
+    const cache = new WatchCache();
+    cache.reset(
+      [
+        [key('b', 'z'), obj('b', 'z', 4, { app: 'web' })],
+        [key('a', 'y'), obj('a', 'y', 3, { app: 'db' })],
+        [key('a', 'x'), obj('a', 'x', 2, { app: 'web' })],
+        [key('ab', 'w'), obj('ab', 'w', 5)],
+      ],
+      5,
+    );
+    expect(cache.list(P).map((o) => o.metadata.name)).toEqual(['x', 'y', 'w', 'z']);
+    expect(cache.list(`${P}a/`).map((o) => o.metadata.name)).toEqual(['x', 'y']);
+    expect(cache.list(key('a', 'y')).map((o) => o.metadata.name)).toEqual(['y']);
+    const web = (o: KubeObject): boolean => o.metadata.labels?.['app'] === 'web';
+    expect(cache.list(P, web).map((o) => o.metadata.name)).toEqual(['x', 'z']);
+    const first = cache.addedEvents(`${P}a/`);
+    expect(first.map((e) => [e.type, e.revision])).toEqual([
+      ['ADDED', 2],
+      ['ADDED', 3],
+    ]);
+    expect(cache.addedEvents(`${P}a/`)[0]).toBe(first[0]);
+  });
+});
