@@ -7,3 +7,4 @@ export * from './patch/index.js';
 export * from './openapi/index.js';
 export * from './codec/protobuf/index.js';
 export * from './managedfields/index.js';
+export * from './schema/index.js';

@@ -7,11 +7,11 @@ import { withTypeMeta } from './get.js';
 export async function createResource(scope: RequestScope): Promise<HandlerResult> {
   const opts = parseWriteQuery(scope.query, 'CreateOptions');
   const reg = scope.registry;
-  const body = decodeObjectBody(scope, reg.info.kind, reg.apiVersion());
+  const { object: body, warnings: decodeWarnings } = decodeObjectBody(scope, reg.info.kind, reg.apiVersion(), opts.fieldValidation);
   const created = await reg.create(scope.info.namespace, body, {
     dryRun: opts.dryRun,
     fieldManager: managerFor(opts, scope.userAgent),
   });
-  const warnings = reg.strategy.warnings?.(created) ?? [];
+  const warnings = [...decodeWarnings, ...(reg.strategy.warnings?.(created) ?? [])];
   return { code: 201, object: withTypeMeta(scope, created), warnings };
 }

@@ -1,11 +1,12 @@
-import { parse as parseYaml } from 'yaml';
 import {
+  decodeWithFieldValidation,
   isJsonObject,
   newBadRequest,
   newUnsupportedMediaType,
   type KubeObject,
 } from '@cluster/apimachinery';
 import { isProtobuf, JSON_TYPE, parseMediaType, PROTOBUF_ALIAS, PROTOBUF_TYPE, YAML_TYPE } from '../negotiation/media-type.js';
+import type { FieldValidation } from './options.js';
 import type { RequestScope } from './scope.js';
 
 const BODY_TYPES = [JSON_TYPE, YAML_TYPE, PROTOBUF_TYPE, PROTOBUF_ALIAS];
@@ -19,29 +20,49 @@ export function parseJsonBody(text: string): unknown {
   }
 }
 
+/** A decoded request object and the field-validation warnings it produced (SPEC 4.7). */
+export interface DecodedBody {
+  object: KubeObject;
+  warnings: string[];
+}
+
 /**
- * Decodes a create/update body by Content-Type (JSON, YAML or Protobuf) and checks that it is
- * an object of the expected kind and apiVersion (empty kind/apiVersion are defaulted).
+ * Decodes a create/update body by Content-Type (JSON, YAML or Protobuf) against the kind's
+ * schema: wrong value types are 400, unknown and duplicate fields are dropped and, per
+ * fieldValidation, ignored, warned about, or refused with 400 (Strict). Checks the kind and
+ * apiVersion (empty ones are defaulted).
  */
-export function decodeObjectBody(scope: RequestScope, expectedKind: string, expectedApiVersion: string): KubeObject {
+export function decodeObjectBody(
+  scope: RequestScope,
+  expectedKind: string,
+  expectedApiVersion: string,
+  fieldValidation: FieldValidation = 'Warn',
+): DecodedBody {
   const body = scope.body;
   if (!body || body.length === 0) throw newBadRequest('the body of the request was empty');
   const media = parseMediaType(scope.contentType ?? JSON_TYPE).type || JSON_TYPE;
-  let value: unknown;
-  if (media === JSON_TYPE) {
-    value = parseJsonBody(body.toString('utf8'));
-  } else if (media === YAML_TYPE) {
-    try {
-      value = parseYaml(body.toString('utf8'));
-    } catch (e) {
-      throw newBadRequest(`couldn't get version/kind; yaml parse error: ${(e as Error).message}`);
-    }
-  } else if (isProtobuf(media) && scope.protobuf) {
-    value = scope.protobuf.decode(body);
-  } else {
+  if (isProtobuf(media) && scope.protobuf) {
+    return { object: checkObjectShape(scope.protobuf.decode(body), expectedKind, expectedApiVersion), warnings: [] };
+  }
+  if (media !== JSON_TYPE && media !== YAML_TYPE) {
     throw newUnsupportedMediaType(media, scope.protobuf ? BODY_TYPES : [JSON_TYPE, YAML_TYPE]);
   }
-  return checkObjectShape(value, expectedKind, expectedApiVersion);
+  const schemas = scope.registry.schemas;
+  const text = body.toString('utf8');
+  if (!schemas) {
+    return { object: checkObjectShape(parseJsonBody(text), expectedKind, expectedApiVersion), warnings: [] };
+  }
+  const version = expectedApiVersion.includes('/') ? expectedApiVersion.slice(expectedApiVersion.indexOf('/') + 1) : expectedApiVersion;
+  const decoded = decodeWithFieldValidation(
+    text,
+    media === YAML_TYPE ? 'yaml' : 'json',
+    schemas.definitions,
+    schemas.definitionName,
+    expectedKind,
+    fieldValidation,
+    version,
+  );
+  return { object: checkObjectShape(decoded.object, expectedKind, expectedApiVersion), warnings: decoded.warnings };
 }
 
 /** Upstream decodes into the typed object: wrong kinds, versions or shapes are 400 BadRequest. */

@@ -1,10 +1,12 @@
-import { parse as parseYaml } from 'yaml';
 import {
   applyJsonPatch,
   applyMergePatch,
   applyPatch as applyServerSide,
+  applyPatchWarnings,
   applyStrategicMergePatch,
-  isJsonObject,
+  checkAgainstSchema,
+  decodeApplyPatch,
+  validatePatchedObject,
   newBadRequest,
   newNotFound,
   newUnsupportedMediaType,
@@ -15,6 +17,7 @@ import {
   type JsonValue,
   type KubeObject,
   type PatchSchema,
+  type PatchKind,
   type PatchType,
 } from '@cluster/apimachinery';
 import { parseMediaType } from '../negotiation/media-type.js';
@@ -45,16 +48,23 @@ export async function patchResource(scope: RequestScope): Promise<HandlerResult>
   const reg = scope.registry;
   const forceSet = scope.query.has('force');
   const body = (scope.body ?? Buffer.alloc(0)).toString('utf8');
+  const fieldWarnings: string[] = [];
   const result =
     media === APPLY_PATCH_TYPE
-      ? await serverSideApply(scope, body, opts, forceSet, scope.apiDomain)
-      : await mergingPatch(scope, media as PatchType, body, opts, forceSet, scope.apiDomain);
-  const warnings = reg.strategy.warnings?.(result.object) ?? [];
+      ? await serverSideApply(scope, body, opts, forceSet, fieldWarnings)
+      : await mergingPatch(scope, media as PatchType, body, opts, forceSet, fieldWarnings);
+  const warnings = [...fieldWarnings, ...(reg.strategy.warnings?.(result.object) ?? [])];
   return { code: result.created ? 201 : 200, object: withTypeMeta(scope, result.object), warnings };
 }
 
-async function mergingPatch(scope: RequestScope, type: PatchType, body: string, opts: WriteQuery, forceSet: boolean, apiDomain: string) {
-  validatePatchOptions({ isApply: false, fieldManager: opts.fieldManager, forceSet, apiDomain });
+const PATCH_KINDS: Record<PatchType, PatchKind> = {
+  'application/json-patch+json': 'json',
+  'application/merge-patch+json': 'merge',
+  'application/strategic-merge-patch+json': 'strategic',
+};
+
+async function mergingPatch(scope: RequestScope, type: PatchType, body: string, opts: WriteQuery, forceSet: boolean, warnings: string[]) {
+  validatePatchOptions({ isApply: false, fieldManager: opts.fieldManager, forceSet, apiDomain: scope.apiDomain });
   const patch = parsePatchJson(body, type);
   const reg = scope.registry;
   const { name, namespace } = scope.info;
@@ -63,7 +73,20 @@ async function mergingPatch(scope: RequestScope, type: PatchType, body: string, 
     name,
     (current) => {
       if (!current) throw newNotFound(reg.groupResource, name);
-      const patched = applyPatchOfType(type, current, patch, reg.schemas?.patchMeta);
+      let patched = applyPatchOfType(type, current, patch, reg.schemas?.patchMeta);
+      if (reg.schemas) {
+        // The patched result is decoded as a request body would be: types checked, unknown fields dropped.
+        const checked = validatePatchedObject({
+          patchKind: PATCH_KINDS[type],
+          patchText: body,
+          patched,
+          definitions: reg.schemas.definitions,
+          rootName: reg.schemas.definitionName,
+          directive: opts.fieldValidation,
+        });
+        patched = checked.object;
+        warnings.splice(0, warnings.length, ...checked.warnings);
+      }
       return checkObjectShape(patched, reg.info.kind, reg.apiVersion());
     },
     { dryRun: opts.dryRun, subresource: scope.info.subresource || undefined, fieldManager: managerFor(opts, scope.userAgent) },
@@ -71,20 +94,15 @@ async function mergingPatch(scope: RequestScope, type: PatchType, body: string, 
 }
 
 /** SPEC 4.8 apply: YAML partial object, fieldManager required, conflicts 409 unless force; creates when absent. */
-async function serverSideApply(scope: RequestScope, body: string, opts: WriteQuery, forceSet: boolean, apiDomain: string) {
-  let applied: unknown;
-  try {
-    applied = parseYaml(body);
-  } catch (e) {
-    throw newBadRequest(`error decoding YAML: ${(e as Error).message}`);
-  }
-  if (!isJsonObject(applied)) throw newBadRequest('the apply patch must be a YAML or JSON object');
-  validateApplyRequest(applied, opts.fieldManager, apiDomain, forceSet);
+async function serverSideApply(scope: RequestScope, body: string, opts: WriteQuery, forceSet: boolean, warnings: string[]) {
+  const decoded = decodeApplyPatch(body);
+  const applied = decoded.object;
+  validateApplyRequest(applied, opts.fieldManager, scope.apiDomain, forceSet);
   const reg: GenericRegistry = scope.registry;
   const { name, namespace } = scope.info;
   const schemas = reg.schemas;
   if (!schemas) throw newUnsupportedMediaType(APPLY_PATCH_TYPE, PATCH_TYPES.filter((t) => t !== APPLY_PATCH_TYPE));
-  return reg.patch(
+  const result = await reg.patch(
     namespace,
     name,
     (current) => {
@@ -99,12 +117,35 @@ async function serverSideApply(scope: RequestScope, body: string, opts: WriteQue
         subresource: scope.info.subresource || undefined,
         now: new Date(),
       });
-      const shaped = checkObjectShape(object, reg.info.kind, reg.apiVersion());
+      const pruned = pruneUnknownFields(object, schemas.definitions, schemas.definitionName, opts.fieldValidation, warnings);
+      const shaped = checkObjectShape(pruned, reg.info.kind, reg.apiVersion());
       if (!shaped.metadata.name) shaped.metadata.name = name;
       return shaped;
     },
     { dryRun: opts.dryRun, createIfMissing: !scope.info.subresource, subresource: scope.info.subresource || undefined, apply: true },
   );
+  // Upstream checks strictness of the apply body last, so conflicts are reported first.
+  warnings.unshift(...applyPatchWarnings(decoded, opts.fieldValidation));
+  return result;
+}
+
+/**
+ * Drops fields the schema does not know from an applied result; Strict refuses them (400) and
+ * Warn reports each as `unknown field "path"`, as a create body would.
+ */
+function pruneUnknownFields(
+  object: JsonObject,
+  definitions: Record<string, JsonObject>,
+  rootName: string,
+  directive: WriteQuery['fieldValidation'],
+  warnings: string[],
+): JsonObject {
+  const check = checkAgainstSchema(object, definitions, rootName);
+  if (check.decodeError) throw newBadRequest(check.decodeError.goMessage);
+  const unknown = check.unknownFields.map((f) => `unknown field ${JSON.stringify(f)}`);
+  if (unknown.length && directive === 'Strict') throw newBadRequest(`strict decoding error: ${unknown.join(', ')}`);
+  if (directive === 'Warn') warnings.splice(0, warnings.length, ...unknown);
+  return check.value as JsonObject;
 }
 
 function applyPatchOfType(type: PatchType, current: KubeObject, patch: JsonValue, patchMeta: PatchSchema | undefined): JsonValue {

@@ -7,12 +7,12 @@ import { withTypeMeta } from './get.js';
 export async function updateResource(scope: RequestScope): Promise<HandlerResult> {
   const opts = parseWriteQuery(scope.query, 'UpdateOptions');
   const reg = scope.registry;
-  const body = decodeObjectBody(scope, reg.info.kind, reg.apiVersion());
+  const { object: body, warnings: decodeWarnings } = decodeObjectBody(scope, reg.info.kind, reg.apiVersion(), opts.fieldValidation);
   const { object, created } = await reg.update(scope.info.namespace, scope.info.name, body, {
     dryRun: opts.dryRun,
     subresource: scope.info.subresource || undefined,
     fieldManager: managerFor(opts, scope.userAgent),
   });
-  const warnings = reg.strategy.warnings?.(object) ?? [];
+  const warnings = [...decodeWarnings, ...(reg.strategy.warnings?.(object) ?? [])];
   return { code: created ? 201 : 200, object: withTypeMeta(scope, object), warnings };
 }

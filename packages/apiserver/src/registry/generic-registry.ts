@@ -28,6 +28,9 @@ import { carryUpdateMeta, deepCopy, fillCreateMeta, formatTime, generateName } f
 export interface KindSchemas {
   patchMeta: PatchSchema;
   structured: StructuredType;
+  /** All OpenAPI definitions (shared), with this kind at `definitionName`, for field validation. */
+  definitions: Record<string, JsonObject>;
+  definitionName: string;
 }
 
 export interface WriteOptions {

@@ -105,6 +105,8 @@ export class ApiCatalog {
       schemas = {
         patchMeta: patchMetaFromOpenApi(this.definitions as Record<string, OpenApiSchema>, definitionName),
         structured: structuredTypeFromOpenApi(this.definitions, definitionName),
+        definitions: this.definitions,
+        definitionName,
       };
       this.kindSchemas.set(definitionName, schemas);
     }
