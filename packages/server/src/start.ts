@@ -86,7 +86,9 @@ async function startWithEtcd(
     registers: [metrics],
   });
   const store = new CachedStore(new Etcd3Store(client), {
+    cacheSource: new Etcd3Store(newEtcdClient(endpoints)),
     windowMs: opts.watchCacheHistory,
+    log: (message) => logger.info({ component: 'watch-cache' }, message),
     onEtcdWatchCountChange: (delta) => etcdWatches.inc(delta),
   });
   const clientWatchers = new Gauge({
@@ -129,6 +131,8 @@ async function startWithEtcd(
     },
     serverAddress: `${opts.bindAddress === '0.0.0.0' ? '127.0.0.1' : opts.bindAddress}:${opts.securePort}`,
   });
+  // Every resource gets its watch cache now, not under the first burst of reads that need it.
+  for (const registry of api.registries.all()) store.cacherFor(registry.prefix(''));
   await ensureBuiltinNamespaces(api);
 
   let server: Server;

@@ -3,13 +3,17 @@ import type { HandlerResult, RequestScope } from './scope.js';
 /** GET of one object; resourceVersion per SPEC 4.4 (unset: most recent; other: not older than). */
 export async function getResource(scope: RequestScope): Promise<HandlerResult> {
   const rv = scope.query.get('resourceVersion') ?? '';
-  const obj = await scope.registry.get(scope.info.namespace, scope.info.name, rv === '0' ? '' : rv);
+  const obj = await scope.registry.get(scope.info.namespace, scope.info.name, rv);
   return { code: 200, object: withTypeMeta(scope, obj) };
 }
 
-/** Stamps apiVersion/kind of the served version on an object read from storage. */
+/**
+ * The object with apiVersion/kind of the served version. Objects from the watch cache are shared
+ * by every reader and watcher, so a differing one is copied, never changed in place.
+ */
 export function withTypeMeta<T extends { apiVersion?: string; kind?: string }>(scope: RequestScope, obj: T): T {
-  obj.apiVersion = scope.registry.apiVersion();
-  obj.kind = scope.registry.info.kind;
-  return obj;
+  const apiVersion = scope.registry.apiVersion();
+  const kind = scope.registry.info.kind;
+  if (obj.apiVersion === apiVersion && obj.kind === kind) return obj;
+  return { ...obj, apiVersion, kind };
 }

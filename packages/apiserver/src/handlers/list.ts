@@ -26,10 +26,7 @@ export async function listResource(scope: RequestScope): Promise<HandlerResult> 
       break;
   }
   const list = await scope.registry.list(scope.info.namespace, req);
-  // Items of a typed list carry no apiVersion/kind of their own, as upstream encodes them.
-  for (const item of list.items) {
-    delete item.apiVersion;
-    delete item.kind;
-  }
+  // Items keep their apiVersion/kind (upstream omits them; clients accept both). They may be shared
+  // watch-cache objects and must not be modified.
   return { code: 200, object: list as unknown as KubeObject, isList: true };
 }

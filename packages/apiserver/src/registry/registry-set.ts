@@ -27,6 +27,11 @@ export class RegistrySet {
     return this.byPath.get(RegistrySet.pathKey(group, version, resource));
   }
 
+  /** Every registry, in registration order. */
+  all(): GenericRegistry[] {
+    return [...this.byPath.values()];
+  }
+
   /** The registry of a resource at any served version (the first registered). */
   byResource(group: string, resource: string): GenericRegistry | undefined {
     for (const reg of this.byPath.values()) {

@@ -20,6 +20,12 @@ import type { CacherOptions } from './cacher-source.js';
 export interface CachedStoreOptions extends CacherOptions {
   /** Called with +1 / -1 whenever an etcd watch stream opens or closes (gauge `apiserver_storage_etcd_watches`). */
   onEtcdWatchCountChange?: (delta: number) => void;
+  /**
+   * Where cachers list and watch from; defaults to `etcd`. A store on its own etcd connection
+   * keeps a cache's full-collection list from being starved behind many small requests on a
+   * shared HTTP/2 connection (and the other way round).
+   */
+  cacheSource?: Etcd3Store;
 }
 
 /**
@@ -41,17 +47,20 @@ export class CachedStore implements Store {
   private readonly unsubscribe: (() => void) | undefined;
   private closed = false;
 
+  private readonly source: Etcd3Store;
+
   constructor(
     /** The etcd store every write and consistent read goes to. */
     readonly etcd: Etcd3Store,
     private readonly opts: CachedStoreOptions = {},
   ) {
-    this.unsubscribe = opts.onEtcdWatchCountChange ? etcd.onEtcdWatchCountChange(opts.onEtcdWatchCountChange) : undefined;
+    this.source = opts.cacheSource ?? etcd;
+    this.unsubscribe = opts.onEtcdWatchCountChange ? this.source.onEtcdWatchCountChange(opts.onEtcdWatchCountChange) : undefined;
   }
 
   /** Number of etcd watch streams held open (one per started cacher, plus direct watches). */
   get etcdWatchCount(): number {
-    return this.etcd.etcdWatchCount;
+    return this.source.etcdWatchCount;
   }
 
   /** Number of client watchers across all cachers. */
@@ -71,7 +80,7 @@ export class CachedStore implements Store {
     if (!prefix || this.closed) return undefined;
     let c = this.cachers.get(prefix);
     if (!c) {
-      c = new Cacher(this.etcd, prefix, this.opts);
+      c = new Cacher(this.source, prefix, this.opts);
       this.cachers.set(prefix, c);
       c.start(initialRevision);
     }
@@ -139,5 +148,6 @@ export class CachedStore implements Store {
     this.cachers.clear();
     this.unsubscribe?.();
     await this.etcd.close();
+    if (this.source !== this.etcd) await this.source.close();
   }
 }
