@@ -25,10 +25,18 @@ export interface ListOptions {
   predicate?: Predicate;
   /** True when a selector narrowed the list (then remainingItemCount is not reported). */
   hasSelector?: boolean;
+  /**
+   * Without a predicate, return the items as JSON bytes (`rawItems`, resourceVersion included)
+   * instead of objects, so a JSON response can be written without parsing and re-serializing.
+   * Stores may ignore it and return `items`.
+   */
+  raw?: boolean;
 }
 
 export interface ListResult {
   items: KubeObject[];
+  /** With ListOptions.raw: each item's JSON, in order, instead of `items`. */
+  rawItems?: Buffer[];
   resourceVersion: string;
   continueToken?: string;
   remainingItemCount?: number;

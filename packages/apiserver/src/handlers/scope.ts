@@ -29,6 +29,8 @@ export interface RequestScope {
   protobuf: ProtobufCodec | undefined;
   /** --api-domain: suffix of built-in group names (meta.<domain>, ...). */
   apiDomain: string;
+  /** The response is plain JSON: handlers may answer with JSON bytes they already have. */
+  plainJsonResponse: boolean;
   /** Cancelled when the client goes away (used by long reads and watches). */
   signal: AbortSignal;
 }
@@ -39,5 +41,7 @@ export interface HandlerResult {
   object: KubeObject | Status;
   /** When true the object is a list to be rendered as one (Table rows etc.). */
   isList?: boolean;
+  /** The response body as JSON bytes, when the handler built it (only with plainJsonResponse). */
+  json?: Buffer;
   warnings?: string[];
 }

@@ -48,7 +48,12 @@ export interface ListRequest {
   continueToken?: string;
   predicate?: Predicate;
   hasSelector: boolean;
+  /** Items may come back as JSON bytes (`rawItems`) when nothing needs them parsed. */
+  raw?: boolean;
 }
+
+/** A list, with its items possibly as JSON bytes instead of objects (ListRequest.raw). */
+export type ListResponse = KubeList & { rawItems?: Buffer[] };
 
 export interface DeleteRequest extends WriteOptions {
   preconditions?: Preconditions;
@@ -108,7 +113,7 @@ export class GenericRegistry {
     }
   }
 
-  async list(namespace: string, req: ListRequest): Promise<KubeList> {
+  async list(namespace: string, req: ListRequest): Promise<ListResponse> {
     try {
       const res = await this.store.getList(this.prefix(namespace), {
         resourceVersion: req.resourceVersion,
@@ -117,11 +122,14 @@ export class GenericRegistry {
         continueToken: req.continueToken,
         predicate: req.predicate,
         hasSelector: req.hasSelector,
+        raw: req.raw,
       });
       const metadata: KubeList['metadata'] = { resourceVersion: res.resourceVersion };
       if (res.continueToken) metadata.continue = res.continueToken;
       if (res.remainingItemCount !== undefined) metadata.remainingItemCount = res.remainingItemCount;
-      return { kind: this.info.listKind, apiVersion: this.apiVersion(), metadata, items: res.items };
+      const list: ListResponse = { kind: this.info.listKind, apiVersion: this.apiVersion(), metadata, items: res.items };
+      if (res.rawItems) list.rawItems = res.rawItems;
+      return list;
     } catch (e) {
       throw this.interpret(e, '', req.resourceVersion, req.continueToken ? 'continue' : 'list');
     }

@@ -53,6 +53,7 @@ export function apiHandler(config: ApiServerConfig, registries: RegistrySet, cat
       userAgent: ctx.get('User-Agent'),
       protobuf: config.protobuf,
       apiDomain: config.apiDomain,
+      plainJsonResponse: false,
       signal,
     };
     const pretty = isPretty(ctx);
@@ -63,6 +64,7 @@ export function apiHandler(config: ApiServerConfig, registries: RegistrySet, cat
       tableOk: readVerb,
       pretty,
     });
+    scope.plainJsonResponse = n.encoding === 'json' && !n.as && !n.pretty;
     if (info.verb === 'watch') {
       if (!registry.info.verbs.includes('watch')) throw newMethodNotSupported(registry.groupResource, 'watch');
       ctx.status = 200;
@@ -123,6 +125,12 @@ function writeResult(
   }
   const warnings = result.warnings ?? [];
   if (warnings.length) ctx.set('Warning', warnings.map(warningHeader));
+  if (result.json && n.encoding === 'json' && !n.as && !n.pretty) {
+    ctx.status = result.code;
+    ctx.type = 'application/json';
+    ctx.body = result.json;
+    return;
+  }
   const { contentType, body } = encodeBody(object, n, config.protobuf);
   ctx.status = result.code;
   ctx.type = contentType;

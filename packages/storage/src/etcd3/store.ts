@@ -21,6 +21,7 @@ import { translateEtcdError } from './etcd-errors.js';
 import { prefixEnd } from './keys.js';
 import { RawWatch, type RawWatchHandlers, type RawWatchOptions } from './raw-watch.js';
 import { decodeValue, encodeValue } from './value-codec.js';
+import { spliceResourceVersion } from './splice-rv.js';
 
 /** How long a read for a revision newer than etcd's waits before 504 (upstream's cacher uses 3 s). */
 const FRESHNESS_WAIT_MS = 3_000;
@@ -102,12 +103,14 @@ export class Etcd3Store implements Store {
 
     const items: KubeObject[] = [];
     const predicate = opts.predicate;
+    const rawItems: Buffer[] | undefined = opts.raw && !predicate ? [] : undefined;
+    const count = () => (rawItems ? rawItems.length : items.length);
     let more = false;
     let nextKey: Buffer | undefined;
     let remaining: number | undefined;
     let listRevision = revision;
     for (;;) {
-      const batchLimit = limit > 0 ? Math.max(limit - items.length, predicate ? limit : 0) : 0;
+      const batchLimit = limit > 0 ? Math.max(limit - count(), predicate ? limit : 0) : 0;
       const res =
         revision > 0
           ? await this.range({ key: startKey, range_end: end, limit: batchLimit, revision }, prefix)
@@ -118,14 +121,20 @@ export class Etcd3Store implements Store {
       let consumed = 0;
       for (const kv of res.kvs) {
         consumed++;
-        const obj = decodeValue(kv.key.toString('utf8'), kv.value, kv.mod_revision);
-        if (predicate && !predicate(obj)) continue;
-        items.push(obj);
-        if (limit > 0 && items.length >= limit) break;
+        if (rawItems) {
+          // No predicate: the stored bytes are answered as they are, with the revision spliced in.
+          const json = spliceResourceVersion(kv.value, kv.mod_revision);
+          rawItems.push(json ?? Buffer.from(JSON.stringify(decodeValue(kv.key.toString('utf8'), kv.value, kv.mod_revision))));
+        } else {
+          const obj = decodeValue(kv.key.toString('utf8'), kv.value, kv.mod_revision);
+          if (predicate && !predicate(obj)) continue;
+          items.push(obj);
+        }
+        if (limit > 0 && count() >= limit) break;
       }
       const lastKv: IKeyValue | undefined = res.kvs[consumed - 1];
       const batchHasMore = res.more || consumed < res.kvs.length;
-      if (limit > 0 && items.length >= limit) {
+      if (limit > 0 && count() >= limit) {
         more = batchHasMore;
         if (more && lastKv) {
           nextKey = Buffer.concat([lastKv.key, Buffer.from([0])]);
@@ -137,6 +146,7 @@ export class Etcd3Store implements Store {
       startKey = Buffer.concat([lastKv.key, Buffer.from([0])]);
     }
     const result: ListResult = { items, resourceVersion: String(listRevision) };
+    if (rawItems) result.rawItems = rawItems;
     if (more && nextKey) {
       result.continueToken = encodeContinue(listRevision, nextKey.subarray(prefixBuf.length).toString('utf8'));
       if (remaining !== undefined && remaining > 0 && !opts.hasSelector) result.remainingItemCount = remaining;

@@ -4,7 +4,10 @@ import { StorageError } from '../errors.js';
 /** Serializes an object for etcd: JSON without metadata.resourceVersion (the revision is etcd's). */
 export function encodeValue(obj: KubeObject): Buffer {
   const { resourceVersion: _rv, ...meta } = obj.metadata;
-  return Buffer.from(JSON.stringify({ ...obj, metadata: meta }));
+  // apiVersion, kind and metadata lead, as upstream writes them; it also keeps the top-level
+  // metadata near the front, where spliceResourceVersion finds it at once.
+  const { apiVersion, kind, metadata: _metadata, ...rest } = obj;
+  return Buffer.from(JSON.stringify({ apiVersion, kind, metadata: meta, ...rest }));
 }
 
 /** Parses stored bytes and stamps the key's mod revision as resourceVersion. */

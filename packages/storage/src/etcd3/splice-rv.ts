@@ -1,0 +1,52 @@
+/**
+ * Returns stored object JSON with `"resourceVersion":"<rv>"` inserted as the first field of the
+ * top-level metadata, without parsing the document, or undefined when the bytes do not have the
+ * expected shape (then the caller parses). Stored values never carry a resourceVersion.
+ */
+export function spliceResourceVersion(value: Buffer, resourceVersion: string): Buffer | undefined {
+  const at = topLevelMetadataBody(value);
+  if (at < 0) return undefined;
+  const empty = value[at] === 0x7d; // '}': metadata was {}
+  const insert = Buffer.from(`"resourceVersion":"${resourceVersion}"${empty ? '' : ','}`);
+  return Buffer.concat([value.subarray(0, at), insert, value.subarray(at)]);
+}
+
+const METADATA_KEY = Buffer.from('"metadata"');
+
+/**
+ * Index just after the `{` that opens the top-level `"metadata"` object, or -1. Scans from the
+ * start, tracking depth and strings, so a `"metadata"` key nested deeper is never taken; stored
+ * objects put metadata near the front, so the scan is short.
+ */
+function topLevelMetadataBody(buf: Buffer): number {
+  let depth = 0;
+  let i = 0;
+  const n = buf.length;
+  while (i < n) {
+    const c = buf[i]!;
+    if (c === 0x22) {
+      // A string: at depth 1 it may be the key we look for.
+      if (depth === 1 && buf.compare(METADATA_KEY, 0, METADATA_KEY.length, i, i + METADATA_KEY.length) === 0) {
+        let j = i + METADATA_KEY.length;
+        while (j < n && isSpace(buf[j]!)) j++;
+        if (buf[j] === 0x3a) {
+          j++;
+          while (j < n && isSpace(buf[j]!)) j++;
+          return buf[j] === 0x7b ? j + 1 : -1;
+        }
+      }
+      i++;
+      while (i < n && buf[i] !== 0x22) i += buf[i] === 0x5c ? 2 : 1;
+      i++;
+      continue;
+    }
+    if (c === 0x7b || c === 0x5b) depth++;
+    else if (c === 0x7d || c === 0x5d) depth--;
+    i++;
+  }
+  return -1;
+}
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
