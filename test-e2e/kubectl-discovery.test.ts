@@ -1,5 +1,5 @@
+import { fileURLToPath } from 'node:url';
 import { execFile } from 'node:child_process';
-import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { kubectl, startServerProcess, type ServerProcess } from './support/server-process.js';
 
@@ -44,7 +44,7 @@ describe('discovery and OpenAPI through kubectl', () => {
 });
 
 describe('the entrypoint', () => {
-  const main = resolve(import.meta.dirname, '..', 'packages/server/dist/src/main.js');
+  const main = fileURLToPath(new URL('../packages/server/dist/src/main.js', import.meta.url));
   test.each([[['--bogus-flag']], [['--secure-port=abc']], [['--anonymous-auth=maybe']]])(
     'bad flags %p fail with one line and exit code 2',
     async (args) => {

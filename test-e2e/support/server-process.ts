@@ -1,11 +1,12 @@
+import { fileURLToPath } from 'node:url';
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 const exec = promisify(execFile);
-const repoRoot = resolve(import.meta.dirname, '..', '..');
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const MAIN = join(repoRoot, 'packages/server/dist/src/main.js');
 
 /** The built server running as its own process, as an operator runs it. */

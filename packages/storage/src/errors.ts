@@ -23,6 +23,12 @@ export class StorageError extends Error {
     super(message);
     this.name = 'StorageError';
   }
+
+  /**
+   * For a compacted continue token: a token that continues from the same key at the latest
+   * revision (an inconsistent list), as upstream offers in its 410.
+   */
+  continueToken?: string;
 }
 
 export const isStorageError = (e: unknown, code?: StorageErrorCode): e is StorageError =>

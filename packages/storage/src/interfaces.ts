@@ -101,7 +101,7 @@ export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ER
 
 /**
  * One change as a watcher sees it. Events come from a shared cache and the same event object is
- * handed to every watcher: treat it as immutable. `encoded` lets the HTTP layer serialize an
+ * handed to every watcher: treat it as immutable. Its identity lets the HTTP layer serialize an
  * event once per media type and share the bytes among all watchers (DESIGN "Watch cache").
  */
 export interface WatchEvent {
@@ -110,7 +110,6 @@ export interface WatchEvent {
   object: KubeObject;
   /** etcd revision of the change (for BOOKMARK: the revision everything before was sent up to). */
   revision: number;
-  encoded?: Map<string, Uint8Array>;
 }
 
 export interface WatchOptions {

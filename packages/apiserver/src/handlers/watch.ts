@@ -4,6 +4,7 @@ import type { WatchEvent } from '@cluster/storage';
 import type { Negotiated } from '../negotiation/negotiate.js';
 import type { GenericRegistry } from '../registry/generic-registry.js';
 import { toTable } from '../tables/table.js';
+import type { EncodingCache } from './encoding-cache.js';
 import { parseListQuery } from './list-options.js';
 import { selectionPredicate } from './selectors.js';
 import type { RequestScope } from './scope.js';
@@ -13,6 +14,8 @@ const MIN_REQUEST_TIMEOUT_S = 1800;
 
 export interface WatchTarget {
   res: ServerResponse;
+  /** Encodings of recent events shared by every watcher of this server. */
+  encodings: EncodingCache<WatchEvent>;
   negotiated: Negotiated;
   metaGroup: string;
   apiDomain: string;
@@ -46,7 +49,8 @@ export async function watchResource(scope: RequestScope, target: WatchTarget): P
         resourceVersion,
         predicate,
         allowBookmarks: q.allowWatchBookmarks,
-        sendInitialEvents: scope.query.get('sendInitialEvents') === 'true',
+        // Absent means "per resourceVersion" (SPEC 4.4); only an explicit value overrides it.
+        ...(scope.query.has('sendInitialEvents') ? { sendInitialEvents: scope.query.get('sendInitialEvents') === 'true' } : {}),
         signal: controller.signal,
       });
     } catch (e) {
@@ -120,7 +124,7 @@ function encodeError(status: Status, target: WatchTarget): Uint8Array | string {
 function encodeEvent(event: WatchEvent, registry: GenericRegistry, target: WatchTarget, includeObject: string | null): Uint8Array | string {
   const n = target.negotiated;
   const key = n.as === 'Table' ? `table:${includeObject ?? 'Metadata'}` : n.encoding;
-  const cached = event.encoded?.get(key);
+  const cached = target.encodings.get(event, key);
   if (cached) return cached;
   const object = viewOf(event, registry, target, includeObject);
   const bytes =
@@ -128,10 +132,7 @@ function encodeEvent(event: WatchEvent, registry: GenericRegistry, target: Watch
       ? encodeWatchEventFrame(event.type, object, { apiDomain: target.apiDomain })
       : Buffer.from(`${JSON.stringify({ type: event.type, object })}\n`);
   // Bookmarks and errors are per watcher; only shared change events are worth caching.
-  if (event.type !== 'BOOKMARK' && event.type !== 'ERROR') {
-    event.encoded ??= new Map();
-    event.encoded.set(key, bytes);
-  }
+  if (event.type !== 'BOOKMARK' && event.type !== 'ERROR') target.encodings.set(event, key, bytes);
   return bytes;
 }
 

@@ -49,10 +49,13 @@ export function interpretStorageError(
       return newAlreadyExists(gr, name);
     case 'ResourceVersionConflicts':
       return newConflict(gr, name, e.message);
-    case 'Compacted':
-      return newResourceExpired(expiredMessage(context, e.message));
+    case 'Compacted': {
+      const expired = newResourceExpired(expiredMessage(context, e.message));
+      if (e.continueToken) expired.status.metadata.continue = e.continueToken;
+      return expired;
+    }
     case 'InvalidContinue':
-      return newBadRequest(e.message);
+      return newBadRequest(`invalid continue token: ${e.message}`);
     case 'TooLargeResourceVersion':
       return newTooLargeResourceVersion(requestedRv, e.currentRevision ?? 0, 1);
     case 'RequestTooLarge':

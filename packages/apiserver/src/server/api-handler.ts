@@ -3,6 +3,9 @@ import { newMethodNotSupported, newNotFound, StatusError, type KubeObject, type 
 import type { RequestState } from '../filters/state.js';
 import { handleResource } from '../handlers/resource-handler.js';
 import { watchResource } from '../handlers/watch.js';
+import { jsonListStream, STREAM_LIST_THRESHOLD } from '../handlers/list-stream.js';
+import { EncodingCache } from '../handlers/encoding-cache.js';
+import type { WatchEvent } from '@cluster/storage';
 import { encodeBody, warningHeader } from '../handlers/responders.js';
 import type { HandlerResult, RequestScope } from '../handlers/scope.js';
 import { runHealth } from '../health/health.js';
@@ -27,6 +30,7 @@ function notFoundResource(): StatusError {
  */
 export function apiHandler(config: ApiServerConfig, registries: RegistrySet, catalog: ApiCatalog): Middleware<RequestState> {
   const metaGroup = `meta.${config.apiDomain}`;
+  const encodings = new EncodingCache<WatchEvent>();
   return async (ctx) => {
     const info = ctx.state.requestInfo;
     if (!info.isResourceRequest) {
@@ -69,7 +73,7 @@ export function apiHandler(config: ApiServerConfig, registries: RegistrySet, cat
       if (!registry.info.verbs.includes('watch')) throw newMethodNotSupported(registry.groupResource, 'watch');
       ctx.status = 200;
       try {
-        await watchResource(scope, { res: ctx.res, negotiated: n, metaGroup, apiDomain: config.apiDomain });
+        await watchResource(scope, { res: ctx.res, encodings, negotiated: n, metaGroup, apiDomain: config.apiDomain });
       } finally {
         // The stream was written directly; Koa must not answer again.
         if (ctx.res.headersSent) ctx.respond = false;
@@ -125,11 +129,14 @@ function writeResult(
   }
   const warnings = result.warnings ?? [];
   if (warnings.length) ctx.set('Warning', warnings.map(warningHeader));
-  if (result.json && n.encoding === 'json' && !n.as && !n.pretty) {
-    ctx.status = result.code;
-    ctx.type = 'application/json';
-    ctx.body = result.json;
-    return;
+  if (n.encoding === 'json' && !n.as && !n.pretty) {
+    const list = result.isList ? (result.object as unknown as KubeList) : undefined;
+    if (result.json || (list && list.items.length >= STREAM_LIST_THRESHOLD)) {
+      ctx.status = result.code;
+      ctx.type = 'application/json';
+      ctx.body = result.json ?? jsonListStream(list!);
+      return;
+    }
   }
   const { contentType, body } = encodeBody(object, n, config.protobuf);
   ctx.status = result.code;

@@ -87,10 +87,12 @@ export class Etcd3Store implements Store {
     let startKey = prefixBuf;
     let revision = 0;
     let minRevision = 0;
+    let continueFrom: string | undefined;
     if (opts.continueToken) {
       const token = decodeContinue(opts.continueToken);
       revision = token.revision;
       startKey = Buffer.from(prefix + token.startRelative);
+      continueFrom = token.startRelative;
     } else if (opts.resourceVersion && opts.resourceVersion !== '0') {
       const rv = parseRevision(opts.resourceVersion);
       // Exact reads (and paged reads, which are exact per SPEC 4.4) read at that revision.
@@ -111,10 +113,18 @@ export class Etcd3Store implements Store {
     let listRevision = revision;
     for (;;) {
       const batchLimit = limit > 0 ? Math.max(limit - count(), predicate ? limit : 0) : 0;
-      const res =
-        revision > 0
-          ? await this.range({ key: startKey, range_end: end, limit: batchLimit, revision }, prefix)
-          : await this.rangeNotOlderThan({ key: startKey, range_end: end, limit: batchLimit }, minRevision, prefix);
+      let res;
+      try {
+        res =
+          revision > 0
+            ? await this.range({ key: startKey, range_end: end, limit: batchLimit, revision }, prefix)
+            : await this.rangeNotOlderThan({ key: startKey, range_end: end, limit: batchLimit }, minRevision, prefix);
+      } catch (e) {
+        if (continueFrom !== undefined && e instanceof StorageError && e.code === 'Compacted') {
+          e.continueToken = encodeContinue(-1, continueFrom);
+        }
+        throw e;
+      }
       if (listRevision === 0) listRevision = Number(res.header.revision);
       // Later pages of this list read at the first page's revision.
       revision = listRevision;
