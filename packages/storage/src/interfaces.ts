@@ -6,8 +6,12 @@ export interface Preconditions {
   resourceVersion?: string;
 }
 
-/** Decides per object whether it belongs to a list or watch result (label/field selectors). */
-export type Predicate = (obj: KubeObject) => boolean;
+/**
+ * Decides per object whether it belongs to a list or watch result (label/field selectors).
+ * `selectorKey`, when set, names the selection canonically: watchers whose predicates share a key
+ * select the same objects, so a watch cache evaluates it once per change for all of them.
+ */
+export type Predicate = ((obj: KubeObject) => boolean) & { selectorKey?: string };
 
 export type ResourceVersionMatch = '' | 'Exact' | 'NotOlderThan';
 
@@ -89,7 +93,7 @@ export interface Store {
    * StorageError Compacted (410) or TooLargeResourceVersion (504) before the first event when the
    * start revision cannot be served at all.
    */
-  watch(prefix: string, opts: WatchOptions): Promise<AsyncIterable<WatchEvent>>;
+  watch(prefix: string, opts: WatchOptions): Promise<WatchStream>;
   /** The newest revision this store has seen in etcd (a linearizable read). */
   currentRevision(): Promise<number>;
   /** Liveness of the backing store, for /readyz and /livez. Throws when unreachable. */
@@ -110,6 +114,15 @@ export interface WatchEvent {
   object: KubeObject;
   /** etcd revision of the change (for BOOKMARK: the revision everything before was sent up to). */
   revision: number;
+}
+
+/** The events of one watch. */
+export interface WatchStream extends AsyncIterable<WatchEvent> {
+  /**
+   * Events already waiting, taken without waiting (at most `max`), so a writer can send several
+   * in one write; optional, an empty array when nothing waits.
+   */
+  takeReady?(max: number): WatchEvent[];
 }
 
 export interface WatchOptions {

@@ -23,5 +23,8 @@ export function selectionPredicate(registry: GenericRegistry, labelText: string,
       if (!known.includes(r.field)) throw newBadRequest(`field label not supported: ${r.field}`);
     }
   }
-  return (obj) => labels.matches(obj.metadata.labels ?? {}) && (fields.empty || fields.matches(supported(obj)));
+  const predicate: Predicate = (obj) => labels.matches(obj.metadata.labels ?? {}) && (fields.empty || fields.matches(supported(obj)));
+  // Canonical text of both selectors: equal keys select equal sets, so caches can share results.
+  predicate.selectorKey = `${labels.toString()}\u0000${fields.toString()}`;
+  return predicate;
 }

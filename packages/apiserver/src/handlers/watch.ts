@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { encodeWatchEventFrame, newInternalError, StatusError, type KubeObject, type Status } from '@cluster/apimachinery';
-import type { WatchEvent } from '@cluster/storage';
+import type { WatchEvent, WatchStream } from '@cluster/storage';
 import type { Negotiated } from '../negotiation/negotiate.js';
 import type { GenericRegistry } from '../registry/generic-registry.js';
 import { toTable } from '../tables/table.js';
@@ -43,7 +43,7 @@ export async function watchResource(scope: RequestScope, target: WatchTarget): P
     q.semantic.kind === 'Any' ? '0' : q.semantic.kind === 'NotOlderThan' ? q.semantic.resourceVersion : '';
   const { res } = target;
   try {
-    let events: AsyncIterable<WatchEvent>;
+    let events: WatchStream;
     try {
       events = await scope.registry.watch(scope.info.namespace, {
         resourceVersion,
@@ -71,36 +71,59 @@ export async function watchResource(scope: RequestScope, target: WatchTarget): P
   }
 }
 
-/** Writes events until the watch ends; a failure mid-stream becomes a final ERROR event. */
+/** Most events written in one go: bounds the size of a single write. */
+const MAX_EVENTS_PER_WRITE = 256;
+
+/**
+ * Writes events until the watch ends; a failure mid-stream becomes a final ERROR event. Events
+ * already waiting are written together, one socket write per batch rather than per event.
+ */
 async function pump(
-  events: AsyncIterable<WatchEvent>,
+  events: WatchStream,
   res: ServerResponse,
   scope: RequestScope,
   target: WatchTarget,
   signal: AbortSignal,
 ): Promise<void> {
+  const includeObject = scope.query.get('includeObject');
+  const it = events[Symbol.asyncIterator]();
   try {
-    for await (const event of events) {
-      if (signal.aborted) break;
-      const bytes = encodeEvent(event, scope.registry, target, scope.query.get('includeObject'));
-      if (!res.write(bytes)) {
-        await new Promise<void>((resolve) => {
-          const done = () => {
-            res.off('drain', done);
-            res.off('close', done);
-            resolve();
-          };
-          res.once('drain', done);
-          res.once('close', done);
-        });
+    for (;;) {
+      const first = await it.next();
+      if (first.done || signal.aborted) break;
+      const batch = [first.value, ...(events.takeReady?.(MAX_EVENTS_PER_WRITE - 1) ?? [])];
+      const parts: (Uint8Array | string)[] = [];
+      let ended = false;
+      for (const event of batch) {
+        parts.push(encodeEvent(event, scope.registry, target, includeObject));
+        if (event.type === 'ERROR') {
+          ended = true;
+          break;
+        }
       }
-      if (event.type === 'ERROR') break;
+      const chunk = parts.length === 1 ? parts[0]! : Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
+      if (!res.write(chunk)) await drained(res);
+      if (ended || res.destroyed) break;
     }
   } catch (e) {
     const status = e instanceof StatusError ? e.status : newInternalError(e).status;
     if (!res.destroyed) res.write(encodeError(status, target));
+  } finally {
+    await it.return?.();
   }
   res.end();
+}
+
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.once('drain', done);
+    res.once('close', done);
+  });
 }
 
 function startStream(res: ServerResponse, n: Negotiated): void {

@@ -18,6 +18,8 @@ export interface CacheEvent {
   time: number;
   /** Memoized derived events, one per event type. */
   variants?: Partial<Record<'ADDED' | 'MODIFIED' | 'DELETED', WatchEvent>>;
+  /** Memoized transitions per predicate selectorKey: many watchers often share one selection. */
+  transitions?: Map<string, 'ADDED' | 'MODIFIED' | 'DELETED' | undefined>;
 }
 
 /**
@@ -41,7 +43,19 @@ export function transitionType(
 
 /** The shared WatchEvent of `ev` for a watcher with `predicate`, or undefined when it sees nothing. */
 export function watchEventFor(ev: CacheEvent, predicate: Predicate | undefined): WatchEvent | undefined {
-  const type = transitionType(ev, predicate);
+  const key = predicate ? predicate.selectorKey : '';
+  let type: 'ADDED' | 'MODIFIED' | 'DELETED' | undefined;
+  if (key === undefined) {
+    type = transitionType(ev, predicate);
+  } else {
+    const memo = (ev.transitions ??= new Map());
+    if (memo.has(key)) {
+      type = memo.get(key);
+    } else {
+      type = transitionType(ev, predicate);
+      memo.set(key, type);
+    }
+  }
   if (!type) return undefined;
   const variants = (ev.variants ??= {});
   let out = variants[type];

@@ -141,6 +141,18 @@ export class CacheWatcher implements AsyncIterableIterator<WatchEvent> {
     }
   }
 
+  /** Events already waiting (at most `max`), without waiting for more. */
+  takeReady(max: number): WatchEvent[] {
+    const out: WatchEvent[] = [];
+    if (this.aborted) return out;
+    while (out.length < max) {
+      const ev = this.take();
+      if (!ev) break;
+      out.push(ev);
+    }
+    return out;
+  }
+
   /** Called by `for await` on break: the client is gone. */
   async return(): Promise<IteratorResult<WatchEvent>> {
     this.abort();

@@ -18,9 +18,11 @@ function isAlive(pid: number): boolean {
 
 function etcdProcessesUsing(dataDir: string): string[] {
   try {
-    return execFileSync('pgrep', ['-f', `--data-dir=${dataDir}`], { encoding: 'utf8' }).split('\n').filter(Boolean);
-  } catch {
-    return []; // pgrep exits 1 when nothing matches
+    return execFileSync('pgrep', ['-f', `data-dir=${dataDir}`], { encoding: 'utf8' }).split('\n').filter(Boolean);
+  } catch (e) {
+    // pgrep exits 1 when nothing matches; anything else is a broken probe, not an absence.
+    if ((e as { status?: number }).status === 1) return [];
+    throw e;
   }
 }
 
