@@ -1,5 +1,5 @@
 import type { KubeObject } from '@cluster/apimachinery';
-import { StorageError } from '../errors.js';
+import { isStorageError, StorageError } from '../errors.js';
 import type {
   GetOptions,
   GuaranteedUpdateOptions,
@@ -129,7 +129,16 @@ export class CachedStore implements Store {
     const rv = parseRevision(opts.resourceVersion);
     const cacher = this.cacherFor(prefix, rv);
     if (!cacher) return this.etcd.watch(prefix, opts);
-    return cacher.watch(prefix, opts);
+    try {
+      return await cacher.watch(prefix, opts);
+    } catch (e) {
+      // Older than the cache's history (a client resuming after this replica started) but maybe
+      // still in etcd's: serve that client from etcd directly rather than send it to relist.
+      // etcd answers Compacted (410) itself when the revision is gone there too.
+      // Events that merely aged out of the history stay 410 (SPEC 6 rule 4).
+      if (rv > 0 && rv < cacher.listedRevision && isStorageError(e, 'Compacted')) return this.etcd.watch(prefix, opts);
+      throw e;
+    }
   }
 
   currentRevision(): Promise<number> {

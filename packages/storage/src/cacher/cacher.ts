@@ -48,6 +48,11 @@ export class Cacher {
   }
 
   /** Number of open client watchers. */
+  /** Revision of the cache's last full list; it knows no events at or before it. */
+  get listedRevision(): number {
+    return this.cache.listedRevision;
+  }
+
   get watcherCount(): number {
     let n = 0;
     for (const set of this.groups.values()) n += set.size;

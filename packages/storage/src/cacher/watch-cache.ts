@@ -44,6 +44,7 @@ export class WatchCache {
   private head = 0;
   private rev = 0;
   private start = 0;
+  private listed = 0;
   private readonly windowMs: number;
   private readonly maxEvents: number;
   private readonly now: () => number;
@@ -82,6 +83,12 @@ export class WatchCache {
     this.head = 0;
     this.rev = revision;
     this.start = revision;
+    this.listed = revision;
+  }
+
+  /** The revision of the last full list: the cache never saw events at or before it. */
+  get listedRevision(): number {
+    return this.listed;
   }
 
   /** Applies one change; returns the window event it became (undefined when nothing is known of it). */
