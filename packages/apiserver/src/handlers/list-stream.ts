@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { KubeList } from '@cluster/apimachinery';
 
 /** Items serialized per chunk: large enough to amortize stream overhead, small enough to bound memory. */
-const ITEMS_PER_CHUNK = 256;
+const ITEMS_PER_CHUNK = 2048;
 
 /**
  * A list as a stream of JSON chunks: the envelope, then the items a few hundred at a time. A
@@ -26,3 +26,27 @@ export function jsonListStream(list: KubeList): Readable {
 
 /** Lists smaller than this are serialized in one go; streaming only pays off for big ones. */
 export const STREAM_LIST_THRESHOLD = 1000;
+
+/**
+ * A list whose items are already JSON bytes (stored objects with their resourceVersion), as a
+ * stream: the items are copied into the response a chunk at a time, never all into one buffer.
+ */
+export function rawJsonListStream(envelope: Omit<KubeList, 'items'>, rawItems: Buffer[]): Readable {
+  function* chunks(): Generator<Buffer> {
+    yield Buffer.from(`${JSON.stringify(envelope).slice(0, -1)},"items":[`);
+    for (let i = 0; i < rawItems.length; i += ITEMS_PER_CHUNK) {
+      const parts: Buffer[] = [];
+      const end = Math.min(rawItems.length, i + ITEMS_PER_CHUNK);
+      for (let j = i; j < end; j++) {
+        if (j > 0) parts.push(COMMA);
+        parts.push(rawItems[j]!);
+      }
+      yield Buffer.concat(parts);
+    }
+    yield CLOSE;
+  }
+  return Readable.from(chunks(), { objectMode: false });
+}
+
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']}');

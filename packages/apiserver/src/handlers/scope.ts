@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { KubeObject, Status } from '@cluster/apimachinery';
 import type { GenericRegistry } from '../registry/generic-registry.js';
 import type { RequestInfo } from '../request/request-info.js';
@@ -41,7 +42,7 @@ export interface HandlerResult {
   object: KubeObject | Status;
   /** When true the object is a list to be rendered as one (Table rows etc.). */
   isList?: boolean;
-  /** The response body as JSON bytes, when the handler built it (only with plainJsonResponse). */
-  json?: Buffer;
+  /** The response body as JSON bytes or a stream of them, when the handler built it (only with plainJsonResponse). */
+  json?: Buffer | Readable;
   warnings?: string[];
 }
