@@ -1,17 +1,7 @@
 import type { CauseType } from '../meta/types.js';
 
-/** The kinds of field error upstream's field package knows, with their human text. */
-export type FieldErrorType =
-  | 'FieldValueNotFound'
-  | 'FieldValueRequired'
-  | 'FieldValueDuplicate'
-  | 'FieldValueInvalid'
-  | 'FieldValueNotSupported'
-  | 'FieldValueForbidden'
-  | 'FieldValueTooLong'
-  | 'FieldValueTooMany'
-  | 'InternalError'
-  | 'FieldValueTypeInvalid';
+/** The kinds of field error upstream's field package knows (the field causes of a Status). */
+export type FieldErrorType = Exclude<CauseType, 'UnexpectedServerResponse' | 'FieldManagerConflict' | 'ResourceVersionTooLarge'>;
 
 const typeText: Record<FieldErrorType, string> = {
   FieldValueNotFound: 'Not found',

@@ -1,16 +1,10 @@
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { useTestServer } from '../support/test-server.js';
 
-let ts: TestServer;
-beforeAll(async () => {
-  ts = await startTestServer(['--controllers=-namespace']);
-}, 60_000);
-afterAll(async () => {
-  await ts?.stop();
-});
+const ts = useTestServer(['--controllers=-namespace']);
 
 const path = '/api/v1/namespaces/default/configmaps/applied';
 const apply = (yaml: string, query: string) =>
-  ts.request('PATCH', `${path}?${query}`, { body: yaml, headers: { 'Content-Type': 'application/apply-patch+yaml' } });
+  ts().request('PATCH', `${path}?${query}`, { body: yaml, headers: { 'Content-Type': 'application/apply-patch+yaml' } });
 const manifest = (data: Record<string, string>) =>
   `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: applied\ndata:\n${Object.entries(data)
     .map(([k, v]) => `  ${k}: "${v}"`)
@@ -56,7 +50,7 @@ describe('server-side apply (SPEC 4.8)', () => {
   });
 
   test('non-apply writes record Update entries for their manager', async () => {
-    const res = await ts.request('PATCH', `${path}?fieldManager=editor`, {
+    const res = await ts().request('PATCH', `${path}?fieldManager=editor`, {
       body: { data: { c: '3' } },
       headers: { 'Content-Type': 'application/merge-patch+json' },
     });
@@ -66,8 +60,8 @@ describe('server-side apply (SPEC 4.8)', () => {
   });
 
   test('managedFields: [{}] resets ownership', async () => {
-    const current = (await ts.request('GET', path)).json;
-    const res = await ts.request('PUT', `${path}?fieldManager=resetter`, {
+    const current = (await ts().request('GET', path)).json;
+    const res = await ts().request('PUT', `${path}?fieldManager=resetter`, {
       body: { ...current, metadata: { ...current.metadata, managedFields: [{}] } },
     });
     expect(res.status).toBe(200);
@@ -86,7 +80,7 @@ describe('server-side apply (SPEC 4.8)', () => {
   });
 
   test('force on a non-apply patch is refused', async () => {
-    const res = await ts.request('PATCH', `${path}?force=true`, {
+    const res = await ts().request('PATCH', `${path}?force=true`, {
       body: { data: { z: '1' } },
       headers: { 'Content-Type': 'application/merge-patch+json' },
     });
@@ -94,7 +88,7 @@ describe('server-side apply (SPEC 4.8)', () => {
   });
 
   test('patch of a missing object is 404, apply creates', async () => {
-    const res = await ts.request('PATCH', '/api/v1/namespaces/default/configmaps/none', {
+    const res = await ts().request('PATCH', '/api/v1/namespaces/default/configmaps/none', {
       body: { data: { z: '1' } },
       headers: { 'Content-Type': 'application/merge-patch+json' },
     });
@@ -102,7 +96,7 @@ describe('server-side apply (SPEC 4.8)', () => {
   });
 
   test('an unknown patch content type is 415', async () => {
-    const res = await ts.request('PATCH', path, { body: '{}', headers: { 'Content-Type': 'application/xml' } });
+    const res = await ts().request('PATCH', path, { body: '{}', headers: { 'Content-Type': 'application/xml' } });
     expect(res.status).toBe(415);
   });
 });

@@ -1,15 +1,9 @@
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { useTestServer } from '../support/test-server.js';
 
-let ts: TestServer;
-beforeAll(async () => {
-  ts = await startTestServer(['--controllers=-namespace']);
-}, 60_000);
-afterAll(async () => {
-  await ts?.stop();
-});
+const ts = useTestServer(['--controllers=-namespace']);
 
 const create = (body: string, query = '') =>
-  ts.request('POST', `/api/v1/namespaces/default/configmaps${query}`, { body, headers: { 'Content-Type': 'application/json' } });
+  ts().request('POST', `/api/v1/namespaces/default/configmaps${query}`, { body, headers: { 'Content-Type': 'application/json' } });
 const warningsOf = (h: string | string[] | undefined) => (h === undefined ? [] : Array.isArray(h) ? h : [h]);
 
 describe('field validation (SPEC 4.7)', () => {
@@ -32,7 +26,7 @@ describe('field validation (SPEC 4.7)', () => {
     expect(res.json.message).toContain('unknown field "spec"');
     expect(res.json.message).toContain('unknown field "bogus"');
     expect(res.json.message).toContain('duplicate field "metadata.name"');
-    expect((await ts.request('GET', '/api/v1/namespaces/default/configmaps/strict')).status).toBe(404);
+    expect((await ts().request('GET', '/api/v1/namespaces/default/configmaps/strict')).status).toBe(404);
   });
 
   test('Ignore: no warnings, unknown fields dropped', async () => {
@@ -56,14 +50,14 @@ describe('field validation (SPEC 4.7)', () => {
 
   test('patches: unknown fields in the result are warned about or refused', async () => {
     await create('{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"patched"}}');
-    const warn = await ts.request('PATCH', '/api/v1/namespaces/default/configmaps/patched', {
+    const warn = await ts().request('PATCH', '/api/v1/namespaces/default/configmaps/patched', {
       body: { spec: { x: 1 }, data: { a: 'b' } },
       headers: { 'Content-Type': 'application/merge-patch+json' },
     });
     expect(warn.status).toBe(200);
     expect(warningsOf(warn.headers.warning).join()).toContain('unknown field');
     expect(warn.json.spec).toBeUndefined();
-    const strict = await ts.request('PATCH', '/api/v1/namespaces/default/configmaps/patched?fieldValidation=Strict', {
+    const strict = await ts().request('PATCH', '/api/v1/namespaces/default/configmaps/patched?fieldValidation=Strict', {
       body: { spec: { x: 1 } },
       headers: { 'Content-Type': 'application/merge-patch+json' },
     });
@@ -72,7 +66,7 @@ describe('field validation (SPEC 4.7)', () => {
   });
 
   test('YAML bodies are validated too', async () => {
-    const res = await ts.request('POST', '/api/v1/namespaces/default/configmaps?fieldValidation=Strict', {
+    const res = await ts().request('POST', '/api/v1/namespaces/default/configmaps?fieldValidation=Strict', {
       body: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: yaml\ndata:\n  a: b\ndata:\n  a: c\n',
       headers: { 'Content-Type': 'application/yaml' },
     });

@@ -82,3 +82,21 @@ function send(server: RunningServer, method: string, path: string, ro: RequestOp
     req.end();
   });
 }
+
+/**
+ * Starts a replica for the enclosing test file before its tests and stops it after them; call at
+ * the top level of the file and use the returned getter in tests.
+ */
+export function useTestServer(extraFlags: string[] = []): () => TestServer {
+  let ts: TestServer | undefined;
+  beforeAll(async () => {
+    ts = await startTestServer(extraFlags);
+  }, 60_000);
+  afterAll(async () => {
+    await ts?.stop();
+  });
+  return () => {
+    if (!ts) throw new Error('the test server did not start');
+    return ts;
+  };
+}
