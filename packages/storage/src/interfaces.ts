@@ -30,17 +30,24 @@ export interface ListOptions {
   /** True when a selector narrowed the list (then remainingItemCount is not reported). */
   hasSelector?: boolean;
   /**
-   * Without a predicate, return the items as JSON bytes (`rawItems`, resourceVersion included)
-   * instead of objects, so a JSON response can be written without parsing and re-serializing.
+   * Without a predicate, return the items as stored (`rawItems`) instead of objects, so a JSON
+   * response can be written without parsing and re-serializing each one.
    * Stores may ignore it and return `items`.
    */
   raw?: boolean;
 }
 
+/** An item of a list as etcd returned it: the stored bytes (no resourceVersion) and its revision. */
+export interface RawItem {
+  key: Buffer;
+  value: Buffer;
+  modRevision: string;
+}
+
 export interface ListResult {
   items: KubeObject[];
-  /** With ListOptions.raw: each item's JSON, in order, instead of `items`. */
-  rawItems?: Buffer[];
+  /** With ListOptions.raw: each item as stored, in order, instead of `items` (see rawItemJson). */
+  rawItems?: RawItem[];
   resourceVersion: string;
   continueToken?: string;
   remainingItemCount?: number;

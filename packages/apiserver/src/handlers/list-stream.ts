@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { KubeList } from '@cluster/apimachinery';
+import { rawItemJson, type RawItem } from '@cluster/storage';
 
 /** Items serialized per chunk: large enough to amortize stream overhead, small enough to bound memory. */
 const ITEMS_PER_CHUNK = 2048;
@@ -28,10 +29,10 @@ export function jsonListStream(list: KubeList): Readable {
 export const STREAM_LIST_THRESHOLD = 1000;
 
 /**
- * A list whose items are already JSON bytes (stored objects with their resourceVersion), as a
- * stream: the items are copied into the response a chunk at a time, never all into one buffer.
+ * A list of stored items as a stream: each chunk's items get their resourceVersion spliced in as
+ * it is written, so the list never exists as a second full copy besides etcd's answer.
  */
-export function rawJsonListStream(envelope: Omit<KubeList, 'items'>, rawItems: Buffer[]): Readable {
+export function rawJsonListStream(envelope: Omit<KubeList, 'items'>, rawItems: RawItem[]): Readable {
   function* chunks(): Generator<Buffer> {
     yield Buffer.from(`${JSON.stringify(envelope).slice(0, -1)},"items":[`);
     for (let i = 0; i < rawItems.length; i += ITEMS_PER_CHUNK) {
@@ -39,7 +40,7 @@ export function rawJsonListStream(envelope: Omit<KubeList, 'items'>, rawItems: B
       const end = Math.min(rawItems.length, i + ITEMS_PER_CHUNK);
       for (let j = i; j < end; j++) {
         if (j > 0) parts.push(COMMA);
-        parts.push(rawItems[j]!);
+        parts.push(rawItemJson(rawItems[j]!));
       }
       yield Buffer.concat(parts);
     }

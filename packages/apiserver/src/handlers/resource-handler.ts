@@ -28,13 +28,15 @@ export function handleResource(scope: RequestScope): Promise<HandlerResult> {
   const handler = handlers[verb];
   const sub = scope.info.subresource ? scope.registry.info.subresources?.find((s) => s.name === scope.info.subresource) : undefined;
   const served = (sub ? sub.verbs : scope.registry.info.verbs) as readonly string[];
-  if (!handler || !served.includes(verb) || (verb === 'create' && scope.info.name !== '')) {
-    throw newMethodNotSupported(scope.registry.groupResource, actionName(verb, scope.info.name !== ''));
+  const named = scope.info.name !== '';
+  // POST names a collection; PUT and PATCH name one object.
+  const wrongTarget = (verb === 'create' && named) || ((verb === 'update' || verb === 'patch') && !named);
+  if (!handler || !served.includes(verb) || wrongTarget) {
+    throw newMethodNotSupported(scope.registry.groupResource, actionName(verb));
   }
   return handler(scope);
 }
 
-function actionName(verb: string, hasName: boolean): string {
-  if (verb === 'create' && hasName) return 'create';
+function actionName(verb: string): string {
   return verb || 'method';
 }

@@ -16,7 +16,7 @@ import {
   updateManagedFields,
   type JsonObject,
 } from '@cluster/apimachinery';
-import type { Predicate, Preconditions, Store, WatchEvent, WatchOptions } from '@cluster/storage';
+import type { Predicate, Preconditions, RawItem, Store, WatchEvent, WatchOptions } from '@cluster/storage';
 import { isStorageError, parseRevision } from '@cluster/storage';
 import { runAdmission, type AdmissionPlugin, type AdmissionOperation } from '../admission/admission.js';
 import type { ResourceInfo } from './resource-info.js';
@@ -53,7 +53,7 @@ export interface ListRequest {
 }
 
 /** A list, with its items possibly as JSON bytes instead of objects (ListRequest.raw). */
-export type ListResponse = KubeList & { rawItems?: Buffer[] };
+export type ListResponse = KubeList & { rawItems?: RawItem[] };
 
 export interface DeleteRequest extends WriteOptions {
   preconditions?: Preconditions;

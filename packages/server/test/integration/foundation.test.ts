@@ -178,6 +178,15 @@ describe('errors are upstream Status objects', () => {
     expect(res.status).toBe(405);
     expect(res.json).toMatchObject({ reason: 'MethodNotAllowed' });
   });
+  test('PUT or PATCH of a collection is 405', async () => {
+    const put = await ts().request('PUT', '/api/v1/namespaces/default/configmaps', { body: cm('x') });
+    expect(put.status).toBe(405);
+    const patch = await ts().request('PATCH', '/api/v1/namespaces/default/configmaps', {
+      body: {},
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+    });
+    expect(patch.status).toBe(405);
+  });
   test('a body over 3 MiB is 413', async () => {
     const res = await ts().request('POST', '/api/v1/namespaces/default/configmaps', {
       body: cm('huge', { big: 'x'.repeat(3 * 1024 * 1024 + 10) }),

@@ -7,6 +7,7 @@ import type {
   ListOptions,
   ListResult,
   Preconditions,
+  RawItem,
   Store,
   UpdateFunc,
   ValidateDeletion,
@@ -105,7 +106,7 @@ export class Etcd3Store implements Store {
 
     const items: KubeObject[] = [];
     const predicate = opts.predicate;
-    const rawItems: Buffer[] | undefined = opts.raw && !predicate ? [] : undefined;
+    const rawItems: RawItem[] | undefined = opts.raw && !predicate ? [] : undefined;
     const count = () => (rawItems ? rawItems.length : items.length);
     let more = false;
     let nextKey: Buffer | undefined;
@@ -132,9 +133,8 @@ export class Etcd3Store implements Store {
       for (const kv of res.kvs) {
         consumed++;
         if (rawItems) {
-          // No predicate: the stored bytes are answered as they are, with the revision spliced in.
-          const json = spliceResourceVersion(kv.value, kv.mod_revision);
-          rawItems.push(json ?? Buffer.from(JSON.stringify(decodeValue(kv.key.toString('utf8'), kv.value, kv.mod_revision))));
+          // No predicate: the stored bytes are answered as they are (see rawItemJson).
+          rawItems.push({ key: kv.key, value: kv.value, modRevision: kv.mod_revision });
         } else {
           const obj = decodeValue(kv.key.toString('utf8'), kv.value, kv.mod_revision);
           if (predicate && !predicate(obj)) continue;
@@ -411,4 +411,12 @@ export function parseRevision(rv: string | undefined): number {
   const n = Number(rv);
   if (!Number.isSafeInteger(n)) throw new StorageError('InvalidError', '', `invalid resource version: ${rv}`);
   return n;
+}
+
+/** The JSON of a raw list item with its resourceVersion: spliced into the bytes, or re-encoded. */
+export function rawItemJson(item: RawItem): Buffer {
+  return (
+    spliceResourceVersion(item.value, item.modRevision) ??
+    Buffer.from(JSON.stringify(decodeValue(item.key.toString('utf8'), item.value, item.modRevision)))
+  );
 }
