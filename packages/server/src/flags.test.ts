@@ -1,6 +1,18 @@
 import { join } from 'node:path';
 import { FlagError, formatUsage, parseFlags, type ServerOptions } from './flags.js';
 
+describe('anonymous default (SPEC 5.4)', () => {
+  test.each([
+    [[], false],
+    [['--authorization-mode=RBAC'], true],
+    [['--authorization-mode=AlwaysAllow,RBAC'], true],
+    [['--anonymous-auth=true'], true],
+    [['--authorization-mode=RBAC', '--anonymous-auth=false'], false],
+  ])('%p -> anonymousAuth %p', (args, want) => {
+    expect(parseFlags(args).anonymousAuth).toBe(want);
+  });
+});
+
 describe('parseFlags defaults', () => {
   test('no arguments give upstream defaults', () => {
     const o = parseFlags([]);
@@ -11,7 +23,7 @@ describe('parseFlags defaults', () => {
       dataDir: './data',
       certDir: join('./data', 'certs'),
       apiDomain: 'k8s.io',
-      anonymousAuth: true,
+      anonymousAuth: false, // SPEC 5.4: off by default under AlwaysAllow
       authorizationModes: ['AlwaysAllow'],
       livezGracePeriod: 0,
       shutdownDelayDuration: 0,

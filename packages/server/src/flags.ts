@@ -95,6 +95,8 @@ export function parseFlags(argv: readonly string[], commandName = 'cluster-apise
     throw new FlagError(`${goQuote(commandName)} does not take any arguments, got [${positional.map(goQuote).join(' ')}]`);
   }
   if (!changed.has('cert-dir')) options.certDir = join(options.dataDir, 'certs');
+  // SPEC 5.4: anonymous requests are on by default only when the authorization mode is not AlwaysAllow.
+  if (!changed.has('anonymous-auth')) options.anonymousAuth = options.authorizationModes.some((m) => m !== 'AlwaysAllow');
   if (options.devInsecureHttp && !changed.has('bind-address')) options.bindAddress = '127.0.0.1';
   if (!options.help) validate(options);
   return options;

@@ -7,8 +7,18 @@ import type { RequestState } from './state.js';
 export const ANONYMOUS = { username: 'system:anonymous', groups: ['system:unauthenticated'] };
 
 /**
+ * Health endpoints answer credential-less probes even when anonymous requests are off: load
+ * balancers in front of replicas probe /readyz without credentials. (Upstream reaches the same
+ * through anonymous access plus the public-info-viewer role.)
+ */
+function isHealthProbe(path: string): boolean {
+  return /^\/(healthz|livez|readyz)(\/|$)/.test(path);
+}
+
+/**
  * Runs authenticators in order; the first that returns a user wins (SPEC 5). No credential at all
- * is anonymous when --anonymous-auth is on, else 401; a rejected credential is always 401.
+ * is anonymous when --anonymous-auth is on (or for health probes), else 401; a rejected credential
+ * is always 401.
  */
 export function withAuthentication(authenticators: readonly Authenticator[], anonymous: boolean): Middleware<RequestState> {
   return async (ctx, next) => {
@@ -19,7 +29,7 @@ export function withAuthentication(authenticators: readonly Authenticator[], ano
     }
     if (user) {
       ctx.state.user = withAuthenticatedGroup(user);
-    } else if (anonymous) {
+    } else if (anonymous || isHealthProbe(ctx.path)) {
       ctx.state.user = { ...ANONYMOUS, groups: [...ANONYMOUS.groups] };
     } else {
       throw newUnauthorized();

@@ -202,6 +202,12 @@ describe('errors are upstream Status objects', () => {
     expect(res.status).toBe(415);
     expect(res.json).toMatchObject({ reason: 'UnsupportedMediaType' });
   });
+  test('no credential is 401 under the default AlwaysAllow mode (anonymous off, SPEC 5.4), health stays open', async () => {
+    const res = await ts().request('GET', '/api/v1/namespaces', { token: null });
+    expect(res.status).toBe(401);
+    expect(res.json).toMatchObject({ kind: 'Status', reason: 'Unauthorized' });
+    expect((await ts().request('GET', '/readyz', { token: null })).status).toBe(200);
+  });
   test('an invalid bearer token is 401', async () => {
     const res = await ts().request('GET', '/api/v1/namespaces', { token: 'nope' });
     expect(res.status).toBe(401);
