@@ -64,7 +64,8 @@ export function apiHandler(config: ApiServerConfig, registries: RegistrySet, cat
     const readVerb = info.verb === 'get' || info.verb === 'list' || info.verb === 'watch';
     const n = negotiate(ctx.get('Accept'), {
       metaGroup,
-      protobufOk: !!config.protobuf,
+      // Kinds without a Protobuf schema answer a client that also accepts JSON in JSON.
+      protobufOk: config.protobuf?.supports(registry.apiVersion(), registry.info.kind) ?? false,
       tableOk: readVerb,
       pretty,
     });
