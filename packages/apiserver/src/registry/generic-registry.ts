@@ -148,13 +148,16 @@ export class GenericRegistry {
   }
 
   async create(namespace: string, body: KubeObject, opts: WriteOptions): Promise<KubeObject> {
-    const obj = deepCopy(body);
+    // The body belongs to this request; only a generateName retry needs it as it came.
+    let obj = body;
     this.checkNamespace(namespace, obj);
     if (obj.metadata.resourceVersion) {
       throw newInternalError(new Error('resourceVersion should not be set on objects to be created'));
     }
     const generated = !obj.metadata.name && !!obj.metadata.generateName;
+    const pristine = generated ? deepCopy(obj) : undefined;
     for (let attempt = 0; ; attempt++) {
+      if (pristine && attempt > 0) obj = deepCopy(pristine);
       if (generated) obj.metadata.name = generateName(obj.metadata.generateName!);
       const prepared = await this.prepareCreate(obj, opts, 'CREATE');
       try {
@@ -210,7 +213,8 @@ export class GenericRegistry {
           key,
           (cur) => {
             if (!cur) throw newConflict(this.groupResource, name, 'the object was deleted concurrently');
-            const next = deepCopy(cur);
+            // A fresh read for this attempt: changing it in place is safe.
+            const next = cur;
             if (!next.metadata.deletionTimestamp) {
               next.metadata.deletionTimestamp = formatTime(this.now());
               next.metadata.deletionGracePeriodSeconds = 0;
@@ -283,7 +287,8 @@ export class GenericRegistry {
       const object = await this.store.guaranteedUpdate(
         key,
         async (current) => {
-          const next = await transform(current ? deepCopy(current) : undefined);
+          // `current` is this attempt's own read; transforms build new objects and never change it.
+          const next = await transform(current);
           this.checkNamespace(namespace, next);
           if (!next.metadata.name) next.metadata.name = name;
           if (next.metadata.name !== name) {
@@ -311,8 +316,9 @@ export class GenericRegistry {
     }
   }
 
+  /** Prepares `obj` (changed in place: callers hand over an object of their own) for storing. */
   private async prepareCreate(obj: KubeObject, opts: WriteOptions, op: AdmissionOperation): Promise<KubeObject> {
-    const next = deepCopy(obj);
+    const next = obj;
     fillCreateMeta(next.metadata, this.now());
     delete next.metadata.resourceVersion;
     this.strategy.prepareForCreate(next);

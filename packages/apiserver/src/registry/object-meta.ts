@@ -43,7 +43,7 @@ export function carryUpdateMeta(meta: ObjectMeta, old: ObjectMeta): void {
   delete meta.selfLink;
 }
 
-/** A structural deep copy of a JSON-shaped object. */
+/** A deep copy of a JSON-shaped object (a JSON round trip is faster than structuredClone here). */
 export function deepCopy<T extends KubeObject>(obj: T): T {
-  return structuredClone(obj);
+  return JSON.parse(JSON.stringify(obj)) as T;
 }

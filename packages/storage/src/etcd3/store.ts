@@ -70,7 +70,8 @@ export class Etcd3Store implements Store {
     );
     if (!res.succeeded) throw new StorageError('KeyExists', key, `key ${key} already exists`);
     const rev = res.responses[0]?.response_put.header.revision ?? res.header.revision;
-    return decodeValue(key, value, rev);
+    // What was stored, with its revision, without parsing back the bytes just written.
+    return withResourceVersion(obj, rev);
   }
 
   async get(key: string, opts: GetOptions = {}): Promise<KubeObject> {
@@ -190,7 +191,7 @@ export class Etcd3Store implements Store {
       );
       if (res.succeeded) {
         const rev = res.responses[0]?.response_put.header.revision ?? res.header.revision;
-        return decodeValue(key, value, rev);
+        return withResourceVersion(updated, rev);
       }
       current = res.responses[0]?.response_range.kvs[0];
     }
@@ -419,4 +420,9 @@ export function rawItemJson(item: RawItem): Buffer {
     spliceResourceVersion(item.value, item.modRevision) ??
     Buffer.from(JSON.stringify(decodeValue(item.key.toString('utf8'), item.value, item.modRevision)))
   );
+}
+
+/** A shallow copy of `obj` whose metadata.resourceVersion is `rev`. */
+function withResourceVersion(obj: KubeObject, rev: string): KubeObject {
+  return { ...obj, metadata: { ...obj.metadata, resourceVersion: rev } };
 }
