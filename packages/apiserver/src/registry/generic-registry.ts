@@ -16,7 +16,7 @@ import {
   updateManagedFields,
   type JsonObject,
 } from '@cluster/apimachinery';
-import type { Predicate, Preconditions, RawItem, Store, WatchEvent, WatchOptions } from '@cluster/storage';
+import type { Predicate, Preconditions, RawItem, Store, WatchOptions, WatchStream } from '@cluster/storage';
 import { isStorageError, parseRevision } from '@cluster/storage';
 import { runAdmission, type AdmissionPlugin, type AdmissionOperation } from '../admission/admission.js';
 import type { ResourceInfo } from './resource-info.js';
@@ -139,7 +139,7 @@ export class GenericRegistry {
    * Starts a watch of the collection (all namespaces when namespace is ''). Throws the Status
    * error for a start revision that cannot be served (410 Expired, 504 Too large resource version).
    */
-  async watch(namespace: string, opts: WatchOptions): Promise<AsyncIterable<WatchEvent>> {
+  async watch(namespace: string, opts: WatchOptions): Promise<WatchStream> {
     try {
       return await this.store.watch(this.prefix(namespace), opts);
     } catch (e) {
