@@ -24,6 +24,7 @@ import { ensureAdminToken, parseTokenFile, writeAdminKubeconfig } from './admin-
 import { authorizersFor } from './authorizers.js';
 import { ensureBuiltinNamespaces } from './bootstrap.js';
 import { protobufCodecFor } from './protobuf.js';
+import { startMemoryReclaimer } from './memory-reclaimer.js';
 
 /** A running replica: where it listens and how to stop it. */
 export interface RunningServer {
@@ -160,6 +161,9 @@ async function startWithEtcd(
     );
   }
   server.keepAliveTimeout = 65_000;
+  let requests = 0;
+  server.on('request', () => requests++);
+  const stopReclaimer = startMemoryReclaimer(() => requests);
   await new Promise<void>((res, rej) => {
     server.once('error', rej);
     server.listen(opts.securePort, opts.bindAddress, () => res());
@@ -182,6 +186,7 @@ async function startWithEtcd(
   const stop = () => {
     stopped ??= (async () => {
       shuttingDown = true;
+      stopReclaimer();
       await controllers.stop();
       if (opts.shutdownDelayDuration > 0) await new Promise((r) => setTimeout(r, opts.shutdownDelayDuration));
       await new Promise<void>((res) => {
