@@ -187,6 +187,13 @@ describe('errors are upstream Status objects', () => {
     });
     expect(patch.status).toBe(405);
   });
+  test('an Accept nothing can satisfy is 406; pretty output is indented', async () => {
+    const res = await ts().request('GET', '/api/v1/namespaces/default/configmaps', { headers: { Accept: 'text/html' } });
+    expect(res.status).toBe(406);
+    expect(res.json).toMatchObject({ kind: 'Status', reason: 'NotAcceptable', code: 406 });
+    const pretty = await ts().request('GET', '/api/v1/namespaces/default?pretty=true');
+    expect(pretty.text).toMatch(/^\{\n  "kind": "Namespace"|^\{\n  "apiVersion"/);
+  });
   test('a body over 3 MiB is 413', async () => {
     const res = await ts().request('POST', '/api/v1/namespaces/default/configmaps', {
       body: cm('huge', { big: 'x'.repeat(3 * 1024 * 1024 + 10) }),
