@@ -40,7 +40,7 @@ export function rawJsonListStream(envelope: Omit<KubeList, 'items'>, rawItems: R
       const end = Math.min(rawItems.length, i + ITEMS_PER_CHUNK);
       for (let j = i; j < end; j++) {
         if (j > 0) parts.push(COMMA);
-        parts.push(rawItemJson(rawItems[j]!));
+        parts.push(...rawItemJson(rawItems[j]!));
       }
       yield Buffer.concat(parts);
     }

@@ -22,7 +22,7 @@ import { translateEtcdError } from './etcd-errors.js';
 import { prefixEnd } from './keys.js';
 import { RawWatch, type RawWatchHandlers, type RawWatchOptions } from './raw-watch.js';
 import { decodeValue, encodeValue } from './value-codec.js';
-import { spliceResourceVersion } from './splice-rv.js';
+import { resourceVersionParts } from './splice-rv.js';
 
 /** How long a read for a revision newer than etcd's waits before 504 (upstream's cacher uses 3 s). */
 const FRESHNESS_WAIT_MS = 3_000;
@@ -414,11 +414,15 @@ export function parseRevision(rv: string | undefined): number {
   return n;
 }
 
-/** The JSON of a raw list item with its resourceVersion: spliced into the bytes, or re-encoded. */
-export function rawItemJson(item: RawItem): Buffer {
+/**
+ * The JSON of a raw list item with its resourceVersion, as pieces to write in order: spliced into
+ * the stored bytes without copying them, or re-encoded when they have an unexpected shape.
+ */
+export function rawItemJson(item: RawItem): Buffer[] {
   return (
-    spliceResourceVersion(item.value, item.modRevision) ??
-    Buffer.from(JSON.stringify(decodeValue(item.key.toString('utf8'), item.value, item.modRevision)))
+    resourceVersionParts(item.value, item.modRevision) ?? [
+      Buffer.from(JSON.stringify(decodeValue(item.key.toString('utf8'), item.value, item.modRevision))),
+    ]
   );
 }
 
