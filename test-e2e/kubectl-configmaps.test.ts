@@ -60,6 +60,15 @@ describe('stock kubectl against the server (issue: Foundation)', () => {
     expect(r.stderr).toContain('configmaps "one" not found');
   }, 60_000);
 
+  test('delete namespace waits until it and its contents are gone', async () => {
+    expect(await ok(['create', 'namespace', 'doomed'])).toContain('namespace/doomed created');
+    await ok(['create', 'configmap', 'inside', '-n', 'doomed', '--from-literal=a=b']);
+    expect(await ok(['delete', 'namespace', 'doomed', '--timeout=50s'])).toContain('namespace "doomed" deleted');
+    const r = await kubectl(server, ['get', 'namespace', 'doomed']);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('not found');
+  }, 60_000);
+
   test('invalid objects are refused with the server message', async () => {
     const r = await kubectl(server, ['create', 'configmap', 'Bad_Name', '-n', 'demo', '--from-literal=a=b']);
     expect(r.code).not.toBe(0);
