@@ -2,6 +2,7 @@
 import { pino } from 'pino';
 import { FlagError, formatUsage, parseFlags } from './flags.js';
 import { startServer } from './start.js';
+import { unsupportedFlags } from './unsupported-flags.js';
 
 /** The entrypoint: flags -> start -> serve until SIGTERM/SIGINT, then stop cleanly. */
 async function main(argv: string[]): Promise<void> {
@@ -18,6 +19,11 @@ async function main(argv: string[]): Promise<void> {
   if (opts.help) {
     process.stdout.write(formatUsage());
     return;
+  }
+  const unsupported = unsupportedFlags(opts);
+  if (unsupported.length > 0) {
+    process.stderr.write(`Error: not supported by this server yet: ${unsupported.join(', ')}\n`);
+    process.exit(2);
   }
   const logger = pino({ level: opts.logLevel });
   const server = await startServer(opts, logger);

@@ -105,6 +105,18 @@ async function startWithEtcd(
   compactor?.start();
   let shuttingDown = false;
   const etcdCheck = { name: 'etcd', check: () => store.ping() };
+  // --livez-grace-period: while starting up, a failing check does not make the process "dead".
+  const startedAt = Date.now();
+  const etcdLiveness = {
+    name: 'etcd',
+    check: async () => {
+      try {
+        await store.ping();
+      } catch (e) {
+        if (Date.now() - startedAt >= opts.livezGracePeriod) throw e;
+      }
+    },
+  };
   const ping = { name: 'ping', check: async () => {} };
   const api = createApiServer({
     store,
@@ -118,7 +130,7 @@ async function startWithEtcd(
     protobuf: protobufCodecFor(opts.apiDomain),
     inflight: { readOnly: opts.maxRequestsInflight, mutating: opts.maxMutatingRequestsInflight },
     health: {
-      livez: [ping, etcdCheck],
+      livez: [ping, etcdLiveness],
       readyz: [
         ping,
         etcdCheck,

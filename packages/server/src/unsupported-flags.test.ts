@@ -1,0 +1,16 @@
+import { parseFlags } from './flags.js';
+import { unsupportedFlags } from './unsupported-flags.js';
+
+describe('unsupportedFlags', () => {
+  test('nothing set, nothing refused', () => {
+    expect(unsupportedFlags(parseFlags([]))).toEqual([]);
+    expect(unsupportedFlags(parseFlags(['--secure-port=7443', '--token-auth-file=/x']))).toEqual([]);
+  });
+  test.each([
+    [['--oidc-issuer-url=https://issuer.example'], ['--oidc-issuer-url']],
+    [['--runtime-config=api/all=true'], ['--runtime-config']],
+    [['--audit-log-path=/tmp/a', '--feature-gates=Foo=true'], ['--feature-gates', '--audit-log-path']],
+  ])('%p is refused', (args, want) => {
+    expect(unsupportedFlags(parseFlags(args))).toEqual(want);
+  });
+});

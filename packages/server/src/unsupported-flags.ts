@@ -1,0 +1,27 @@
+import { defaultServerOptions, type ServerOptions } from './flag-definitions.js';
+
+/**
+ * Upstream flags this server parses but does not implement yet. Setting one is refused at
+ * start-up rather than silently ignored, so an operator never believes a feature is on.
+ */
+const NOT_YET: readonly (readonly [keyof ServerOptions, string])[] = [
+  ['etcdPrefix', 'etcd-prefix'],
+  ['enableBootstrapTokenAuth', 'enable-bootstrap-token-auth'],
+  ['serviceAccountKeyFiles', 'service-account-key-file'],
+  ['serviceAccountSigningKeyFile', 'service-account-signing-key-file'],
+  ['serviceAccountIssuers', 'service-account-issuer'],
+  ['oidcIssuerUrl', 'oidc-issuer-url'],
+  ['oidcClientId', 'oidc-client-id'],
+  ['authenticationTokenWebhookConfigFile', 'authentication-token-webhook-config-file'],
+  ['requestheaderUsernameHeaders', 'requestheader-username-headers'],
+  ['requestheaderClientCaFile', 'requestheader-client-ca-file'],
+  ['runtimeConfig', 'runtime-config'],
+  ['featureGates', 'feature-gates'],
+  ['auditLogPath', 'audit-log-path'],
+];
+
+/** Names of flags set to something this server cannot honour yet (empty when all is well). */
+export function unsupportedFlags(opts: ServerOptions): string[] {
+  const defaults = defaultServerOptions();
+  return NOT_YET.filter(([key]) => JSON.stringify(opts[key]) !== JSON.stringify(defaults[key])).map(([, flag]) => `--${flag}`);
+}
