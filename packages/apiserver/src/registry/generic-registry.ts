@@ -205,7 +205,7 @@ export class GenericRegistry {
     const key = this.key(namespace, name);
     try {
       const current = await this.store.get(key);
-      checkPreconditionsOrConflict(this.groupResource, name, current, req.preconditions);
+      // Preconditions are checked by the store against the state each write acts on.
       await runAdmission(this.admissionPlugins(), this.attrs('DELETE', namespace, name, undefined, current, req.dryRun));
       if (this.pendingFinalization(current)) {
         // Phase one of SPEC 3.1: mark for deletion and keep the object until its finalizers are gone.
@@ -224,10 +224,10 @@ export class GenericRegistry {
           },
           { ignoreNotFound: false, preconditions: req.preconditions, dryRun: req.dryRun },
         );
-        if (!this.pendingFinalization(marked)) return this.deleteNow(key, name, marked, req);
+        if (!this.pendingFinalization(marked)) return this.deleteNow(key, name, req);
         return { object: marked, deleted: false };
       }
-      return await this.deleteNow(key, name, current, req);
+      return await this.deleteNow(key, name, req);
     } catch (e) {
       throw this.interpret(e, name);
     }
@@ -261,9 +261,17 @@ export class GenericRegistry {
     return this.info.group ? `${this.info.group}/${this.info.version}` : this.info.version;
   }
 
-  private async deleteNow(key: string, name: string, current: KubeObject, req: DeleteRequest): Promise<DeleteResult> {
-    const pre: Preconditions = { ...req.preconditions, resourceVersion: current.metadata.resourceVersion };
-    const object = await this.store.delete(key, { preconditions: pre, dryRun: req.dryRun });
+  /** Removes the object, unless finalizers appeared on it meanwhile (checked on the state deleted). */
+  private async deleteNow(key: string, name: string, req: DeleteRequest): Promise<DeleteResult> {
+    const object = await this.store.delete(key, {
+      preconditions: req.preconditions,
+      dryRun: req.dryRun,
+      validateDeletion: (cur) => {
+        if (this.pendingFinalization(cur)) {
+          throw newConflict(this.groupResource, name, 'finalizers were added concurrently; delete the object again');
+        }
+      },
+    });
     return { object, deleted: true };
   }
 
@@ -305,9 +313,9 @@ export class GenericRegistry {
         },
         { ignoreNotFound: createIfMissing, dryRun: opts.dryRun },
       );
-      if (!created && object.metadata.deletionTimestamp && !this.pendingFinalization(object)) {
+      if (!created && !opts.dryRun && object.metadata.deletionTimestamp && !this.pendingFinalization(object)) {
         // The last finalizer is gone: phase two of SPEC 3.1 removes the object.
-        const res = await this.deleteNow(key, name, object, { dryRun: opts.dryRun });
+        const res = await this.deleteNow(key, name, { dryRun: false });
         return { object: res.object, created: false };
       }
       return { object, created };
@@ -412,19 +420,6 @@ export class GenericRegistry {
   }
 }
 
-function checkPreconditionsOrConflict(gr: GroupResource, name: string, obj: KubeObject, pre: Preconditions | undefined): void {
-  if (!pre) return;
-  if (pre.uid && pre.uid !== obj.metadata.uid) {
-    throw newConflict(gr, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${obj.metadata.uid ?? ''}`);
-  }
-  if (pre.resourceVersion && pre.resourceVersion !== obj.metadata.resourceVersion) {
-    throw newConflict(
-      gr,
-      name,
-      `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion ?? ''}`,
-    );
-  }
-}
 
 function parseRevisionOrBadRequest(rv: string): void {
   if (!/^[0-9]+$/.test(rv)) throw newBadRequest(`invalid resource version: ${rv}`);
