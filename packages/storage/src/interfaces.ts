@@ -64,6 +64,11 @@ export interface GuaranteedUpdateOptions {
   preconditions?: Preconditions;
   /** When true, run the update but do not persist (dry run). */
   dryRun?: boolean;
+  /**
+   * A recent state of the object (with its resourceVersion), e.g. from the watch cache, to try the
+   * update on before reading etcd; the write only succeeds if it is still current. Never modified.
+   */
+  suggestion?: KubeObject;
 }
 
 /** Deletion check run against the current object before it is removed (e.g. finalizers). */
@@ -130,6 +135,15 @@ export interface WatchStream extends AsyncIterable<WatchEvent> {
    * in one write; optional, an empty array when nothing waits.
    */
   takeReady?(max: number): WatchEvent[];
+  /**
+   * Push mode, instead of awaiting `next()`: `listener` is called whenever events become ready or
+   * the stream ends (possibly more than once per event; it must be cheap and idempotent). The
+   * writer then drains with `takeReady` until {@link finished}. Saves one promise per event per
+   * watcher, which matters when thousands of watchers share each event. Optional.
+   */
+  onReady?(listener: () => void): void;
+  /** True once the stream has ended and every event was taken. */
+  readonly finished?: boolean;
 }
 
 export interface WatchOptions {

@@ -5,6 +5,7 @@ import type { Negotiated } from '../negotiation/negotiate.js';
 import type { GenericRegistry } from '../registry/generic-registry.js';
 import { toTable } from '../tables/table.js';
 import type { EncodingCache } from './encoding-cache.js';
+import type { FlushTask, WatchFlusher } from './watch-flusher.js';
 import { parseListQuery } from './list-options.js';
 import { selectionPredicate } from './selectors.js';
 import type { RequestScope } from './scope.js';
@@ -16,6 +17,8 @@ export interface WatchTarget {
   res: ServerResponse;
   /** Encodings of recent events shared by every watcher of this server. */
   encodings: EncodingCache<WatchEvent>;
+  /** Takes turns writing the watch streams of this server (push mode); without it each stream pumps on its own. */
+  flusher?: WatchFlusher;
   negotiated: Negotiated;
   metaGroup: string;
   apiDomain: string;
@@ -63,7 +66,11 @@ export async function watchResource(scope: RequestScope, target: WatchTarget): P
       throw e;
     }
     startStream(res, target.negotiated);
-    await pump(events, res, scope, target, controller.signal);
+    if (target.flusher && supportsPush(events)) {
+      await new WatchStreamWriter(events, res, scope, target, target.flusher).done;
+    } else {
+      await pump(events, res, scope, target, controller.signal);
+    }
   } finally {
     clearTimeout(timer);
     scope.signal.removeEventListener('abort', onClientGone);
@@ -114,6 +121,135 @@ async function pump(
   res.end();
 }
 
+type PushStream = WatchStream & Required<Pick<WatchStream, 'takeReady' | 'onReady'>>;
+
+function supportsPush(events: WatchStream): events is PushStream {
+  return typeof events.onReady === 'function' && typeof events.takeReady === 'function';
+}
+
+/**
+ * One watch stream in push mode: when the stream has events, it asks the server's flusher for a
+ * turn; on its turn it sends every event waiting in one write. While the socket is over its
+ * buffer it waits for 'drain' (events keep queueing in the watcher, which ends itself as too slow
+ * when that lasts).
+ */
+class WatchStreamWriter implements FlushTask {
+  readonly done: Promise<void>;
+  private resolveDone!: () => void;
+  private blocked = false;
+  private ended = false;
+  private readonly includeObject: string | null;
+  /** HTTP/1.1 chunked responses get pre-framed chunks written to the socket (see writeChunks). */
+  private readonly socket: ServerResponse['socket'];
+  private readonly chunkKey: string;
+
+  constructor(
+    private readonly events: PushStream,
+    private readonly res: ServerResponse,
+    private readonly scope: RequestScope,
+    private readonly target: WatchTarget,
+    private readonly flusher: WatchFlusher,
+  ) {
+    this.done = new Promise<void>((resolve) => (this.resolveDone = resolve));
+    this.includeObject = scope.query.get('includeObject');
+    this.socket = rawChunkSocket(res);
+    this.chunkKey = `${encodingKey(target, this.includeObject)}/chunk`;
+    res.once('close', () => this.finish());
+    events.onReady(() => this.wake());
+  }
+
+  flush(): void {
+    if (this.ended || this.blocked) return;
+    let batch: WatchEvent[];
+    let parts: Uint8Array[];
+    let last = false;
+    try {
+      batch = this.events.takeReady(MAX_EVENTS_PER_WRITE);
+      if (batch.length === 0) {
+        if (this.events.finished) this.finish();
+        return;
+      }
+      parts = [];
+      for (const event of batch) {
+        parts.push(this.socket ? chunkOf(event, this.chunkKey, this.scope.registry, this.target, this.includeObject) : toBytes(encodeEvent(event, this.scope.registry, this.target, this.includeObject)));
+        if (event.type === 'ERROR') {
+          last = true;
+          break;
+        }
+      }
+    } catch (e) {
+      const status = e instanceof StatusError ? e.status : newInternalError(e).status;
+      if (!this.res.destroyed) this.res.write(encodeError(status, this.target));
+      this.finish();
+      return;
+    }
+    const data = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+    const ok = this.socket ? this.socket.write(data) : this.res.write(data);
+    if (last || this.res.destroyed) {
+      this.finish();
+      return;
+    }
+    if (!ok) {
+      this.blocked = true;
+      (this.socket ?? this.res).once('drain', () => {
+        this.blocked = false;
+        this.wake();
+      });
+      return;
+    }
+    // More than one write's worth was waiting: come back after the others had their turn.
+    if (batch.length === MAX_EVENTS_PER_WRITE) this.wake();
+  }
+
+  private wake(): void {
+    if (!this.ended && !this.blocked) this.flusher.schedule(this);
+  }
+
+  private finish(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.flusher.cancel(this);
+    // Ends the watcher too when the client went away or the response failed.
+    void this.events[Symbol.asyncIterator]().return?.();
+    if (!this.res.destroyed && !this.res.writableEnded) this.res.end();
+    this.resolveDone();
+  }
+}
+
+/**
+ * The socket of an HTTP/1.1 chunked response whose headers are out, or undefined. Writing an
+ * event's chunk there directly, framed once and shared by every watcher, costs one buffer write
+ * per watcher instead of the response's framing of each write (corking, a chunk header and
+ * trailer, a gathered write); the response still writes the terminating chunk on end().
+ */
+function rawChunkSocket(res: ServerResponse): ServerResponse['socket'] {
+  const chunked = (res as ServerResponse & { chunkedEncoding?: boolean }).chunkedEncoding === true;
+  return chunked && res.headersSent && res.socket && !res.socket.destroyed ? res.socket : null;
+}
+
+function toBytes(bytes: Uint8Array | string): Uint8Array {
+  return typeof bytes === 'string' ? Buffer.from(bytes) : bytes;
+}
+
+/** An event encoded as one HTTP/1.1 chunk (size line, bytes, CRLF), cached with the encoding. */
+function chunkOf(event: WatchEvent, key: string, registry: GenericRegistry, target: WatchTarget, includeObject: string | null): Uint8Array {
+  const cached = target.encodings.get(event, key);
+  if (cached) return cached as Uint8Array;
+  const bytes = toBytes(encodeEvent(event, registry, target, includeObject));
+  const chunk = Buffer.allocUnsafe(bytes.length + 16);
+  let at = chunk.write(`${bytes.length.toString(16)}\r\n`, 0, 'latin1');
+  chunk.set(bytes, at);
+  at += bytes.length;
+  at += chunk.write('\r\n', at, 'latin1');
+  const framed = chunk.subarray(0, at);
+  if (event.type !== 'BOOKMARK' && event.type !== 'ERROR') target.encodings.set(event, key, framed);
+  return framed;
+}
+
+function encodingKey(target: WatchTarget, includeObject: string | null): string {
+  return target.negotiated.as === 'Table' ? `table:${includeObject ?? 'Metadata'}` : target.negotiated.encoding;
+}
+
 function drained(res: ServerResponse): Promise<void> {
   return new Promise<void>((resolve) => {
     const done = () => {
@@ -146,7 +282,7 @@ function encodeError(status: Status, target: WatchTarget): Uint8Array | string {
  */
 function encodeEvent(event: WatchEvent, registry: GenericRegistry, target: WatchTarget, includeObject: string | null): Uint8Array | string {
   const n = target.negotiated;
-  const key = n.as === 'Table' ? `table:${includeObject ?? 'Metadata'}` : n.encoding;
+  const key = encodingKey(target, includeObject);
   const cached = target.encodings.get(event, key);
   if (cached) return cached;
   const object = viewOf(event, registry, target, includeObject);

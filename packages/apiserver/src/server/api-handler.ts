@@ -5,6 +5,7 @@ import { handleResource } from '../handlers/resource-handler.js';
 import { watchResource } from '../handlers/watch.js';
 import { jsonListStream, STREAM_LIST_THRESHOLD } from '../handlers/list-stream.js';
 import { EncodingCache } from '../handlers/encoding-cache.js';
+import { WatchFlusher } from '../handlers/watch-flusher.js';
 import type { WatchEvent } from '@cluster/storage';
 import { encodeBody, warningHeader } from '../handlers/responders.js';
 import type { HandlerResult, RequestScope } from '../handlers/scope.js';
@@ -31,6 +32,7 @@ function notFoundResource(): StatusError {
 export function apiHandler(config: ApiServerConfig, registries: RegistrySet, catalog: ApiCatalog): Middleware<RequestState> {
   const metaGroup = `meta.${config.apiDomain}`;
   const encodings = new EncodingCache<WatchEvent>();
+  const flusher = new WatchFlusher();
   return async (ctx) => {
     const info = ctx.state.requestInfo;
     if (!info.isResourceRequest) {
@@ -74,7 +76,7 @@ export function apiHandler(config: ApiServerConfig, registries: RegistrySet, cat
       if (!registry.info.verbs.includes('watch')) throw newMethodNotSupported(registry.groupResource, 'watch');
       ctx.status = 200;
       try {
-        await watchResource(scope, { res: ctx.res, encodings, negotiated: n, metaGroup, apiDomain: config.apiDomain });
+        await watchResource(scope, { res: ctx.res, encodings, flusher, negotiated: n, metaGroup, apiDomain: config.apiDomain });
       } finally {
         // The stream was written directly; Koa must not answer again.
         if (ctx.res.headersSent) ctx.respond = false;

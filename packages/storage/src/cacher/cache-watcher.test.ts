@@ -147,4 +147,35 @@ describe('CacheWatcher', () => {
     expect(closed).toEqual([w]);
     expect(w.isOpen).toBe(false);
   });
+
+  test('push mode: the listener hears of ready events and of the end; finished once all are taken', () => {
+    const { w, ac } = watcher({ initialEvents: [{ type: 'ADDED', object: obj('i', 5), revision: 5 }] });
+    let calls = 0;
+    w.onReady(() => calls++);
+    expect(calls).toBe(1); // the initial event is already waiting
+    w.dispatch(added('a', 11));
+    expect(calls).toBe(2);
+    expect(w.takeReady(10).map((e) => e.object.metadata.name)).toEqual(['i', 'a']);
+    expect(w.finished).toBe(false);
+    ac.abort();
+    expect(calls).toBe(3);
+    expect(w.finished).toBe(true);
+  });
+
+  test('push mode: a terminated watcher is finished only after its final event is taken', () => {
+    const { w } = watcher();
+    w.onReady(() => undefined);
+    w.terminate({ type: 'ERROR', object: { metadata: {} }, revision: 0 });
+    expect(w.finished).toBe(false);
+    expect(w.takeReady(10).map((e) => e.type)).toEqual(['ERROR']);
+    expect(w.finished).toBe(true);
+  });
+
+  test('wants() says whether a live revision is still to be delivered', () => {
+    const { w, ac } = watcher();
+    expect(w.wants(10)).toBe(false);
+    expect(w.wants(11)).toBe(true);
+    ac.abort();
+    expect(w.wants(11)).toBe(false);
+  });
 });

@@ -39,6 +39,7 @@ export class CacheWatcher implements AsyncIterableIterator<WatchEvent> {
   private closed = false;
   private aborted = false;
   private wake: (() => void) | undefined;
+  private listener: (() => void) | undefined;
   private slowTimer: NodeJS.Timeout | undefined;
   private lastRevision: number;
   private readonly bufferSize: number;
@@ -67,10 +68,31 @@ export class CacheWatcher implements AsyncIterableIterator<WatchEvent> {
     return this.queue.length - this.head;
   }
 
+  /** True once the watcher has ended and every event was taken. */
+  get finished(): boolean {
+    return this.closed && (this.aborted || (this.initialPos >= this.initial.length && this.head >= this.queue.length));
+  }
+
+  /** Push mode (see WatchStream.onReady): `listener` runs whenever events are ready or the watch ends. */
+  onReady(listener: () => void): void {
+    this.listener = listener;
+    if (this.closed || this.pending > 0 || this.initialPos < this.initial.length) listener();
+  }
+
   /** Whether `key` is one this watcher watches. */
   matchesKey(key: string): boolean {
     const p = this.opts.prefix;
     return p.endsWith('/') ? key.startsWith(p) : key === p;
+  }
+
+  /** The watcher's selection (label and field selectors), if any. */
+  get predicate(): Predicate | undefined {
+    return this.opts.predicate;
+  }
+
+  /** Whether a live change at `revision` is still to be delivered to this watcher. */
+  wants(revision: number): boolean {
+    return !this.closed && revision > this.opts.afterRevision;
   }
 
   /** Offers a cache change; it is delivered if it is new to this watcher and passes its filters. */
@@ -94,7 +116,7 @@ export class CacheWatcher implements AsyncIterableIterator<WatchEvent> {
     if (this.closed) return;
     this.initial = events;
     this.initialPos = 0;
-    this.wake?.();
+    this.signalReady();
   }
 
   /** Queues an event without filtering (e.g. an initial-events-end bookmark). */
@@ -102,7 +124,7 @@ export class CacheWatcher implements AsyncIterableIterator<WatchEvent> {
     if (this.closed) return;
     this.queue.push(ev);
     if (ev.revision > this.lastRevision) this.lastRevision = ev.revision;
-    this.wake?.();
+    this.signalReady();
     const pending = this.pending;
     if (pending <= this.bufferSize) return;
     if (pending >= 2 * this.bufferSize) {
@@ -185,6 +207,11 @@ export class CacheWatcher implements AsyncIterableIterator<WatchEvent> {
     return ev;
   }
 
+  private signalReady(): void {
+    this.wake?.();
+    this.listener?.();
+  }
+
   private abort(): void {
     this.aborted = true;
     this.initial = [];
@@ -199,7 +226,7 @@ export class CacheWatcher implements AsyncIterableIterator<WatchEvent> {
     if (this.slowTimer) clearTimeout(this.slowTimer);
     this.slowTimer = undefined;
     this.opts.signal.removeEventListener('abort', this.onAbort);
-    this.wake?.();
+    this.signalReady();
     if (first) this.opts.onClose?.(this);
   }
 }

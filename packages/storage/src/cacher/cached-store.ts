@@ -113,6 +113,10 @@ export class CachedStore implements Store {
   }
 
   guaranteedUpdate(key: string, tryUpdate: UpdateFunc, opts: GuaranteedUpdateOptions): Promise<KubeObject> {
+    if (!opts.suggestion) {
+      const cached = this.cacherFor(key)?.get(key);
+      if (cached) return this.etcd.guaranteedUpdate(key, tryUpdate, { ...opts, suggestion: cached });
+    }
     return this.etcd.guaranteedUpdate(key, tryUpdate, opts);
   }
 

@@ -9,6 +9,9 @@ import { WatchCache, type StoreChange } from './watch-cache.js';
 
 type Waiter = { revision: number; resolve: () => void };
 
+/** The selection group each registered watcher was put in. */
+const selectionOf = new WeakMap<CacheWatcher, string>();
+
 /**
  * The watch cache of one resource prefix, after upstream's Cacher: ONE etcd watch, started from
  * the revision of an initial list, feeds a {@link WatchCache}; every client watch is served from it.
@@ -16,7 +19,13 @@ type Waiter = { revision: number; resolve: () => void };
  */
 export class Cacher {
   private readonly cache: WatchCache;
-  private readonly groups = new Map<string, Set<CacheWatcher>>();
+  /**
+   * Open watchers by key prefix, then by selection: watchers whose predicates share a selectorKey
+   * (or have none) see the same events, so each change is filtered once per selection and the
+   * resulting event handed to all of them.
+   */
+  private readonly groups = new Map<string, Map<string, Set<CacheWatcher>>>();
+  private nextSoloSelection = 0;
   private waiters: Waiter[] = [];
   private readyWaiters: Array<() => void> = [];
   private etcdWatch: { close(): Promise<void> } | undefined;
@@ -55,7 +64,7 @@ export class Cacher {
 
   get watcherCount(): number {
     let n = 0;
-    for (const set of this.groups.values()) n += set.size;
+    for (const selections of this.groups.values()) for (const set of selections.values()) n += set.size;
     return n;
   }
 
@@ -193,21 +202,28 @@ export class Cacher {
       onClose: (cw) => this.unregister(cw),
     });
     if (!w.isOpen) return w;
-    let set = this.groups.get(prefix);
-    if (!set) this.groups.set(prefix, (set = new Set()));
+    const selection = opts.predicate ? opts.predicate.selectorKey ?? `#${this.nextSoloSelection++}` : '';
+    selectionOf.set(w, selection);
+    let selections = this.groups.get(prefix);
+    if (!selections) this.groups.set(prefix, (selections = new Map()));
+    let set = selections.get(selection);
+    if (!set) selections.set(selection, (set = new Set()));
     set.add(w);
     return w;
   }
 
   private unregister(w: CacheWatcher): void {
-    const set = this.groups.get(w.prefix);
-    if (!set) return;
+    const selections = this.groups.get(w.prefix);
+    const selection = selectionOf.get(w);
+    const set = selection === undefined ? undefined : selections?.get(selection);
+    if (!selections || !set) return;
     set.delete(w);
-    if (set.size === 0) this.groups.delete(w.prefix);
+    if (set.size === 0) selections.delete(selection!);
+    if (selections.size === 0) this.groups.delete(w.prefix);
   }
 
   private *allWatchers(): Generator<CacheWatcher> {
-    for (const set of [...this.groups.values()]) yield* [...set];
+    for (const selections of [...this.groups.values()]) for (const set of [...selections.values()]) yield* [...set];
   }
 
   private initialEventsEnd(revision: number): WatchEvent {
@@ -302,20 +318,35 @@ export class Cacher {
     for (const change of changes) {
       const ev = this.cache.apply(change);
       if (!ev) continue;
-      for (const [prefix, set] of this.groups) {
+      for (const [prefix, selections] of this.groups) {
         const inPrefix = prefix.endsWith('/') ? ev.key.startsWith(prefix) : ev.key === prefix;
         if (!inPrefix) continue;
-        for (const w of set) {
-          try {
-            w.dispatch(ev);
-          } catch (e) {
-            // A failing predicate ends its own watch, never the dispatch to the others.
-            w.terminate(errorEvent(500, 'InternalError', `Internal error occurred: ${(e as Error).message}`));
-          }
-        }
+        for (const set of selections.values()) this.deliver(ev, set);
       }
     }
     this.notifyWaiters();
+  }
+
+  /** Filters `ev` once for watchers sharing one selection and hands each the result. */
+  private deliver(ev: CacheEvent, set: Set<CacheWatcher>): void {
+    let decided = false;
+    let out: WatchEvent | undefined;
+    for (const w of set) {
+      if (!w.wants(ev.revision)) continue;
+      if (!decided) {
+        decided = true;
+        try {
+          out = watchEventFor(ev, w.predicate);
+        } catch (e) {
+          // A failing predicate ends the watches that use it, never the dispatch to the others.
+          const failed = errorEvent(500, 'InternalError', `Internal error occurred: ${(e as Error).message}`);
+          for (const x of [...set]) x.terminate(failed);
+          return;
+        }
+        if (!out) return;
+      }
+      w.push(out!);
+    }
   }
 
   private onCompacted(compactRevision: number): void {
@@ -334,6 +365,6 @@ export class Cacher {
     this.cache.evict();
     if (!this.ready || this.groups.size === 0) return;
     const ev = bookmarkEvent(this.cache.revision);
-    for (const set of this.groups.values()) for (const w of set) w.bookmark(ev);
+    for (const selections of this.groups.values()) for (const set of selections.values()) for (const w of set) w.bookmark(ev);
   }
 }

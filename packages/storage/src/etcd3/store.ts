@@ -167,14 +167,40 @@ export class Etcd3Store implements Store {
 
   async guaranteedUpdate(key: string, tryUpdate: UpdateFunc, opts: GuaranteedUpdateOptions): Promise<KubeObject> {
     const k = Buffer.from(key);
-    let current = (await this.range({ key: k }, key)).kvs[0];
+    // A suggested state (the watch cache's copy) saves the read before the write, as upstream's
+    // cacher does: the write's compare proves it current, and anything that could depend on it
+    // being stale (a failed precondition or update, a no-op) is retried on a fresh read.
+    let current: Pick<IKeyValue, 'value' | 'mod_revision'> | undefined;
+    let fresh = true;
+    const suggestedRevision = opts.suggestion?.metadata.resourceVersion;
+    if (opts.suggestion && suggestedRevision && /^[1-9][0-9]*$/.test(suggestedRevision)) {
+      current = { value: encodeValue(opts.suggestion), mod_revision: suggestedRevision };
+      fresh = false;
+    } else {
+      current = (await this.range({ key: k }, key)).kvs[0];
+    }
+    const readFresh = async () => {
+      current = (await this.range({ key: k }, key)).kvs[0];
+      fresh = true;
+    };
     for (let attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
       const existing = current ? decodeValue(key, current.value, current.mod_revision) : undefined;
-      if (!existing && !opts.ignoreNotFound) throw new StorageError('KeyNotFound', key, `key ${key} not found`);
-      if (existing) checkPreconditions(key, existing, opts.preconditions);
-      const updated = await tryUpdate(existing);
+      let updated: KubeObject;
+      try {
+        if (!existing && !opts.ignoreNotFound) throw new StorageError('KeyNotFound', key, `key ${key} not found`);
+        if (existing) checkPreconditions(key, existing, opts.preconditions);
+        updated = await tryUpdate(existing);
+      } catch (e) {
+        if (fresh) throw e;
+        await readFresh();
+        continue;
+      }
       const value = encodeValue(updated);
       if (current && value.equals(current.value)) {
+        if (!fresh) {
+          await readFresh();
+          continue;
+        }
         // Nothing changed: upstream skips the write and keeps the resourceVersion.
         return decodeValue(key, current.value, current.mod_revision);
       }
@@ -194,6 +220,7 @@ export class Etcd3Store implements Store {
         return withResourceVersion(updated, rev);
       }
       current = res.responses[0]?.response_range.kvs[0];
+      fresh = true;
     }
     throw new StorageError('ResourceVersionConflicts', key, 'too many concurrent updates; try again');
   }

@@ -97,6 +97,46 @@ describe('Etcd3Store (DESIGN "Storage")', () => {
     expect(again.metadata.resourceVersion).toBe(created.metadata.resourceVersion);
   });
 
+  test('guaranteedUpdate with a suggestion: current suggestion saves the read; a stale one is retried on etcd', async () => {
+    const key = '/registry/core/configmaps/ns/suggest';
+    const v1 = await store.create(key, obj('suggest', { n: '1' }));
+    const v2 = await store.guaranteedUpdate(key, (cur) => ({ ...cur!, data: { n: '2' } }), { ignoreNotFound: false, suggestion: v1 });
+    expect(Number(v2.metadata.resourceVersion)).toBeGreaterThan(Number(v1.metadata.resourceVersion));
+    // v1 is stale now: the update must apply to v2's state, never overwrite it.
+    const seen: string[] = [];
+    const v3 = await store.guaranteedUpdate(
+      key,
+      (cur) => {
+        seen.push(cur!.data!['n']!);
+        return { ...cur!, data: { ...cur!.data, m: 'x' } };
+      },
+      { ignoreNotFound: false, suggestion: v1 },
+    );
+    expect(seen).toEqual(['1', '2']);
+    expect(v3.data).toEqual({ n: '2', m: 'x' });
+    expect((await store.get(key)).data).toEqual({ n: '2', m: 'x' });
+    // A precondition the stale suggestion fails but etcd's state meets succeeds.
+    const v4 = await store.guaranteedUpdate(key, (cur) => ({ ...cur!, data: { n: '4' } }), {
+      ignoreNotFound: false,
+      suggestion: v1,
+      preconditions: { resourceVersion: v3.metadata.resourceVersion! },
+    });
+    expect(v4.data).toEqual({ n: '4' });
+    // A no-op judged on a stale suggestion is checked against etcd: here it is a real change.
+    const v5 = await store.guaranteedUpdate(key, (cur) => ({ ...cur!, data: { n: '1' } }), { ignoreNotFound: false, suggestion: v1 });
+    expect(v5.metadata.resourceVersion).not.toBe(v4.metadata.resourceVersion);
+    expect((await store.get(key)).data).toEqual({ n: '1' });
+    // The suggestion is never modified.
+    expect(v1.data).toEqual({ n: '1' });
+  });
+
+  test('guaranteedUpdate with a suggestion of a deleted object is KeyNotFound', async () => {
+    const key = '/registry/core/configmaps/ns/suggest-gone';
+    const v1 = await store.create(key, obj('suggest-gone'));
+    await store.delete(key);
+    await expectStorageError(store.guaranteedUpdate(key, (cur) => cur!, { ignoreNotFound: false, suggestion: v1 }), 'KeyNotFound');
+  });
+
   test('dry-run create, update and delete write nothing', async () => {
     const before = await store.currentRevision();
     await store.create('/registry/core/configmaps/ns/dry', obj('dry'), { dryRun: true });
