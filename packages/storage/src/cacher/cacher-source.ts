@@ -13,8 +13,13 @@ export interface ChangeSink {
 export interface CacherSource {
   /** Every key under `prefix` with its object, read at `revision` (0: the current revision). */
   listEntries(prefix: string, revision?: number): Promise<{ entries: [string, KubeObject][]; revision: number }>;
-  /** Opens ONE etcd watch on `prefix` from `fromRevision` (inclusive). */
-  watchChanges(prefix: string, fromRevision: number, sink: ChangeSink): { close(): Promise<void> };
+  /**
+   * Opens ONE etcd watch on `prefix` from `fromRevision` (inclusive). `requestProgress`, when
+   * present, asks etcd for a progress notification on it (answered through `sink.onProgress`).
+   */
+  watchChanges(prefix: string, fromRevision: number, sink: ChangeSink): { close(): Promise<void>; requestProgress?(): boolean };
+  /** Whether progress requests are answered in order with events (the etcd version has the fixes). */
+  progressRequestsSafe?(): Promise<boolean>;
   /** The current etcd revision (a linearizable read). */
   currentRevision(): Promise<number>;
 }
@@ -35,6 +40,17 @@ export interface CacherOptions extends WatchCacheOptions {
   slowBudgetMs?: number;
   /** Annotation of the bookmark that ends the initial events of a sendInitialEvents watch. */
   initialEventsEndAnnotation?: string;
+  /**
+   * Whether a cache that is behind a consistent read asks etcd for a progress notification:
+   * 'auto' (default) when the etcd version answers them in order with events, or always / never.
+   */
+  progressRequests?: 'auto' | 'always' | 'never';
+  /** How long a consistent (most recent) list waits for the cache to reach etcd's revision. Default 1 s. */
+  consistentReadWaitMs?: number;
+  /** Most list snapshots kept for continue tokens. Default 16. */
+  maxListSnapshots?: number;
+  /** How long an unused list snapshot is kept. Default 30 s. */
+  listSnapshotTtlMs?: number;
   /** Receives diagnostics (list failures, dropped watchers). */
   log?: (message: string) => void;
 }

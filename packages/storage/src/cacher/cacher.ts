@@ -6,6 +6,7 @@ import { bookmarkEvent, errorEvent, expiredEvent, watchEventFor, type CacheEvent
 import { CacheWatcher } from './cache-watcher.js';
 import type { CacherOptions, CacherSource } from './cacher-source.js';
 import { WatchCache, type StoreChange } from './watch-cache.js';
+import { SnapshotStore, type ListSnapshot } from './list-snapshot.js';
 
 type Waiter = { revision: number; resolve: () => void };
 
@@ -28,7 +29,11 @@ export class Cacher {
   private nextSoloSelection = 0;
   private waiters: Waiter[] = [];
   private readyWaiters: Array<() => void> = [];
-  private etcdWatch: { close(): Promise<void> } | undefined;
+  private etcdWatch: { close(): Promise<void>; requestProgress?(): boolean } | undefined;
+  /** Snapshots that served a first page, for the pages after it (see snapshotFor). */
+  private readonly snapshots: SnapshotStore;
+  /** When the last progress request went out (performance.now()), so concurrent reads share one. */
+  private lastProgressRequest = -Infinity;
   private ready = false;
   private closed = false;
   private started = false;
@@ -42,6 +47,7 @@ export class Cacher {
     private readonly opts: CacherOptions = {},
   ) {
     this.cache = new WatchCache(opts);
+    this.snapshots = new SnapshotStore(opts.maxListSnapshots ?? 16, opts.listSnapshotTtlMs ?? 30_000);
     this.bookmarkTimer = setInterval(() => this.tick(), opts.bookmarkIntervalMs ?? 1_000);
     this.bookmarkTimer.unref();
   }
@@ -106,6 +112,59 @@ export class Cacher {
   list(prefix: string, predicate?: Predicate): { items: KubeObject[]; revision: number } | undefined {
     if (!this.ready) return undefined;
     return { items: this.cache.list(prefix, predicate), revision: this.cache.revision };
+  }
+
+  /**
+   * Waits (bounded by consistentReadWaitMs) until the cache is complete up to `revision`, a
+   * revision just read from etcd with a linearizable read; true when it is, false when it is not
+   * ready or does not catch up in time (the caller then reads etcd). An idle cache learns of newer
+   * revisions only from progress notifications: when etcd answers progress requests in order with
+   * events, one is asked for (one per 100 ms at most, shared by concurrent reads). `since` is
+   * when (performance.now()) `revision` was read: a request sent after that is answered with it.
+   */
+  async waitUntilFresh(revision: number, since: number): Promise<boolean> {
+    if (!this.ready) return false;
+    if (this.cache.revision >= revision) return true;
+    if (!(await this.mayRequestProgress())) return false;
+    const deadline = performance.now() + (this.opts.consistentReadWaitMs ?? 1_000);
+    for (;;) {
+      if (!this.ready) return false;
+      if (this.cache.revision >= revision) return true;
+      const now = performance.now();
+      if (now >= deadline) return false;
+      // A newer etcd may not answer while the watch is unsynced: ask again every 100 ms.
+      if (this.lastProgressRequest < since || now - this.lastProgressRequest >= 100) {
+        if (this.etcdWatch?.requestProgress?.()) this.lastProgressRequest = now;
+      }
+      await this.waitForRevision(revision, Math.min(100, deadline - now));
+    }
+  }
+
+  /**
+   * The current state under `prefix` at {@link revision}, sorted by key, or undefined while not
+   * ready. Cheap (references only); stays valid however the cache changes later.
+   */
+  snapshot(prefix: string): ListSnapshot | undefined {
+    if (!this.ready) return undefined;
+    const { keys, objects } = this.cache.snapshot(prefix);
+    return { prefix, revision: this.cache.revision, keys, objects };
+  }
+
+  /** Keeps `snap` for the continue tokens of the list it served (bounded count, short lifetime). */
+  keepSnapshot(snap: ListSnapshot): void {
+    if (!this.closed) this.snapshots.add(snap);
+  }
+
+  /** A kept snapshot of `prefix` at exactly `revision`. */
+  snapshotFor(prefix: string, revision: number): ListSnapshot | undefined {
+    return this.snapshots.get(prefix, revision);
+  }
+
+  private mayRequestProgress(): Promise<boolean> {
+    const mode = this.opts.progressRequests ?? 'auto';
+    if (mode !== 'auto') return Promise.resolve(mode === 'always');
+    // The source asks etcd once and remembers the answer (or asks again after a failure).
+    return this.source.progressRequestsSafe?.() ?? Promise.resolve(false);
   }
 
   /** The cached object at `key` (null when absent), or undefined while not ready. */
@@ -173,6 +232,7 @@ export class Cacher {
     this.closed = true;
     this.ready = false;
     clearInterval(this.bookmarkTimer);
+    this.snapshots.clear();
     if (this.retryTimer) clearTimeout(this.retryTimer);
     for (const w of this.allWatchers()) w.terminate();
     for (const resolve of this.readyWaiters.splice(0)) resolve();
@@ -363,6 +423,7 @@ export class Cacher {
 
   private tick(): void {
     this.cache.evict();
+    this.snapshots.sweep();
     if (!this.ready || this.groups.size === 0) return;
     const ev = bookmarkEvent(this.cache.revision);
     for (const selections of this.groups.values()) for (const set of selections.values()) for (const w of set) w.bookmark(ev);

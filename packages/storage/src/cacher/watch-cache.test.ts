@@ -121,3 +121,35 @@ describe('WatchCache', () => {
     expect(cache.addedEvents(`${P}a/`)[0]).toBe(first[0]);
   });
 });
+
+describe('WatchCache key order (kept incrementally)', () => {
+  test('lists stay sorted by key through creates, deletes and re-creates, per prefix', () => {
+    const cache = new WatchCache();
+    cache.reset([[key('b', 'm'), obj('b', key('b', 'm'), 1)]], 1);
+    const live = new Map<string, number>([[key('b', 'm'), 1]]);
+    let rev = 1;
+    // A deterministic pseudo-random sequence of writes over a few namespaces and names.
+    let seed = 7;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    for (let i = 0; i < 400; i++) {
+      const k = key(['a', 'b', 'c'][next(3)]!, `n${next(20)}`);
+      rev++;
+      if (live.has(k) && next(3) === 0) {
+        cache.apply({ type: 'delete', key: k, revision: rev });
+        live.delete(k);
+      } else {
+        cache.apply({ type: 'put', key: k, revision: rev, object: obj('x', k, rev) });
+        live.set(k, rev);
+      }
+      if (i % 7 === 0) {
+        const want = [...live.keys()].sort();
+        expect(cache.list(P).map((o) => o.metadata.name)).toEqual(want);
+        expect(cache.list(`${P}b/`).map((o) => o.metadata.name)).toEqual(want.filter((x) => x.startsWith(`${P}b/`)));
+        expect(cache.snapshot(`${P}c/`).keys).toEqual(want.filter((x) => x.startsWith(`${P}c/`)));
+      }
+    }
+  });
+});

@@ -40,6 +40,14 @@ interface StateEntry {
  */
 export class WatchCache {
   private state = new Map<string, StateEntry>();
+  /**
+   * Keys of {@link state} in order, maintained lazily: keys added since the last ordered read wait
+   * in {@link pending} and deletions only set {@link stale}. A list then merges (O(n + p log p))
+   * instead of sorting the whole state per call, and writes never pay for the order.
+   */
+  private sorted: string[] = [];
+  private pending: string[] = [];
+  private stale = false;
   private window: CacheEvent[] = [];
   private head = 0;
   private rev = 0;
@@ -79,6 +87,9 @@ export class WatchCache {
   reset(entries: Iterable<readonly [string, KubeObject]>, revision: number): void {
     this.state = new Map();
     for (const [key, object] of entries) this.state.set(key, { object });
+    this.sorted = [...this.state.keys()].sort(compareKeys);
+    this.pending = [];
+    this.stale = false;
     this.window = [];
     this.head = 0;
     this.rev = revision;
@@ -99,13 +110,14 @@ export class WatchCache {
     if (change.type === 'put') {
       if (!change.object) return undefined;
       this.state.set(change.key, { object: change.object });
+      if (!prev) this.pending.push(change.key);
       ev = prev
         ? { type: 'MODIFIED', key: change.key, revision: change.revision, object: change.object, prevObject: prev.object, time: this.now() }
         : { type: 'ADDED', key: change.key, revision: change.revision, object: change.object, time: this.now() };
     } else {
       const last = prev?.object ?? change.object;
       if (!last) return undefined;
-      this.state.delete(change.key);
+      if (this.state.delete(change.key)) this.stale = true;
       const object = withResourceVersion(last, change.revision);
       ev = { type: 'DELETED', key: change.key, revision: change.revision, object, prevObject: last, time: this.now() };
     }
@@ -174,6 +186,17 @@ export class WatchCache {
     });
   }
 
+  /**
+   * The current state under `prefix` (every key, no predicate) as parallel arrays sorted by key: a
+   * copy of references only, which stays the state at {@link revision} whatever happens later.
+   */
+  snapshot(prefix: string): { keys: string[]; objects: KubeObject[] } {
+    const keys = this.keysUnder(prefix);
+    const objects = new Array<KubeObject>(keys.length);
+    for (let i = 0; i < keys.length; i++) objects[i] = this.state.get(keys[i]!)!.object;
+    return { keys, objects };
+  }
+
   private select(prefix: string, predicate?: Predicate): [string, StateEntry][] {
     const out: [string, StateEntry][] = [];
     if (!prefix.endsWith('/')) {
@@ -181,9 +204,58 @@ export class WatchCache {
       if (e && (!predicate || predicate(e.object))) out.push([prefix, e]);
       return out;
     }
-    for (const entry of this.state) {
-      if (entry[0].startsWith(prefix) && (!predicate || predicate(entry[1].object))) out.push(entry);
+    for (const key of this.keysUnder(prefix)) {
+      const e = this.state.get(key)!;
+      if (!predicate || predicate(e.object)) out.push([key, e]);
     }
-    return out.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    return out;
   }
+
+  /** The current keys under `prefix` (or the one exact key), in order. */
+  private keysUnder(prefix: string): string[] {
+    if (!prefix.endsWith('/')) return this.state.has(prefix) ? [prefix] : [];
+    const keys = this.orderedKeys();
+    const from = lowerBound(keys, prefix);
+    // Every key under the prefix sorts before the prefix with its last character incremented.
+    const end = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+    return keys.slice(from, lowerBound(keys, end, from));
+  }
+
+  /** Every current key, in order: merges the keys added since the last call and drops deleted ones. */
+  private orderedKeys(): string[] {
+    if (this.pending.length === 0 && !this.stale) return this.sorted;
+    const added = this.pending.sort(compareKeys);
+    const old = this.sorted;
+    const out: string[] = [];
+    let i = 0;
+    let j = 0;
+    let last: string | undefined;
+    while (i < old.length || j < added.length) {
+      const k = j >= added.length || (i < old.length && old[i]! <= added[j]!) ? old[i++]! : added[j++]!;
+      // A key deleted and created again is in both lists (and may be pending twice).
+      if (k === last || !this.state.has(k)) continue;
+      out.push(k);
+      last = k;
+    }
+    this.sorted = out;
+    this.pending = [];
+    this.stale = false;
+    return out;
+  }
+}
+
+function compareKeys(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The first index at or after `from` whose key is >= `key`. */
+export function lowerBound(keys: readonly string[], key: string, from = 0): number {
+  let lo = from;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid]! < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

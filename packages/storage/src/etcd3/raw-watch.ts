@@ -74,6 +74,23 @@ export class RawWatch {
     return this.nextRevision;
   }
 
+  /**
+   * Asks etcd for a progress notification on this stream (WatchRequest.progress_request); its
+   * answer arrives as {@link RawWatchHandlers.onProgress}. False when no stream is open right now.
+   * Only etcd versions with the progress fixes order that answer after the events it covers (see
+   * {@link progressRequestsAreSafe}).
+   */
+  requestProgress(): boolean {
+    const s = this.stream;
+    if (!s || this.closed) return false;
+    try {
+      s.write({ progress_request: {} });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   /** Stops the watch and its reconnects; nothing is delivered afterwards. Harmless to repeat. */
   async close(): Promise<void> {
     if (this.closed) return;
@@ -183,4 +200,21 @@ export class RawWatch {
       // The stream is already gone.
     }
   }
+}
+
+/**
+ * Whether an etcd server of `version` answers a progress request only once every event up to the
+ * revision it reports was sent on the stream. Older servers answer at once with the store's
+ * revision, possibly ahead of events still queued for (or not yet synced to) the watch, which would
+ * let a cache claim revisions it has not seen. Upstream Kubernetes requires 3.4.31+ / 3.5.13+
+ * before it serves consistent lists from its cache; so do we.
+ */
+export function progressRequestsAreSafe(version: string): boolean {
+  const m = /^(\d+)\.(\d+)\.(\d+)/.exec(version.trim());
+  if (!m) return false;
+  const [major, minor, patch] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (major !== 3) return major > 3;
+  if (minor === 4) return patch >= 31;
+  if (minor === 5) return patch >= 13;
+  return minor > 5;
 }

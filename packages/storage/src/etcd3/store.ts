@@ -20,7 +20,7 @@ import { directWatch } from './direct-watch.js';
 import { decodeContinue, encodeContinue } from './continue-token.js';
 import { translateEtcdError } from './etcd-errors.js';
 import { prefixEnd } from './keys.js';
-import { RawWatch, type RawWatchHandlers, type RawWatchOptions } from './raw-watch.js';
+import { progressRequestsAreSafe, RawWatch, type RawWatchHandlers, type RawWatchOptions } from './raw-watch.js';
 import { decodeValue, encodeValue } from './value-codec.js';
 import { resourceVersionParts } from './splice-rv.js';
 
@@ -35,6 +35,7 @@ const MAX_UPDATE_ATTEMPTS = 64;
  */
 export class Etcd3Store implements Store {
   private watches = 0;
+  private progressSafe: Promise<boolean> | undefined;
   private readonly watchCountListeners = new Set<(delta: number) => void>();
 
   constructor(
@@ -301,8 +302,38 @@ export class Etcd3Store implements Store {
     }
   }
 
+  /**
+   * Throws StorageError Compacted when etcd no longer has `revision` (a cheap one-key, count-only,
+   * member-local read). For a continue token served from a cache snapshot: the answer must stay
+   * 410 once etcd compacted the token's revision, as it is for a token read from etcd. The error
+   * carries a token that continues after `startRelative` at the latest revision, as getList's does.
+   */
+  async assertRevisionAvailable(prefix: string, revision: number, startRelative: string): Promise<void> {
+    try {
+      await this.range({ key: Buffer.from(prefix), revision, count_only: true, serializable: true }, prefix);
+    } catch (e) {
+      if (e instanceof StorageError && e.code === 'Compacted') e.continueToken = encodeContinue(-1, startRelative);
+      throw e;
+    }
+  }
+
+  /**
+   * Whether the etcd member answers progress requests in order with the events they cover (see
+   * progressRequestsAreSafe); asked once, false when the version cannot be read.
+   */
+  progressRequestsSafe(): Promise<boolean> {
+    this.progressSafe ??= this.client.maintenance.status().then(
+      (s) => progressRequestsAreSafe(s.version),
+      () => {
+        this.progressSafe = undefined;
+        return false;
+      },
+    );
+    return this.progressSafe;
+  }
+
   /** Opens one raw etcd watch (counted in {@link etcdWatchCount} until closed). */
-  openRawWatch(keyOrPrefix: string, fromRevision: number, handlers: RawWatchHandlers): { close(): Promise<void> } {
+  openRawWatch(keyOrPrefix: string, fromRevision: number, handlers: RawWatchHandlers): { close(): Promise<void>; requestProgress(): boolean } {
     let open = true;
     const release = (): void => {
       if (!open) return;
@@ -328,11 +359,12 @@ export class Etcd3Store implements Store {
         release();
         await raw.close();
       },
+      requestProgress: () => raw.requestProgress(),
     };
   }
 
   /** The cacher's feed: one etcd watch on `prefix` from `fromRevision`, decoded into changes. */
-  watchChanges(prefix: string, fromRevision: number, sink: ChangeSink): { close(): Promise<void> } {
+  watchChanges(prefix: string, fromRevision: number, sink: ChangeSink): { close(): Promise<void>; requestProgress(): boolean } {
     return this.openRawWatch(prefix, fromRevision, {
       onEvents: (events) => {
         const changes: StoreChange[] = [];
