@@ -107,8 +107,9 @@ describe('Etcd3Store (DESIGN "Storage")', () => {
     const v3 = await store.guaranteedUpdate(
       key,
       (cur) => {
-        seen.push(cur!.data!['n']!);
-        return { ...cur!, data: { ...cur!.data, m: 'x' } };
+        const data = cur!.data as Record<string, string>;
+        seen.push(data['n']!);
+        return { ...cur!, data: { ...data, m: 'x' } };
       },
       { ignoreNotFound: false, suggestion: v1 },
     );
