@@ -30,6 +30,11 @@ export interface CachedStoreOptions extends CacherOptions {
   cacheSource?: Etcd3Store;
 }
 
+/** Attempts at showing a watch cache current by counting before waiting for it otherwise. */
+const MAX_CURRENT_PROOFS = 4;
+/** How long one attempt waits for the cache to hear of writes it is behind on. */
+const CURRENT_PROOF_WAIT_MS = 250;
+
 /**
  * The resource prefix of a key or key prefix: its first four segments,
  * `/registry/<group>/<resource>/`. Undefined when the key is not under `/registry/<group>/<resource>/`.
@@ -132,16 +137,29 @@ export class CachedStore implements Store {
   private async mostRecentFromCache(prefix: string, opts: ListOptions): Promise<ListResult | undefined> {
     const cacher = this.cacherFor(prefix);
     if (!cacher?.isReady) return undefined;
-    const since = performance.now();
-    const revision = await this.etcd.currentRevision();
-    if (!(await cacher.waitUntilFresh(revision, since))) return undefined;
+    let at: number | undefined;
+    for (let attempt = 0; cacher.canConfirmCurrent && attempt < MAX_CURRENT_PROOFS && at === undefined; attempt++) {
+      const checkedAt = cacher.revision;
+      const confirmed = await cacher.confirmCurrent(prefix);
+      if (confirmed && cacher.stillCurrent(confirmed.revision, confirmed.cacheRevision)) at = confirmed.revision;
+      // Writes under the prefix the cache has not seen yet: their events are on the way.
+      else if (!(await cacher.waitBeyond(checkedAt, CURRENT_PROOF_WAIT_MS))) break;
+    }
+    if (at === undefined) {
+      const since = performance.now();
+      const revision = await this.etcd.currentRevision();
+      if (!(await cacher.waitUntilFresh(revision, since))) return undefined;
+      at = cacher.revision;
+    }
     const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
     if (limit === 0) {
       const listed = cacher.list(prefix, opts.predicate);
-      return listed && { items: listed.items, resourceVersion: String(listed.revision) };
+      return listed && { items: listed.items, resourceVersion: String(Math.max(at, listed.revision)) };
     }
-    const snap = cacher.snapshot(prefix);
-    if (!snap) return undefined;
+    const found = cacher.snapshot(prefix);
+    if (!found) return undefined;
+    // Nothing ran since the check above: the state is the one shown current at `at`.
+    const snap = { ...found, revision: Math.max(at, found.revision) };
     const page = pageOfSnapshot(snap, { limit, ...(opts.predicate ? { predicate: opts.predicate } : {}), hasSelector: opts.hasSelector === true });
     if (page.continueToken) cacher.keepSnapshot(snap);
     return page;

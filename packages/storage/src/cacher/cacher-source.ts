@@ -20,6 +20,8 @@ export interface CacherSource {
   watchChanges(prefix: string, fromRevision: number, sink: ChangeSink): { close(): Promise<void>; requestProgress?(): boolean };
   /** Whether progress requests are answered in order with events (the etcd version has the fixes). */
   progressRequestsSafe?(): Promise<boolean>;
+  /** See Etcd3Store.countChangesSince; optional. */
+  countChangesSince?(prefix: string, afterRevision: number): Promise<{ revision: number; count: number; changedSince: number }>;
   /** The current etcd revision (a linearizable read). */
   currentRevision(): Promise<number>;
 }

@@ -25,6 +25,20 @@ class FakeSource implements CacherSource {
   async currentRevision(): Promise<number> {
     return this.rev;
   }
+  duringCount: (() => void) | undefined;
+  async countChangesSince(prefix: string, after: number): Promise<{ revision: number; count: number; changedSince: number }> {
+    this.duringCount?.();
+    const under = [...this.objects].filter(([k]) => k.startsWith(prefix));
+    const changedSince = under.filter(([, o]) => Number(o.metadata.resourceVersion) > after).length;
+    return { revision: this.rev, count: under.length, changedSince };
+  }
+  remove(name: string, deliver = true): void {
+    const key = `${P}ns/${name}`;
+    const prev = this.objects.get(key);
+    this.objects.delete(key);
+    ++this.rev;
+    if (deliver) this.sinks.at(-1)?.onChanges([{ type: 'delete', key, revision: this.rev, ...(prev ? { object: prev } : {}) }]);
+  }
   put(name: string, deliver = true): void {
     const o = obj(name, ++this.rev);
     this.objects.set(`${P}ns/${name}`, o);
@@ -149,5 +163,34 @@ describe('Cacher (fake etcd)', () => {
     await cacher.close();
     expect((await take(w, 5)).map((e) => e.type)).toEqual(['ADDED']);
     await expect(cacher.watch(P, { signal: ac.signal })).rejects.toThrow('the watch cache is closed');
+  });
+
+  describe('confirmCurrent: proving the cached state current with one count read', () => {
+    const cases: Array<[string, (src: FakeSource) => void, ((src: FakeSource) => void) | undefined, number | undefined]> = [
+      ['the cache has seen etcd\'s revision', () => undefined, undefined, 10],
+      ['only keys elsewhere were written since: etcd\'s revision', (src) => (src.rev += 2), undefined, 12],
+      ['a put under the prefix the cache has not seen', (src) => src.put('b', false), undefined, undefined],
+      ['a delete under the prefix the cache has not seen', (src) => src.remove('a', false), undefined, undefined],
+      ['the cache caught up while the read was in flight', (src) => src.put('b', false), (src) => src.sinks.at(-1)?.onChanges([{ type: 'put', key: `${P}ns/b`, revision: 11, object: src.objects.get(`${P}ns/b`)! }]), 11],
+      ['the cache moved (not to etcd\'s revision) while the read was in flight', (src) => {
+        src.put('b', false);
+        src.rev += 1;
+      }, (src) => src.sinks.at(-1)?.onChanges([{ type: 'put', key: `${P}ns/b`, revision: 11, object: src.objects.get(`${P}ns/b`)! }]), undefined],
+    ];
+    test.each(cases)('%s', async (_name, before, during, expected) => {
+      before(source);
+      source.duringCount = during && (() => during(source));
+      const got = await cacher.confirmCurrent(`${P}ns/`);
+      expect(got?.revision).toBe(expected);
+      if (got) expect(cacher.stillCurrent(got.revision, got.cacheRevision)).toBe(true);
+    });
+
+    test('what was shown no longer holds once the cache moves on below etcd\'s revision', async () => {
+      source.rev += 2;
+      const got = (await cacher.confirmCurrent(`${P}ns/`))!;
+      expect(got.revision).toBe(12);
+      source.sinks.at(-1)?.onProgress(11);
+      expect(cacher.stillCurrent(got.revision, got.cacheRevision)).toBe(false);
+    });
   });
 });

@@ -141,6 +141,46 @@ export class Cacher {
   }
 
   /**
+   * Proves, with one linearizable read and without waiting, that the cache's state under `prefix`
+   * is etcd's current state: the revision to report for it, or undefined when that cannot be shown
+   * (the caller then waits for the cache or reads etcd). The cache is current when it has seen
+   * etcd's revision, or when no key under the prefix was written after the cache's revision and
+   * the key count is the same (nothing created, changed or deleted since) while the cache did not
+   * move meanwhile. This needs no progress request, whose answers some etcd versions send ahead
+   * of the events they cover.
+   */
+  /** Whether {@link confirmCurrent} can prove anything (the source can count changes). */
+  get canConfirmCurrent(): boolean {
+    return this.ready && this.source.countChangesSince !== undefined;
+  }
+
+  async confirmCurrent(prefix: string): Promise<{ revision: number; cacheRevision: number } | undefined> {
+    if (!this.ready || !this.source.countChangesSince) return undefined;
+    const seen = this.cache.revision;
+    const listed = this.cache.listedRevision;
+    const count = this.cache.count(prefix);
+    const etcd = await this.source.countChangesSince(prefix, seen);
+    if (!this.ready || this.cache.listedRevision !== listed) return undefined;
+    const cacheRevision = this.cache.revision;
+    if (cacheRevision >= etcd.revision) return { revision: cacheRevision, cacheRevision };
+    if (cacheRevision === seen && etcd.changedSince === 0 && etcd.count === count) return { revision: etcd.revision, cacheRevision };
+    return undefined;
+  }
+
+  /** Waits up to `timeoutMs` for the cache to move beyond `revision`; true when it did. */
+  waitBeyond(revision: number, timeoutMs: number): Promise<boolean> {
+    return this.waitForRevision(revision + 1, timeoutMs);
+  }
+
+  /**
+   * Whether what {@link confirmCurrent} showed still holds: the cache is at `revision` or beyond,
+   * or has not moved from where it was when checked (`cacheRevision`).
+   */
+  stillCurrent(revision: number, cacheRevision: number): boolean {
+    return this.ready && (this.cache.revision >= revision || this.cache.revision === cacheRevision);
+  }
+
+  /**
    * The current state under `prefix` at {@link revision}, sorted by key, or undefined while not
    * ready. Cheap (references only); stays valid however the cache changes later.
    */

@@ -186,6 +186,14 @@ export class WatchCache {
     });
   }
 
+  /** Number of current keys under `prefix` (or 0/1 for one exact key). */
+  count(prefix: string): number {
+    if (!prefix.endsWith('/')) return this.state.has(prefix) ? 1 : 0;
+    const keys = this.orderedKeys();
+    const from = lowerBound(keys, prefix);
+    return lowerBound(keys, prefixLimit(prefix), from) - from;
+  }
+
   /**
    * The current state under `prefix` (every key, no predicate) as parallel arrays sorted by key: a
    * copy of references only, which stays the state at {@link revision} whatever happens later.
@@ -216,9 +224,7 @@ export class WatchCache {
     if (!prefix.endsWith('/')) return this.state.has(prefix) ? [prefix] : [];
     const keys = this.orderedKeys();
     const from = lowerBound(keys, prefix);
-    // Every key under the prefix sorts before the prefix with its last character incremented.
-    const end = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
-    return keys.slice(from, lowerBound(keys, end, from));
+    return keys.slice(from, lowerBound(keys, prefixLimit(prefix), from));
   }
 
   /** Every current key, in order: merges the keys added since the last call and drops deleted ones. */
@@ -242,6 +248,11 @@ export class WatchCache {
     this.stale = false;
     return out;
   }
+}
+
+/** Every key under `prefix` sorts before the prefix with its last character incremented. */
+function prefixLimit(prefix: string): string {
+  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 }
 
 function compareKeys(a: string, b: string): number {

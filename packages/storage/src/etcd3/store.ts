@@ -387,6 +387,33 @@ export class Etcd3Store implements Store {
     });
   }
 
+  /**
+   * In one linearizable read: etcd's current revision, how many keys are under `prefix`, and
+   * whether any of them was written after `afterRevision` (changedSince 0 or 1). Lets a watch cache at `afterRevision` prove
+   * its state of the prefix is the current one without waiting for a progress notification: no
+   * key written since and the same count means nothing was created, changed or deleted.
+   */
+  async countChangesSince(prefix: string, afterRevision: number): Promise<{ revision: number; count: number; changedSince: number }> {
+    const key = Buffer.from(prefix);
+    const range_end = prefixEnd(key);
+    const res = await this.call(prefix, () =>
+      this.client.kv.txn({
+        compare: [],
+        success: [
+          { request_range: { key, range_end, count_only: true } },
+          // A count ignores the revision filters (etcd counts before filtering): ask for one key.
+          { request_range: { key, range_end, keys_only: true, limit: 1, min_mod_revision: String(afterRevision + 1) } },
+        ],
+        failure: [],
+      }),
+    );
+    return {
+      revision: Number(res.header.revision),
+      count: Number(res.responses[0]?.response_range.count ?? 0),
+      changedSince: res.responses[1]?.response_range.kvs.length ?? 0,
+    };
+  }
+
   async currentRevision(): Promise<number> {
     const res = await this.range({ key: Buffer.from('/registry/health-probe'), count_only: true }, '');
     return Number(res.header.revision);
