@@ -17,6 +17,7 @@ deps: node_modules/.package-lock.json
 
 build: deps
 	npx tsc -b
+	@bash hack/build-native.sh
 
 run: build
 	node packages/server/dist/src/main.js --data-dir $(DATA_DIR) --secure-port $(PORT) --bind-address 127.0.0.1

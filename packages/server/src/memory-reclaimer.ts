@@ -1,34 +1,77 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 /** How often the reclaimer looks; a quiet period is one with few requests since the last look. */
 const CHECK_INTERVAL_MS = 10_000;
 const QUIET_REQUESTS = 50;
-/** Only worth a full collection when the heap holds this much more than after the last one. */
+/** Only worth reclaiming when the heap or the process grew this much since the last time. */
 const GROWTH_BYTES = 64 * 1024 * 1024;
+
+/** What the reclaimer can call: V8's full collection and the C allocator's trim, when present. */
+export interface Reclaimers {
+  gc?: () => void;
+  trim?: () => boolean;
+}
+
+/**
+ * V8's gc() (exposed for this call only) and the optional malloc_trim addon
+ * (packages/server/native, built by hack/build-native.sh next to dist/src).
+ */
+export function loadReclaimers(): Reclaimers {
+  const out: Reclaimers = {};
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as unknown;
+  setFlagsFromString('--no-expose-gc');
+  if (typeof gc === 'function') out.gc = gc as () => void;
+  // dist/src/ -> dist/native/ when built; src/ -> dist/native/ when run from source (tests).
+  const addon = ['../native/malloc_trim.node', '../dist/native/malloc_trim.node']
+    .map((rel) => new URL(rel, import.meta.url).pathname)
+    .find((path) => existsSync(path));
+  if (addon) {
+    try {
+      const mod = createRequire(import.meta.url)(addon) as { trim?: unknown };
+      if (typeof mod.trim === 'function') out.trim = mod.trim as () => boolean;
+    } catch {
+      // Built for another Node or libc: run without it.
+    }
+  }
+  return out;
+}
 
 /**
  * Returns memory to the OS after bursts. V8 keeps the heap it grew for a large list or a watch
- * storm long after the garbage is gone; when the server is quiet and the heap has grown, one full
- * collection compacts it and releases the freed pages.
+ * storm long after the garbage is gone, and glibc keeps memory freed in the middle of its heap
+ * (the buffers of a thousand closed TLS connections, say). When the server is quiet and the heap
+ * or the resident set grew, one full collection compacts the heap and a malloc_trim hands the
+ * allocator's free pages back.
  */
-export function startMemoryReclaimer(requestCount: () => number): () => void {
-  setFlagsFromString('--expose-gc');
-  const gc = runInNewContext('gc') as (() => void) | undefined;
-  setFlagsFromString('--no-expose-gc');
-  if (typeof gc !== 'function') return () => {};
+export function startMemoryReclaimer(
+  requestCount: () => number,
+  reclaimers: Reclaimers = loadReclaimers(),
+  readMemory: () => { heapTotal: number; rss: number } = readProcessMemory,
+  intervalMs = CHECK_INTERVAL_MS,
+): () => void {
+  const { gc, trim } = reclaimers;
+  if (!gc && !trim) return () => {};
   let lastCount = requestCount();
-  let baseline = process.memoryUsage().heapTotal;
+  let baseline = readMemory();
   const timer = setInterval(() => {
     const count = requestCount();
     const quiet = count - lastCount < QUIET_REQUESTS;
     lastCount = count;
-    const heapTotal = process.memoryUsage().heapTotal;
-    if (quiet && heapTotal - baseline > GROWTH_BYTES) {
-      gc();
-      baseline = process.memoryUsage().heapTotal;
-    }
-  }, CHECK_INTERVAL_MS);
+    if (!quiet) return;
+    const now = readMemory();
+    if (now.heapTotal - baseline.heapTotal <= GROWTH_BYTES && now.rss - baseline.rss <= GROWTH_BYTES) return;
+    gc?.();
+    trim?.();
+    baseline = readMemory();
+  }, intervalMs);
   timer.unref();
   return () => clearInterval(timer);
+}
+
+function readProcessMemory(): { heapTotal: number; rss: number } {
+  return { heapTotal: process.memoryUsage().heapTotal, rss: process.memoryUsage.rss() };
 }
