@@ -20,7 +20,8 @@ export function encodeBody(obj: KubeObject | Status, n: Negotiated, protobuf: Pr
     default:
       break;
   }
-  return { contentType: 'application/json', body: n.pretty ? JSON.stringify(obj, null, 2) + '\n' : JSON.stringify(obj) };
+  // Bytes, not a string: Koa would measure a string for Content-Length and Node encode it again.
+  return { contentType: 'application/json', body: Buffer.from(n.pretty ? JSON.stringify(obj, null, 2) + '\n' : JSON.stringify(obj)) };
 }
 
 /** Any thrown value as a StatusError: unknown failures become 500 InternalError. */

@@ -30,6 +30,8 @@ export interface CachedStoreOptions extends CacherOptions {
   cacheSource?: Etcd3Store;
 }
 
+/** How long etcd's word that a snapshot's revision is not compacted is taken as still true. */
+const REVISION_CHECK_REUSE_MS = 1_000;
 /** Attempts at showing a watch cache current by counting before waiting for it otherwise. */
 const MAX_CURRENT_PROOFS = 4;
 /** How long one attempt waits for the cache to hear of writes it is behind on. */
@@ -177,7 +179,14 @@ export class CachedStore implements Store {
     const cacher = resourcePrefix ? this.cachers.get(resourcePrefix) : undefined;
     const snap = cacher?.snapshotFor(prefix, token.revision);
     if (!snap) return undefined;
-    await this.etcd.assertRevisionAvailable(prefix, token.revision, token.startRelative);
+    // A client paging through a list asks many times a second; one look at etcd per second tells
+    // all of them. A compaction in between is noticed by the next look (the pages served meanwhile
+    // are still exactly the state at the token's revision).
+    const now = performance.now();
+    if (snap.availableCheckedAt === undefined || now - snap.availableCheckedAt > REVISION_CHECK_REUSE_MS) {
+      await this.etcd.assertRevisionAvailable(prefix, token.revision, token.startRelative);
+      snap.availableCheckedAt = now;
+    }
     return pageOfSnapshot(snap, {
       startKey: prefix + token.startRelative,
       ...(opts.limit ? { limit: opts.limit } : {}),

@@ -26,7 +26,9 @@ class FakeSource implements CacherSource {
     return this.rev;
   }
   duringCount: (() => void) | undefined;
+  counts = 0;
   async countChangesSince(prefix: string, after: number): Promise<{ revision: number; count: number; changedSince: number }> {
+    this.counts++;
     this.duringCount?.();
     const under = [...this.objects].filter(([k]) => k.startsWith(prefix));
     const changedSince = under.filter(([, o]) => Number(o.metadata.resourceVersion) > after).length;
@@ -183,6 +185,16 @@ describe('Cacher (fake etcd)', () => {
       const got = await cacher.confirmCurrent(`${P}ns/`);
       expect(got?.revision).toBe(expected);
       if (got) expect(cacher.stillCurrent(got.revision, got.cacheRevision)).toBe(true);
+    });
+
+    test('a proof is reused while neither etcd nor the cache moved, and made again when etcd did', async () => {
+      source.rev += 2;
+      expect((await cacher.confirmCurrent(`${P}ns/`))?.revision).toBe(12);
+      expect((await cacher.confirmCurrent(`${P}ns/`))?.revision).toBe(12);
+      expect(source.counts).toBe(1);
+      source.put('b', false);
+      expect(await cacher.confirmCurrent(`${P}ns/`)).toBeUndefined();
+      expect(source.counts).toBe(2);
     });
 
     test('what was shown no longer holds once the cache moves on below etcd\'s revision', async () => {

@@ -10,6 +10,9 @@ import { SnapshotStore, type ListSnapshot } from './list-snapshot.js';
 
 type Waiter = { revision: number; resolve: () => void };
 
+/** Prefixes whose last proof of currency (confirmCurrent) is remembered. */
+const MAX_PROOFS = 64;
+
 /** The selection group each registered watcher was put in. */
 const selectionOf = new WeakMap<CacheWatcher, string>();
 
@@ -27,6 +30,8 @@ export class Cacher {
    */
   private readonly groups = new Map<string, Map<string, Set<CacheWatcher>>>();
   private nextSoloSelection = 0;
+  /** The last proof per prefix that the cache at `cacheRevision` was etcd's state at `etcdRevision`. */
+  private readonly proofs = new Map<string, { etcdRevision: number; cacheRevision: number }>();
   private waiters: Waiter[] = [];
   private readyWaiters: Array<() => void> = [];
   private etcdWatch: { close(): Promise<void>; requestProgress?(): boolean } | undefined;
@@ -156,14 +161,26 @@ export class Cacher {
 
   async confirmCurrent(prefix: string): Promise<{ revision: number; cacheRevision: number } | undefined> {
     if (!this.ready || !this.source.countChangesSince) return undefined;
-    const seen = this.cache.revision;
     const listed = this.cache.listedRevision;
+    // Cheap first: etcd has not moved since the last proof for this prefix (nor has the cache).
+    const current = await this.source.currentRevision();
+    if (!this.ready || this.cache.listedRevision !== listed) return undefined;
+    if (this.cache.revision >= current) return { revision: this.cache.revision, cacheRevision: this.cache.revision };
+    const proven = this.proofs.get(prefix);
+    if (proven && proven.etcdRevision === current && proven.cacheRevision === this.cache.revision) {
+      return { revision: current, cacheRevision: this.cache.revision };
+    }
     const count = this.cache.count(prefix);
-    const etcd = await this.source.countChangesSince(prefix, seen);
+    const checkedAt = this.cache.revision;
+    const etcd = await this.source.countChangesSince(prefix, checkedAt);
     if (!this.ready || this.cache.listedRevision !== listed) return undefined;
     const cacheRevision = this.cache.revision;
     if (cacheRevision >= etcd.revision) return { revision: cacheRevision, cacheRevision };
-    if (cacheRevision === seen && etcd.changedSince === 0 && etcd.count === count) return { revision: etcd.revision, cacheRevision };
+    if (cacheRevision === checkedAt && etcd.changedSince === 0 && etcd.count === count) {
+      if (this.proofs.size >= MAX_PROOFS) this.proofs.clear();
+      this.proofs.set(prefix, { etcdRevision: etcd.revision, cacheRevision });
+      return { revision: etcd.revision, cacheRevision };
+    }
     return undefined;
   }
 

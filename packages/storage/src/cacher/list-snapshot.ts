@@ -14,6 +14,8 @@ export interface ListSnapshot {
   revision: number;
   keys: string[];
   objects: KubeObject[];
+  /** When (performance.now()) etcd last confirmed it still has {@link revision} (not compacted). */
+  availableCheckedAt?: number;
 }
 
 /** What a page of a snapshot is cut by; the same knobs as an etcd list. */
