@@ -53,6 +53,17 @@ export function withoutManagedFields(obj: JsonObject): JsonObject {
   return copy;
 }
 
+/**
+ * `obj` without metadata.managedFields for reading only: shares everything else with `obj`
+ * (a deep copy of every object on every write showed up in profiles).
+ */
+function readOnlyWithoutManagedFields(obj: JsonObject): JsonObject {
+  const meta = obj['metadata'];
+  if (!isObject(meta) || !('managedFields' in meta)) return obj;
+  const { managedFields: _dropped, ...rest } = meta;
+  return { ...obj, metadata: rest };
+}
+
 export function managedFieldsOf(obj: JsonObject | undefined): ManagedFieldsEntry[] | undefined {
   const meta = obj?.['metadata'];
   const mf = isObject(meta) ? meta['managedFields'] : undefined;
@@ -154,8 +165,9 @@ export function updateManagedFields(input: UpdateManagedFieldsInput): ManagedFie
       }
       managed = fromRequest && fromRequest.fields.size > 0 ? fromRequest : decodeOrEmpty(liveMf);
     }
-    const live = input.live ? withoutManagedFields(input.live) : {};
-    const updated = withoutManagedFields(input.updated);
+    // Compared, never modified: views suffice.
+    const live = input.live ? readOnlyWithoutManagedFields(input.live) : {};
+    const updated = readOnlyWithoutManagedFields(input.updated);
     if (managed.fields.size === 0) {
       const liveMeta = live['metadata'];
       const isCreate = !input.live || !(isObject(liveMeta) && typeof liveMeta['uid'] === 'string' && liveMeta['uid'] !== '');
