@@ -89,8 +89,9 @@ async function startWithEtcd(
   const store = new CachedStore(new Etcd3Store(client), {
     cacheSource: new Etcd3Store(newEtcdClient(endpoints)),
     windowMs: opts.watchCacheHistory,
-    // Upstream's gate: consistent lists (and their pages) from the watch cache when etcd answers
-    // progress requests in order with events ('auto' checks its version); off: always etcd.
+    // Upstream's gate (on by default): most-recent lists and their pages from the watch cache once
+    // shown current; off: from etcd. Progress requests only where etcd orders their answers.
+    consistentListFromCache: opts.featureGates['ConsistentListFromCache'] !== false,
     progressRequests: opts.featureGates['ConsistentListFromCache'] === false ? 'never' : 'auto',
     log: (message) => logger.info({ component: 'watch-cache' }, message),
     onEtcdWatchCountChange: (delta) => etcdWatches.inc(delta),

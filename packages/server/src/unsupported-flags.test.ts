@@ -5,11 +5,13 @@ describe('unsupportedFlags', () => {
   test('nothing set, nothing refused', () => {
     expect(unsupportedFlags(parseFlags([]))).toEqual([]);
     expect(unsupportedFlags(parseFlags(['--secure-port=7443', '--token-auth-file=/x']))).toEqual([]);
+    expect(unsupportedFlags(parseFlags(['--feature-gates=ConsistentListFromCache=false']))).toEqual([]);
   });
   test.each([
     [['--oidc-issuer-url=https://issuer.example'], ['--oidc-issuer-url']],
     [['--runtime-config=api/all=true'], ['--runtime-config']],
-    [['--audit-log-path=/tmp/a', '--feature-gates=Foo=true'], ['--feature-gates', '--audit-log-path']],
+    [['--audit-log-path=/tmp/a', '--feature-gates=Foo=true'], ['--feature-gates=Foo', '--audit-log-path']],
+    [['--feature-gates=ConsistentListFromCache=false,Bar=true'], ['--feature-gates=Bar']],
   ])('%p is refused', (args, want) => {
     expect(unsupportedFlags(parseFlags(args))).toEqual(want);
   });

@@ -16,12 +16,16 @@ const NOT_YET: readonly (readonly [keyof ServerOptions, string])[] = [
   ['requestheaderUsernameHeaders', 'requestheader-username-headers'],
   ['requestheaderClientCaFile', 'requestheader-client-ca-file'],
   ['runtimeConfig', 'runtime-config'],
-  ['featureGates', 'feature-gates'],
   ['auditLogPath', 'audit-log-path'],
 ];
+
+/** Feature gates this server knows (upstream names); any other is refused. */
+export const KNOWN_FEATURE_GATES: readonly string[] = ['ConsistentListFromCache'];
 
 /** Names of flags set to something this server cannot honour yet (empty when all is well). */
 export function unsupportedFlags(opts: ServerOptions): string[] {
   const defaults = defaultServerOptions();
-  return NOT_YET.filter(([key]) => JSON.stringify(opts[key]) !== JSON.stringify(defaults[key])).map(([, flag]) => `--${flag}`);
+  const refused = NOT_YET.filter(([key]) => JSON.stringify(opts[key]) !== JSON.stringify(defaults[key])).map(([, flag]) => `--${flag}`);
+  const unknownGates = Object.keys(opts.featureGates).filter((gate) => !KNOWN_FEATURE_GATES.includes(gate));
+  return [...unknownGates.map((gate) => `--feature-gates=${gate}`), ...refused];
 }

@@ -28,6 +28,8 @@ export interface CachedStoreOptions extends CacherOptions {
    * shared HTTP/2 connection (and the other way round).
    */
   cacheSource?: Etcd3Store;
+  /** Most-recent lists from the cache once shown current (default true); false: always etcd. */
+  consistentListFromCache?: boolean;
 }
 
 /** How long etcd's word that a snapshot's revision is not compacted is taken as still true. */
@@ -119,7 +121,7 @@ export class CachedStore implements Store {
       return this.etcd.getList(prefix, rest);
     }
     if (opts.continueToken) return (await this.continueFromSnapshot(prefix, opts)) ?? this.etcd.getList(prefix, opts);
-    if (!opts.resourceVersion && !opts.resourceVersionMatch) {
+    if (!opts.resourceVersion && !opts.resourceVersionMatch && this.opts.consistentListFromCache !== false) {
       return (await this.mostRecentFromCache(prefix, opts)) ?? this.etcd.getList(prefix, opts);
     }
     // Exact and not-older-than reads stay on etcd.

@@ -106,6 +106,18 @@ describe('most-recent list from the watch cache', () => {
   }, T);
 });
 
+describe('ConsistentListFromCache off', () => {
+  test('most-recent lists and their pages go to etcd', async () => {
+    const res = resource();
+    const { store, etcdLists } = newStore({ consistentListFromCache: false });
+    for (const x of ['a', 'b']) await create(res, x);
+    await ready(store, res);
+    const first = await store.getList(`${res}ns/`, { limit: 1 });
+    await store.getList(`${res}ns/`, { limit: 1, continueToken: first.continueToken! });
+    expect(etcdLists()).toBe(2);
+  }, T);
+});
+
 describe('paged most-recent lists from cache snapshots', () => {
   test('later pages return the state at the first page revision after later writes, as etcd would', async () => {
     const res = resource();
