@@ -45,7 +45,7 @@ export function loadReclaimers(): Reclaimers {
  * storm long after the garbage is gone, and glibc keeps memory freed in the middle of its heap
  * (the buffers of a thousand closed TLS connections, say). When the server is quiet and the heap
  * or the resident set grew, one full collection compacts the heap and a malloc_trim hands the
- * allocator's free pages back.
+ * allocator's free pages back; one more follows on the next quiet look.
  */
 export function startMemoryReclaimer(
   requestCount: () => number,
@@ -57,13 +57,18 @@ export function startMemoryReclaimer(
   if (!gc && !trim) return () => {};
   let lastCount = requestCount();
   let baseline = readMemory();
+  // A reclaim for growth may come while the burst that caused it still holds its data (a big
+  // list being written); one more on the next quiet look collects what it left behind.
+  let followUp = false;
   const timer = setInterval(() => {
     const count = requestCount();
     const quiet = count - lastCount < QUIET_REQUESTS;
     lastCount = count;
     if (!quiet) return;
     const now = readMemory();
-    if (now.heapTotal - baseline.heapTotal <= GROWTH_BYTES && now.rss - baseline.rss <= GROWTH_BYTES) return;
+    const grew = now.heapTotal - baseline.heapTotal > GROWTH_BYTES || now.rss - baseline.rss > GROWTH_BYTES;
+    if (!grew && !followUp) return;
+    followUp = grew;
     gc?.();
     trim?.();
     baseline = readMemory();
