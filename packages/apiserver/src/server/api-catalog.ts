@@ -128,7 +128,7 @@ export class ApiCatalog {
           throw e;
         }
       };
-      plugins.push(namespaceLifecycle(lookup));
+      plugins.push(namespaceLifecycle(lookup, (name) => namespaces.get('', name)));
     }
     return [...plugins, ...extra];
   }
