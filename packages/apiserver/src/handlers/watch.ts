@@ -139,7 +139,7 @@ class WatchStreamWriter implements FlushTask {
   private blocked = false;
   private ended = false;
   private readonly includeObject: string | null;
-  /** HTTP/1.1 chunked responses get pre-framed chunks written to the socket (see writeChunks). */
+  /** HTTP/1.1 chunked responses get pre-framed chunks written to the socket (see rawChunkSocket). */
   private readonly socket: ServerResponse['socket'];
   private readonly chunkKey: string;
 
@@ -217,7 +217,7 @@ class WatchStreamWriter implements FlushTask {
 }
 
 /**
- * The socket of an HTTP/1.1 chunked response whose headers are out, or undefined. Writing an
+ * The socket of an HTTP/1.1 chunked response whose headers are out, or null. Writing an
  * event's chunk there directly, framed once and shared by every watcher, costs one buffer write
  * per watcher instead of the response's framing of each write (corking, a chunk header and
  * trailer, a gathered write); the response still writes the terminating chunk on end().

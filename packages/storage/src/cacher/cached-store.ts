@@ -130,8 +130,10 @@ export class CachedStore implements Store {
 
   /**
    * "Most Recent" (SPEC 4.4) from the watch cache, as upstream's ConsistentListFromCache does:
-   * read etcd's current revision with a linearizable read, wait (bounded) until the cache has
-   * seen everything up to it, and answer the cache's state (at a revision >= that one). This
+   * show with a linearizable read that the cache holds etcd's current state of the prefix
+   * (Cacher.confirmCurrent; when writes under it are still on their way, wait for them and look
+   * again), or else wait (bounded) until the cache has seen etcd's current revision, and answer
+   * the cache's state at that revision. This
    * deviates from DESIGN "Storage" ("quorum reads are linearizable etcd ranges") in mechanism only:
    * the answer reflects every write completed before the request, exactly as the range would, but
    * without etcd reading, sending and us decoding the whole collection. Undefined (the caller
