@@ -48,7 +48,8 @@ export class WatchCache {
   private sorted: string[] = [];
   private pending: string[] = [];
   private stale = false;
-  private window: CacheEvent[] = [];
+  /** Events from `head` on; slots before it are cleared. */
+  private window: (CacheEvent | undefined)[] = [];
   private head = 0;
   private rev = 0;
   private start = 0;
@@ -141,7 +142,9 @@ export class WatchCache {
       if (!first) break;
       if (this.windowLength <= this.maxEvents && first.time >= cutoff) break;
       const r = first.revision;
-      while (this.window[this.head]?.revision === r) this.head++;
+      // Evicted slots are cleared at once: the array is only compacted now and then, and an
+      // evicted event must not keep its objects alive until then (tens of MiB after a burst).
+      while (this.window[this.head]?.revision === r) this.window[this.head++] = undefined;
       this.start = Math.max(this.start, r);
     }
     if (this.head > 1024 && this.head * 2 > this.window.length) {
@@ -165,7 +168,8 @@ export class WatchCache {
       if (this.window[mid]!.revision > after) hi = mid;
       else lo = mid + 1;
     }
-    return this.window.slice(lo);
+    // lo >= head: no cleared slot is in the slice.
+    return this.window.slice(lo) as CacheEvent[];
   }
 
   /** The current object at `key`. */
