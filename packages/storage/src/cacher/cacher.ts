@@ -146,13 +146,14 @@ export class Cacher {
   }
 
   /**
-   * Proves, with one linearizable read and without waiting, that the cache's state under `prefix`
+   * Proves, with linearizable reads and without waiting, that the cache's state under `prefix`
    * is etcd's current state: the revision to report for it, or undefined when that cannot be shown
    * (the caller then waits for the cache or reads etcd). The cache is current when it has seen
    * etcd's revision, or when no key under the prefix was written after the cache's revision and
    * the key count is the same (nothing created, changed or deleted since) while the cache did not
-   * move meanwhile. This needs no progress request, whose answers some etcd versions send ahead
-   * of the events they cover.
+   * move meanwhile; a proof is reused while neither etcd's revision nor the cache has moved since.
+   * This needs no progress request, whose answers some etcd versions send ahead of the events
+   * they cover.
    */
   /** Whether {@link confirmCurrent} can prove anything (the source can count changes). */
   get canConfirmCurrent(): boolean {
@@ -418,6 +419,7 @@ export class Cacher {
     }
     if (this.closed) return;
     this.cache.reset(listed.entries, listed.revision);
+    this.proofs.clear();
     this.etcdWatch = this.source.watchChanges(this.resourcePrefix, listed.revision + 1, {
       onChanges: (changes) => this.onChanges(changes),
       onProgress: (rev) => {
