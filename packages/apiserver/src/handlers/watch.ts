@@ -235,7 +235,7 @@ function toBytes(bytes: Uint8Array | string): Uint8Array {
 function chunkOf(event: WatchEvent, key: string, registry: GenericRegistry, target: WatchTarget, includeObject: string | null): Uint8Array {
   const cached = target.encodings.get(event, key);
   if (cached) return cached as Uint8Array;
-  const bytes = toBytes(encodeEvent(event, registry, target, includeObject));
+  const bytes = toBytes(encodeEvent(event, registry, target, includeObject, false));
   const chunk = Buffer.allocUnsafe(bytes.length + 16);
   let at = chunk.write(`${bytes.length.toString(16)}\r\n`, 0, 'latin1');
   chunk.set(bytes, at);
@@ -280,7 +280,14 @@ function encodeError(status: Status, target: WatchTarget): Uint8Array | string {
  * Serializes an event once per media type and view; the bytes are kept on the shared event so
  * every other watcher of the same event reuses them (DESIGN "Watch cache").
  */
-function encodeEvent(event: WatchEvent, registry: GenericRegistry, target: WatchTarget, includeObject: string | null): Uint8Array | string {
+function encodeEvent(
+  event: WatchEvent,
+  registry: GenericRegistry,
+  target: WatchTarget,
+  includeObject: string | null,
+  /** False when the caller keeps its own (framed) form instead: one copy per event is enough. */
+  remember = true,
+): Uint8Array | string {
   const n = target.negotiated;
   const key = encodingKey(target, includeObject);
   const cached = target.encodings.get(event, key);
@@ -291,7 +298,7 @@ function encodeEvent(event: WatchEvent, registry: GenericRegistry, target: Watch
       ? encodeWatchEventFrame(event.type, object, { apiDomain: target.apiDomain })
       : Buffer.from(`${JSON.stringify({ type: event.type, object })}\n`);
   // Bookmarks and errors are per watcher; only shared change events are worth caching.
-  if (event.type !== 'BOOKMARK' && event.type !== 'ERROR') target.encodings.set(event, key, bytes);
+  if (remember && event.type !== 'BOOKMARK' && event.type !== 'ERROR') target.encodings.set(event, key, bytes);
   return bytes;
 }
 
