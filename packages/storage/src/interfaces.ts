@@ -128,22 +128,21 @@ export interface WatchEvent {
   revision: number;
 }
 
-/** The events of one watch. */
+/**
+ * The events of one watch: an async iterator, or in push mode (what the HTTP layer uses) a
+ * listener told whenever events are ready, drained with `takeReady` until `finished`. Push mode
+ * saves one promise per event per watcher, which matters when thousands share each event.
+ */
 export interface WatchStream extends AsyncIterable<WatchEvent> {
+  /** Events already waiting, taken without waiting (at most `max`); empty when nothing waits. */
+  takeReady(max: number): WatchEvent[];
   /**
-   * Events already waiting, taken without waiting (at most `max`), so a writer can send several
-   * in one write; optional, an empty array when nothing waits.
+   * Push mode: `listener` is called whenever events become ready or the stream ends (possibly
+   * more than once per event; it must be cheap and idempotent).
    */
-  takeReady?(max: number): WatchEvent[];
-  /**
-   * Push mode, instead of awaiting `next()`: `listener` is called whenever events become ready or
-   * the stream ends (possibly more than once per event; it must be cheap and idempotent). The
-   * writer then drains with `takeReady` until {@link finished}. Saves one promise per event per
-   * watcher, which matters when thousands of watchers share each event. Optional.
-   */
-  onReady?(listener: () => void): void;
+  onReady(listener: () => void): void;
   /** True once the stream has ended and every event was taken. */
-  readonly finished?: boolean;
+  readonly finished: boolean;
 }
 
 export interface WatchOptions {

@@ -17,8 +17,8 @@ export interface WatchTarget {
   res: ServerResponse;
   /** Encodings of recent events shared by every watcher of this server. */
   encodings: EncodingCache<WatchEvent>;
-  /** Takes turns writing the watch streams of this server (push mode); without it each stream pumps on its own. */
-  flusher?: WatchFlusher;
+  /** Takes turns writing the watch streams of this server. */
+  flusher: WatchFlusher;
   negotiated: Negotiated;
   metaGroup: string;
   apiDomain: string;
@@ -66,11 +66,7 @@ export async function watchResource(scope: RequestScope, target: WatchTarget): P
       throw e;
     }
     startStream(res, target.negotiated);
-    if (target.flusher && supportsPush(events)) {
-      await new WatchStreamWriter(events, res, scope, target, target.flusher).done;
-    } else {
-      await pump(events, res, scope, target, controller.signal);
-    }
+    await new WatchStreamWriter(events, res, scope, target, target.flusher).done;
   } finally {
     clearTimeout(timer);
     scope.signal.removeEventListener('abort', onClientGone);
@@ -80,52 +76,6 @@ export async function watchResource(scope: RequestScope, target: WatchTarget): P
 
 /** Most events written in one go: bounds the size of a single write. */
 const MAX_EVENTS_PER_WRITE = 256;
-
-/**
- * Writes events until the watch ends; a failure mid-stream becomes a final ERROR event. Events
- * already waiting are written together, one socket write per batch rather than per event.
- */
-async function pump(
-  events: WatchStream,
-  res: ServerResponse,
-  scope: RequestScope,
-  target: WatchTarget,
-  signal: AbortSignal,
-): Promise<void> {
-  const includeObject = scope.query.get('includeObject');
-  const it = events[Symbol.asyncIterator]();
-  try {
-    for (;;) {
-      const first = await it.next();
-      if (first.done || signal.aborted) break;
-      const batch = [first.value, ...(events.takeReady?.(MAX_EVENTS_PER_WRITE - 1) ?? [])];
-      const parts: (Uint8Array | string)[] = [];
-      let ended = false;
-      for (const event of batch) {
-        parts.push(encodeEvent(event, scope.registry, target, includeObject));
-        if (event.type === 'ERROR') {
-          ended = true;
-          break;
-        }
-      }
-      const chunk = parts.length === 1 ? parts[0]! : Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
-      if (!res.write(chunk)) await drained(res);
-      if (ended || res.destroyed) break;
-    }
-  } catch (e) {
-    const status = e instanceof StatusError ? e.status : newInternalError(e).status;
-    if (!res.destroyed) res.write(encodeError(status, target));
-  } finally {
-    await it.return?.();
-  }
-  res.end();
-}
-
-type PushStream = WatchStream & Required<Pick<WatchStream, 'takeReady' | 'onReady'>>;
-
-function supportsPush(events: WatchStream): events is PushStream {
-  return typeof events.onReady === 'function' && typeof events.takeReady === 'function';
-}
 
 /**
  * One watch stream in push mode: when the stream has events, it asks the server's flusher for a
@@ -144,7 +94,7 @@ class WatchStreamWriter implements FlushTask {
   private readonly chunkKey: string;
 
   constructor(
-    private readonly events: PushStream,
+    private readonly events: WatchStream,
     private readonly res: ServerResponse,
     private readonly scope: RequestScope,
     private readonly target: WatchTarget,
@@ -248,18 +198,6 @@ function chunkOf(event: WatchEvent, key: string, registry: GenericRegistry, targ
 
 function encodingKey(target: WatchTarget, includeObject: string | null): string {
   return target.negotiated.as === 'Table' ? `table:${includeObject ?? 'Metadata'}` : target.negotiated.encoding;
-}
-
-function drained(res: ServerResponse): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.once('drain', done);
-    res.once('close', done);
-  });
 }
 
 function startStream(res: ServerResponse, n: Negotiated): void {

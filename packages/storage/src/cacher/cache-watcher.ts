@@ -25,6 +25,11 @@ export interface CacheWatcherOptions {
   onClose?: (w: CacheWatcher) => void;
 }
 
+/** Whether `key` is watched by a watch on `scope`: a prefix ending in '/' (keys under it) or one exact key. */
+export function keyInScope(scope: string, key: string): boolean {
+  return scope.endsWith('/') ? key.startsWith(scope) : key === scope;
+}
+
 /**
  * One client watch fed by a dispatcher: filters by key and predicate, buffers events, and is
  * consumed as an async iterator. Feeding never blocks: a watcher whose buffer stays over its size
@@ -81,8 +86,7 @@ export class CacheWatcher implements AsyncIterableIterator<WatchEvent> {
 
   /** Whether `key` is one this watcher watches. */
   matchesKey(key: string): boolean {
-    const p = this.opts.prefix;
-    return p.endsWith('/') ? key.startsWith(p) : key === p;
+    return keyInScope(this.opts.prefix, key);
   }
 
   /** The watcher's selection (label and field selectors), if any. */

@@ -11,6 +11,7 @@ import type {
   ValidateDeletion,
   WatchEvent,
   WatchOptions,
+  WatchStream,
 } from '../interfaces.js';
 import { parseRevision, type Etcd3Store } from '../etcd3/store.js';
 import { decodeContinue } from '../etcd3/continue-token.js';
@@ -215,7 +216,7 @@ export class CachedStore implements Store {
   }
 
   /** Serves the watch from the resource's cacher (see Cacher.watch); keys outside /registry go to etcd. */
-  async watch(prefix: string, opts: WatchOptions): Promise<AsyncIterable<WatchEvent>> {
+  async watch(prefix: string, opts: WatchOptions): Promise<WatchStream> {
     if (this.closed) throw new StorageError('UnreachableEtcd', prefix, 'the store is closed');
     const rv = parseRevision(opts.resourceVersion);
     const cacher = this.cacherFor(prefix, rv);

@@ -1,9 +1,9 @@
 import type { KubeObject } from '@cluster/apimachinery';
 import { StorageError, isStorageError } from '../errors.js';
-import type { Predicate, WatchEvent, WatchOptions } from '../interfaces.js';
+import type { Predicate, WatchEvent, WatchOptions, WatchStream } from '../interfaces.js';
 import { parseRevision } from '../etcd3/store.js';
 import { bookmarkEvent, errorEvent, expiredEvent, watchEventFor, type CacheEvent } from './cache-event.js';
-import { CacheWatcher } from './cache-watcher.js';
+import { CacheWatcher, keyInScope } from './cache-watcher.js';
 import type { CacherOptions, CacherSource } from './cacher-source.js';
 import { WatchCache, type StoreChange } from './watch-cache.js';
 import { SnapshotStore, type ListSnapshot } from './list-snapshot.js';
@@ -236,7 +236,7 @@ export class Cacher {
    * SPEC 4.4 start semantics. Throws Compacted when a start revision is older than the window,
    * TooLargeResourceVersion when it is newer than etcd after the wait, InvalidError for a bad one.
    */
-  async watch(prefix: string, opts: WatchOptions): Promise<AsyncIterable<WatchEvent>> {
+  async watch(prefix: string, opts: WatchOptions): Promise<WatchStream> {
     const rvText = opts.resourceVersion ?? '';
     const rv = parseRevision(rvText);
     await this.waitReady(opts.signal);
@@ -349,8 +349,7 @@ export class Cacher {
   }
 
   private select(ev: CacheEvent, prefix: string, predicate: Predicate | undefined): WatchEvent | undefined {
-    const inPrefix = prefix.endsWith('/') ? ev.key.startsWith(prefix) : ev.key === prefix;
-    return inPrefix ? watchEventFor(ev, predicate) : undefined;
+    return keyInScope(prefix, ev.key) ? watchEventFor(ev, predicate) : undefined;
   }
 
   /** Waits until etcd has reached `rev` (via the cache or a direct read), else TooLargeResourceVersion. */
@@ -438,8 +437,7 @@ export class Cacher {
       const ev = this.cache.apply(change);
       if (!ev) continue;
       for (const [prefix, selections] of this.groups) {
-        const inPrefix = prefix.endsWith('/') ? ev.key.startsWith(prefix) : ev.key === prefix;
-        if (!inPrefix) continue;
+        if (!keyInScope(prefix, ev.key)) continue;
         for (const set of selections.values()) this.deliver(ev, set);
       }
     }

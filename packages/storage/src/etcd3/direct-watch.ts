@@ -1,6 +1,6 @@
 import type { KubeObject } from '@cluster/apimachinery';
 import { StorageError } from '../errors.js';
-import type { WatchEvent, WatchOptions } from '../interfaces.js';
+import type { WatchEvent, WatchOptions, WatchStream } from '../interfaces.js';
 import { bookmarkEvent, errorEvent, expiredEvent, withResourceVersion, type CacheEvent } from '../cacher/cache-event.js';
 import { CacheWatcher } from '../cacher/cache-watcher.js';
 import type { RawWatchEvent, RawWatchHandlers } from './raw-watch.js';
@@ -32,7 +32,7 @@ export async function directWatch(
   rv: number,
   opts: WatchOptions,
   dopts: DirectWatchOptions = {},
-): Promise<AsyncIterable<WatchEvent>> {
+): Promise<WatchStream> {
   const wantState = opts.sendInitialEvents ?? rv === 0;
   const initial: WatchEvent[] = [];
   let start: number;

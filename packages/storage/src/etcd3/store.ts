@@ -13,6 +13,7 @@ import type {
   ValidateDeletion,
   WatchEvent,
   WatchOptions,
+  WatchStream,
 } from '../interfaces.js';
 import type { ChangeSink } from '../cacher/cacher-source.js';
 import type { StoreChange } from '../cacher/watch-cache.js';
@@ -256,7 +257,7 @@ export class Etcd3Store implements Store {
    * Compacted for a start revision etcd no longer has, TooLargeResourceVersion for one it does not
    * have yet (after waiting up to 3 s), InvalidError for a malformed one.
    */
-  async watch(prefix: string, opts: WatchOptions): Promise<AsyncIterable<WatchEvent>> {
+  async watch(prefix: string, opts: WatchOptions): Promise<WatchStream> {
     const rv = parseRevision(opts.resourceVersion);
     return directWatch(this, prefix, rv, opts, {
       ...(this.opts.initialEventsEndAnnotation ? { initialEventsEndAnnotation: this.opts.initialEventsEndAnnotation } : {}),
