@@ -37,6 +37,9 @@ export interface ServerOptions {
   /** `--secure-port`; 0 picks a free port. */
   securePort: number;
   bindAddress: string;
+  /** `--http2-max-streams-per-connection`; 0 means the default (250). */
+  http2MaxStreamsPerConnection: number;
+  disableHttp2Serving: boolean;
   /** `--data-dir` (ours): embedded etcd data, generated certificates and admin credentials. */
   dataDir: string;
   /** `--cert-dir`; defaults to `<data-dir>/certs`. */
@@ -102,6 +105,8 @@ export function defaultServerOptions(): ServerOptions {
     etcdCompactionInterval: 5 * MINUTE,
     securePort: 6443,
     bindAddress: '0.0.0.0',
+    http2MaxStreamsPerConnection: 0,
+    disableHttp2Serving: false,
     dataDir: './data',
     certDir: '',
     tlsCertFile: '',
@@ -158,6 +163,8 @@ export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'etcd-compaction-interval', key: 'etcdCompactionInterval', kind: 'duration', help: 'The interval of compaction requests. If 0, the compaction request from apiserver is disabled.' },
   { name: 'secure-port', key: 'securePort', kind: 'int', help: 'The port on which to serve HTTPS with authentication and authorization. 0 picks a free port.' },
   { name: 'bind-address', key: 'bindAddress', kind: 'ip', help: 'The IP address on which to listen for the --secure-port port.' },
+  { name: 'http2-max-streams-per-connection', key: 'http2MaxStreamsPerConnection', kind: 'int', help: 'The limit that the server gives to clients for the maximum number of streams in an HTTP/2 connection. Zero means the default (250).' },
+  { name: 'disable-http2-serving', key: 'disableHttp2Serving', kind: 'bool', help: 'If true, HTTP2 serving will be disabled.' },
   { name: 'data-dir', key: 'dataDir', kind: 'string', help: 'Directory for the embedded etcd, generated certificates and admin credentials (ours).' },
   { name: 'cert-dir', key: 'certDir', kind: 'string', help: 'The directory where the TLS certs are located (default <data-dir>/certs). Ignored if --tls-cert-file and --tls-private-key-file are provided.' },
   { name: 'tls-cert-file', key: 'tlsCertFile', kind: 'string', help: 'File containing the default x509 certificate for HTTPS (CA cert, if any, concatenated after server cert).' },

@@ -188,6 +188,9 @@ function validate(o: ServerOptions): void {
   if (o.securePort < 0 || o.securePort > 65535) {
     errors.push(`--secure-port ${o.securePort} must be between 0 and 65535, inclusive. 0 picks a free port`);
   }
+  if (o.http2MaxStreamsPerConnection < 0 || o.http2MaxStreamsPerConnection > 0xffffffff) {
+    errors.push(`--http2-max-streams-per-connection ${o.http2MaxStreamsPerConnection} must be between 0 and ${0xffffffff}`);
+  }
   if (o.livezGracePeriod < 0) errors.push('--livez-grace-period can not be a negative value');
   if (o.shutdownDelayDuration < 0) errors.push('--shutdown-delay-duration can not be negative value');
   if (o.maxRequestsInflight < 0) errors.push('--max-requests-inflight can not be negative value');

@@ -1,11 +1,8 @@
-import { createServer as createHttpsServer } from 'node:https';
-import { createServer as createHttpServer, type Server } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { startControllerManager } from '@cluster/controllers';
 import { join, resolve } from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
 import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import {
@@ -25,6 +22,10 @@ import { authorizersFor } from './authorizers.js';
 import { ensureBuiltinNamespaces } from './bootstrap.js';
 import { protobufCodecFor } from './protobuf.js';
 import { startMemoryReclaimer } from './memory-reclaimer.js';
+import { createListener, type RequestListener } from './listener.js';
+
+/** Upstream's "golang's default" for --http2-max-streams-per-connection=0. */
+const DEFAULT_HTTP2_MAX_STREAMS = 250;
 
 /** A running replica: where it listens and how to stop it. */
 export interface RunningServer {
@@ -152,11 +153,9 @@ async function startWithEtcd(
   for (const registry of api.registries.all()) store.cacherFor(registry.prefix(''));
   await ensureBuiltinNamespaces(api);
 
-  let server: Server;
+  let tls: { cert: string; key: string; clientCa?: string } | undefined;
   let caPem: string | undefined;
-  if (opts.devInsecureHttp) {
-    server = createHttpServer(api.app.callback());
-  } else {
+  if (!opts.devInsecureHttp) {
     let cert: string;
     let key: string;
     if (opts.tlsCertFile) {
@@ -171,20 +170,21 @@ async function startWithEtcd(
       caPem = certs.caCertPem;
     }
     const clientCa = opts.clientCaFile ? await readFile(opts.clientCaFile, 'utf8') : undefined;
-    server = createHttpsServer(
-      { cert, key, ca: clientCa, requestCert: !!clientCa, rejectUnauthorized: false },
-      api.app.callback(),
-    );
+    tls = { cert, key, clientCa };
   }
-  server.keepAliveTimeout = 65_000;
+  const server = createListener(
+    {
+      tls,
+      http2: !opts.disableHttp2Serving,
+      http2MaxStreams: opts.http2MaxStreamsPerConnection || DEFAULT_HTTP2_MAX_STREAMS,
+      keepAliveTimeoutMs: 65_000,
+    },
+    api.app.callback() as RequestListener,
+  );
   let requests = 0;
-  server.on('request', () => requests++);
+  server.onRequest(() => requests++);
   const stopReclaimer = startMemoryReclaimer(() => requests);
-  await new Promise<void>((res, rej) => {
-    server.once('error', rej);
-    server.listen(opts.securePort, opts.bindAddress, () => res());
-  });
-  const port = (server.address() as AddressInfo).port;
+  const { port } = await server.listen(opts.securePort, opts.bindAddress);
   const host = opts.bindAddress === '0.0.0.0' || opts.bindAddress === '::' ? '127.0.0.1' : opts.bindAddress;
   const url = `${opts.devInsecureHttp ? 'http' : 'https'}://${host}:${port}`;
   const kubeconfigPath = join(dataDir, 'admin.kubeconfig');
@@ -205,12 +205,8 @@ async function startWithEtcd(
       stopReclaimer();
       await controllers.stop();
       if (opts.shutdownDelayDuration > 0) await new Promise((r) => setTimeout(r, opts.shutdownDelayDuration));
-      await new Promise<void>((res) => {
-        server.close(() => res());
-        server.closeIdleConnections();
-        // Long-running requests (watches) would hold close() open; end them after a grace period.
-        setTimeout(() => server.closeAllConnections(), 2_000).unref();
-      });
+      // Long-running requests (watches) would hold the close open; they end after a grace period.
+      await server.close(2_000);
       await compactor?.stop();
       await store.close();
       await etcd?.stop();

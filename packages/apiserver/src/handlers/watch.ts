@@ -74,6 +74,20 @@ export async function watchResource(scope: RequestScope, target: WatchTarget): P
   }
 }
 
+/**
+ * Joined bytes of recent batches, by their last event and encoding (see bytesOf). A batch is
+ * reused within one round of the flusher, so a few hundred are plenty; bounded so that events
+ * kept in the watch cache's history do not keep their batches too.
+ */
+const recentBatches = new Map<WatchEvent, Map<string, { events: WatchEvent[]; bytes: Uint8Array }>>();
+const RECENT_BATCHES = 256;
+
+function sameEvents(a: readonly WatchEvent[], b: readonly WatchEvent[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /** Most events written in one go: bounds the size of a single write. */
 const MAX_EVENTS_PER_WRITE = 256;
 
@@ -92,6 +106,8 @@ class WatchStreamWriter implements FlushTask {
   /** HTTP/1.1 chunked responses get pre-framed chunks written to the socket (see rawChunkSocket). */
   private readonly socket: ServerResponse['socket'];
   private readonly chunkKey: string;
+  /** Which form a joined batch of this stream has: framed chunks or plain encodings. */
+  private readonly batchKey: string;
 
   constructor(
     private readonly events: WatchStream,
@@ -104,36 +120,35 @@ class WatchStreamWriter implements FlushTask {
     this.includeObject = scope.query.get('includeObject');
     this.socket = rawChunkSocket(res);
     this.chunkKey = `${encodingKey(target, this.includeObject)}/chunk`;
+    this.batchKey = this.socket ? this.chunkKey : encodingKey(target, this.includeObject);
     res.once('close', () => this.finish());
     events.onReady(() => this.wake());
   }
 
   flush(): void {
     if (this.ended || this.blocked) return;
-    let batch: WatchEvent[];
-    let parts: Uint8Array[];
+    let data: Uint8Array;
     let last = false;
+    let full = false;
     try {
-      batch = this.events.takeReady(MAX_EVENTS_PER_WRITE);
+      const batch = this.events.takeReady(MAX_EVENTS_PER_WRITE);
       if (batch.length === 0) {
         if (this.events.finished) this.finish();
         return;
       }
-      parts = [];
-      for (const event of batch) {
-        parts.push(this.socket ? chunkOf(event, this.chunkKey, this.scope.registry, this.target, this.includeObject) : toBytes(encodeEvent(event, this.scope.registry, this.target, this.includeObject)));
-        if (event.type === 'ERROR') {
-          last = true;
-          break;
-        }
+      full = batch.length === MAX_EVENTS_PER_WRITE;
+      const errorAt = batch.findIndex((event) => event.type === 'ERROR');
+      if (errorAt !== -1) {
+        batch.length = errorAt + 1;
+        last = true;
       }
+      data = this.bytesOf(batch);
     } catch (e) {
       const status = e instanceof StatusError ? e.status : newInternalError(e).status;
       if (!this.res.destroyed) this.res.write(encodeError(status, this.target));
       this.finish();
       return;
     }
-    const data = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
     const ok = this.socket ? this.socket.write(data) : this.res.write(data);
     if (last || this.res.destroyed) {
       this.finish();
@@ -148,7 +163,37 @@ class WatchStreamWriter implements FlushTask {
       return;
     }
     // More than one write's worth was waiting: come back after the others had their turn.
-    if (batch.length === MAX_EVENTS_PER_WRITE) this.wake();
+    if (full) this.wake();
+  }
+
+  /**
+   * The bytes of a batch of events. Watchers of the same selection get the same events in the
+   * same rounds, so the joined bytes of a batch of shared events are kept with its last event and
+   * reused by every stream that sends exactly that batch, rather than joined again for each.
+   */
+  private bytesOf(batch: WatchEvent[]): Uint8Array {
+    if (batch.length === 1) return this.encode(batch[0]!);
+    const lastEvent = batch[batch.length - 1]!;
+    const shareable = batch.every((event) => event.type !== 'BOOKMARK' && event.type !== 'ERROR');
+    let joined = shareable ? recentBatches.get(lastEvent) : undefined;
+    const hit = joined?.get(this.batchKey);
+    if (hit && sameEvents(hit.events, batch)) return hit.bytes;
+    const bytes = Buffer.concat(batch.map((event) => this.encode(event)));
+    if (shareable) {
+      if (!joined) {
+        // Maps iterate in insertion order: the first key is the oldest batch.
+        if (recentBatches.size >= RECENT_BATCHES) recentBatches.delete(recentBatches.keys().next().value!);
+        recentBatches.set(lastEvent, (joined = new Map()));
+      }
+      joined.set(this.batchKey, { events: batch, bytes });
+    }
+    return bytes;
+  }
+
+  private encode(event: WatchEvent): Uint8Array {
+    return this.socket
+      ? chunkOf(event, this.chunkKey, this.scope.registry, this.target, this.includeObject)
+      : toBytes(encodeEvent(event, this.scope.registry, this.target, this.includeObject));
   }
 
   private wake(): void {
@@ -203,7 +248,7 @@ function encodingKey(target: WatchTarget, includeObject: string | null): string 
 function startStream(res: ServerResponse, n: Negotiated): void {
   if (res.headersSent) return;
   const contentType = n.encoding === 'protobuf' ? `${n.contentType};stream=watch` : 'application/json';
-  res.writeHead(200, { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+  res.writeHead(200, { 'Content-Type': contentType, 'Cache-Control': 'no-cache, private' });
   res.flushHeaders();
 }
 
