@@ -4,13 +4,14 @@
 // decrypt and parse per watcher).
 //
 // Protocol with the main thread: workerData {host, port, ca, token, path, watchers, total, warm,
-// openConcurrency, openWaitMs}; posts {type:'opened', opened, late}; receives {type:'finish',
+// openConcurrency, openWaitMs, protocol ('h2' or 'http1'), streamsPerConnection}; posts {type:'opened', opened, late}; receives {type:'finish',
 // writeOk, drainMs}; posts {type:'result', ...} and exits.
 import { Agent, request } from 'node:https';
+import { connect } from 'node:http2';
 import { parentPort, workerData } from 'node:worker_threads';
 import { BUCKETS, BUCKET_MS, nowMs } from './watch-clock.mjs';
 
-const { host, port, ca, token, path, watchers, total, warm, openConcurrency, openWaitMs } = workerData;
+const { host, port, ca, token, path, watchers, total, warm, openConcurrency, openWaitMs, protocol, streamsPerConnection } = workerData;
 const SEQ_KEY = Buffer.from('"bench-seq":"');
 const TS_KEY = Buffer.from('"bench-ts":"');
 const QUOTE = 0x22;
@@ -72,8 +73,27 @@ function onLine(w, buf, from, to, at) {
   histogram[Math.min(BUCKETS - 1, Math.max(0, Math.floor(latency / BUCKET_MS)))]++;
 }
 
-/** Opens watcher w; resolves with its status once headers arrive (0 after openWaitMs, -1 on error). */
-function open(w) {
+/** The data handler of watcher w: splits the stream into lines and records each event. */
+function lineReader(w) {
+  let pending;
+  return (chunk) => {
+    const at = nowMs();
+    let buf = chunk;
+    if (pending) {
+      buf = Buffer.concat([pending, chunk]);
+      pending = undefined;
+    }
+    let from = 0;
+    for (let nl = buf.indexOf(NL); nl !== -1; nl = buf.indexOf(NL, from)) {
+      onLine(w, buf, from, nl, at);
+      from = nl + 1;
+    }
+    if (from < buf.length) pending = buf.subarray(from);
+  };
+}
+
+/** Opens watcher w over HTTP/1.1 (a connection of its own); resolves with its status once headers arrive (0 after openWaitMs, -1 on error). */
+function openHttp1(w) {
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve(0), openWaitMs);
     const req = request({ host, port, path, headers, agent }, (res) => {
@@ -83,21 +103,7 @@ function open(w) {
         resolve(res.statusCode);
         return;
       }
-      let pending;
-      res.on('data', (chunk) => {
-        const at = nowMs();
-        let buf = chunk;
-        if (pending) {
-          buf = Buffer.concat([pending, chunk]);
-          pending = undefined;
-        }
-        let from = 0;
-        for (let nl = buf.indexOf(NL); nl !== -1; nl = buf.indexOf(NL, from)) {
-          onLine(w, buf, from, nl, at);
-          from = nl + 1;
-        }
-        if (from < buf.length) pending = buf.subarray(from);
-      });
+      res.on('data', lineReader(w));
       res.on('end', () => ended++);
       res.on('error', () => {});
       resolve(200);
@@ -107,6 +113,46 @@ function open(w) {
     requests.push(req);
   });
 }
+
+// HTTP/2 as client-go does it: the watches of one client share a connection. Window sizes are
+// Go's transport defaults (4 MiB per stream, 1 GiB per connection).
+const STREAM_WINDOW = 4 << 20;
+const CONNECTION_WINDOW = 1 << 30;
+const sessions = [];
+function sessionFor(w) {
+  const i = Math.floor(w / streamsPerConnection);
+  if (!sessions[i]) {
+    const session = connect(`https://${host}:${port}`, { ca, settings: { initialWindowSize: STREAM_WINDOW } });
+    session.on('error', () => {});
+    session.on('connect', () => session.setLocalWindowSize(CONNECTION_WINDOW));
+    sessions[i] = session;
+  }
+  return sessions[i];
+}
+
+/** Opens watcher w as a stream of a shared HTTP/2 connection; resolves like openHttp1. */
+function openHttp2(w) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(0), openWaitMs);
+    const req = sessionFor(w).request({ ':path': path, accept: headers.Accept, authorization: headers.Authorization }, { endStream: true });
+    req.on('response', (h) => {
+      clearTimeout(timer);
+      const status = Number(h[':status']);
+      if (status !== 200) {
+        req.resume();
+        resolve(status);
+        return;
+      }
+      resolve(200);
+    });
+    req.on('data', lineReader(w));
+    req.on('end', () => ended++);
+    req.on('error', () => resolve(-1));
+    requests.push(req);
+  });
+}
+
+const open = protocol === 'http1' ? openHttp1 : openHttp2;
 
 let opened = 0;
 let late = 0;
@@ -134,6 +180,7 @@ parentPort.on('message', async (msg) => {
     for (let seq = 0; seq < total; seq++) if (writeOk[seq] && !seen[w * total + seq]) missed++;
   }
   for (const req of requests) req.destroy();
+  for (const session of sessions) session.destroy();
   agent.destroy();
   parentPort.postMessage({ type: 'result', samples, measured, maxLatency, duplicates, unparsable, ended, missed, histogram, seqLatencySum });
   parentPort.close();

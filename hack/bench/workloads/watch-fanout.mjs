@@ -27,6 +27,14 @@ const MAX_OUTSTANDING_WRITES = Number(process.env.BENCH_WATCH_WRITERS ?? 1);
 /** Below this share of the target rate the run does not count as "200 updates per second". */
 const MIN_RATE_SHARE = 0.9;
 const DRAIN_MS = 15_000;
+/**
+ * Watches go over HTTP/2 as client-go sends them (kubectl and Go controllers negotiate h2 and
+ * multiplex a client's watches over one connection), `STREAMS_PER_CONNECTION` watches a
+ * connection, as ten clients of a hundred watches each. `BENCH_WATCH_PROTOCOL=http1` gives every
+ * watch its own HTTP/1.1 connection instead, as @kubernetes/client-node does.
+ */
+const PROTOCOL = process.env.BENCH_WATCH_PROTOCOL === 'http1' ? 'http1' : 'h2';
+const STREAMS_PER_CONNECTION = Math.max(1, Number(process.env.BENCH_WATCH_PER_CONNECTION ?? 100));
 const workerUrl = new URL('../lib/watch-worker.mjs', import.meta.url);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -115,6 +123,8 @@ export async function runWatchFanout(ctx) {
         warm: WARM_UPDATES,
         openConcurrency: OPEN_CONCURRENCY,
         openWaitMs,
+        protocol: PROTOCOL,
+        streamsPerConnection: STREAMS_PER_CONNECTION,
       },
     });
     const messages = [];
@@ -145,7 +155,8 @@ export async function runWatchFanout(ctx) {
       opened += m.opened;
       late += m.late;
     }
-    ctx.log(`watch-fanout: ${opened}/${watchers} watches answered 200 (${late} without headers yet) in ${((performance.now() - t0) / 1000).toFixed(1)} s over ${threads} threads`);
+    const over = PROTOCOL === 'h2' ? `HTTP/2, ${Math.ceil(watchers / STREAMS_PER_CONNECTION)} connections` : `HTTP/1.1, one connection each`;
+    ctx.log(`watch-fanout: ${opened}/${watchers} watches answered 200 (${late} without headers yet) in ${((performance.now() - t0) / 1000).toFixed(1)} s over ${threads} threads, ${over}`);
     await sleep(1_000);
 
     // Update i is due at start + i/rate; it waits only while the previous one is unanswered.
@@ -258,7 +269,7 @@ export async function runWatchFanout(ctx) {
         budget: 1,
         fail: fail || undefined,
         note:
-          `${watchers} watchers x ${okMeasured} updates at ${writeRate.toFixed(0)}/s after ${WARM_UPDATES} warm-up; ` +
+          `${watchers} watchers (${PROTOCOL === 'h2' ? `HTTP/2, ${STREAMS_PER_CONNECTION} a connection` : 'HTTP/1.1'}) x ${okMeasured} updates at ${writeRate.toFixed(0)}/s after ${WARM_UPDATES} warm-up; ` +
           `p50 ${p50.toFixed(1)} ms, max ${maxLatency.toFixed(1)} ms` +
           (late > 0 ? `; ${late} watches got no response headers within ${openWaitMs} ms` : '') +
           (stalls > 0 ? `; ${stalls} updates waited for the previous one` : ''),

@@ -1,10 +1,20 @@
 import { WatchFlusher, type FlushTask } from './watch-flusher.js';
 
-/** A flusher driven by hand: `step()` runs one deferred slice; the clock advances per flush. */
-function harness(sliceMs: number, msPerFlush: number) {
+/**
+ * A flusher driven by hand: `step()` runs one deferred slice, `wait()` advances the clock to the
+ * timer asked for and runs it; the clock advances per flush.
+ */
+function harness(sliceMs: number, msPerFlush: number, opts: { restRatio?: number; maxRestMs?: number } = {}) {
   let clock = 0;
   const deferred: Array<() => void> = [];
-  const flusher = new WatchFlusher({ sliceMs, defer: (run) => deferred.push(run), now: () => clock });
+  const timers: Array<{ run: () => void; at: number }> = [];
+  const flusher = new WatchFlusher({
+    ...opts,
+    sliceMs,
+    defer: (run) => deferred.push(run),
+    delay: (run, ms) => timers.push({ run, at: clock + ms }),
+    now: () => clock,
+  });
   const log: string[] = [];
   const task = (name: string, onFlush?: () => void): FlushTask => ({
     flush() {
@@ -14,7 +24,13 @@ function harness(sliceMs: number, msPerFlush: number) {
     },
   });
   const step = () => deferred.shift()?.();
-  return { flusher, log, task, step, pendingSlices: () => deferred.length };
+  const wait = () => {
+    const timer = timers.shift();
+    if (!timer) throw new Error('no timer');
+    clock = Math.max(clock, timer.at);
+    timer.run();
+  };
+  return { flusher, log, task, step, wait, pendingSlices: () => deferred.length, timers, now: () => clock };
 }
 
 describe('WatchFlusher', () => {
@@ -45,8 +61,8 @@ describe('WatchFlusher', () => {
     expect(h.flusher.waiting).toBe(0);
   });
 
-  test('a task scheduled again while flushing goes to the back of the queue', () => {
-    const h = harness(100, 0);
+  test('a task scheduled again during a round waits for the next round, after a rest as long as the round took', () => {
+    const h = harness(100, 2);
     let again = true;
     const b = h.task('b');
     const a: FlushTask = h.task('a', () => {
@@ -56,7 +72,50 @@ describe('WatchFlusher', () => {
     h.flusher.schedule(a);
     h.flusher.schedule(b);
     h.step();
+    expect(h.log).toEqual(['a', 'b']);
+    // The round took 4 ms of flushing: the next one starts 4 ms after it ended, by a timer.
+    expect(h.pendingSlices()).toBe(0);
+    expect(h.timers).toEqual([{ run: expect.any(Function), at: 8 }]);
+    h.wait();
     expect(h.log).toEqual(['a', 'b', 'a']);
+  });
+
+  test('a cheap round earns no timed rest: the next one runs after pending I/O', () => {
+    const h = harness(100, 0.1);
+    const a = h.task('a');
+    h.flusher.schedule(a);
+    h.step();
+    h.flusher.schedule(a);
+    expect(h.timers).toHaveLength(0);
+    expect(h.pendingSlices()).toBe(1);
+    h.step();
+    expect(h.log).toEqual(['a', 'a']);
+  });
+
+  test('a task scheduled while the flusher rests waits out the rest; the rest is capped', () => {
+    const h = harness(1, 1, { maxRestMs: 5 });
+    const tasks = Array.from({ length: 40 }, (_, i) => h.task(`t${i}`));
+    for (const t of tasks) h.flusher.schedule(t);
+    for (let i = 0; i < 5 && h.pendingSlices() > 0; i++) h.step();
+    expect(h.log).toHaveLength(40);
+    // 40 ms of flushing, but no rest longer than 5 ms.
+    const roundEnd = h.now();
+    h.flusher.schedule(tasks[0]!);
+    expect(h.pendingSlices()).toBe(0);
+    expect(h.timers.map((t) => t.at)).toEqual([roundEnd + 5]);
+    h.wait();
+    expect(h.log).toHaveLength(41);
+  });
+
+  test('with restRatio 0 rounds follow each other without rests', () => {
+    const h = harness(100, 5, { restRatio: 0 });
+    const a = h.task('a');
+    h.flusher.schedule(a);
+    h.step();
+    h.flusher.schedule(a);
+    expect(h.timers).toHaveLength(0);
+    h.step();
+    expect(h.log).toEqual(['a', 'a']);
   });
 
   test('cancelled tasks are skipped; a throwing task does not stop the others', () => {

@@ -6,61 +6,87 @@ export interface FlushTask {
 
 /** Options of a {@link WatchFlusher}. */
 export interface WatchFlusherOptions {
-  /** CPU time one turn of the event loop may spend flushing before it yields. Default 1 ms. */
+  /** CPU time one turn of the event loop may spend flushing before it yields. Default 0.5 ms. */
   sliceMs?: number;
+  /**
+   * After a round, the flusher rests this many times the CPU time the round took before the next
+   * round starts (default 1: flushing takes at most about half of the event loop).
+   */
+  restRatio?: number;
+  /** Longest rest after a round, however long it took (default 20 ms). */
+  maxRestMs?: number;
   /** Runs the next slice after pending I/O (default: setImmediate). */
   defer?: (run: () => void) => void;
+  /** Runs `run` after `ms` milliseconds (default: setTimeout). */
+  delay?: (run: () => void, ms: number) => void;
   /** Clock in milliseconds (default: performance.now). */
   now?: () => number;
 }
 
 /** Tasks flushed between two looks at the clock. */
 const TASKS_PER_CLOCK_CHECK = 8;
+/** Rests shorter than this are not worth a timer: the next round just waits for pending I/O. */
+const MIN_TIMED_REST_MS = 1;
 
 /**
- * Writes the watch streams of a server in turn, first come first served, a slice of the event
- * loop at a time.
+ * Writes the watch streams of a server in rounds, a slice of the event loop at a time.
  *
  * A change seen by thousands of watchers costs one socket write each (TLS plus a syscall, some
- * 20 µs here), far longer than the gap between changes under load. Writing each stream as soon as
- * its event arrives would hold the event loop for the whole fan-out (starving the requests that
- * make the changes) and send every event in its own write. Here a stream with events waiting is
- * queued once; when its turn comes it sends everything it has by then in one write. Under load a
- * stream's events coalesce while the queue goes round, so the number of writes per second is
- * bounded by how fast the queue turns rather than by the event rate, and every stream waits at
- * most one round. Between slices other I/O runs, so writes and reads are not held up behind the
- * fan-out.
+ * 10-20 µs here), far longer than the gap between changes under load. Writing each stream as soon
+ * as its event arrives would hold the event loop for the whole fan-out (starving the requests
+ * that make the changes) and send every event in its own write. Here a stream with events waiting
+ * is queued once; a round takes every queued stream and each sends everything it has by then in
+ * one write. Between slices of a round other I/O runs.
+ *
+ * After a round the flusher rests in proportion to the CPU time the round took before it starts
+ * the next one. A round of a few streams takes microseconds, so a quiet server writes at once; a
+ * fan-out to thousands takes milliseconds, and the rest lets the events of the next changes
+ * gather in each stream, so that one write carries several of them. Without it the number of
+ * writes grows with the event rate until the fan-out takes the whole event loop, and the writes
+ * that make the events fall behind. With it, flushing takes at most about half of the loop, and a
+ * stream waits at most one rest and one round.
  */
 export class WatchFlusher {
-  private queue: FlushTask[] = [];
+  /** Tasks of the round in progress, from `head` on. */
+  private round: FlushTask[] = [];
   private head = 0;
+  /** Tasks queued for the next round. */
+  private pending: FlushTask[] = [];
   private readonly queued = new Set<FlushTask>();
-  private running = false;
+  /** A slice or the start of a round is scheduled. */
+  private scheduled = false;
+  /** CPU time spent in the slices of the round in progress. */
+  private roundBusyMs = 0;
+  /** No round starts before this time. */
+  private restUntil = 0;
   private readonly sliceMs: number;
+  private readonly restRatio: number;
+  private readonly maxRestMs: number;
   private readonly defer: (run: () => void) => void;
+  private readonly delay: (run: () => void, ms: number) => void;
   private readonly now: () => number;
   private readonly run = (): void => this.runSlice();
 
   constructor(opts: WatchFlusherOptions = {}) {
-    this.sliceMs = opts.sliceMs ?? 1;
+    this.sliceMs = opts.sliceMs ?? 0.5;
+    this.restRatio = opts.restRatio ?? 1;
+    this.maxRestMs = opts.maxRestMs ?? 20;
     this.defer = opts.defer ?? ((run) => void setImmediate(run));
+    this.delay = opts.delay ?? ((run, ms) => void setTimeout(run, ms));
     this.now = opts.now ?? (() => performance.now());
   }
 
-  /** Number of tasks waiting for their turn. */
+  /** Number of tasks waiting for their turn (cancelled ones included until they are reached). */
   get waiting(): number {
-    return this.queue.length - this.head;
+    return this.round.length - this.head + this.pending.length;
   }
 
-  /** Queues `task` for a flush unless it already waits for one. */
+  /** Queues `task` for the next round unless it already waits for one. */
   schedule(task: FlushTask): void {
     if (this.queued.has(task)) return;
     this.queued.add(task);
-    this.queue.push(task);
-    if (!this.running) {
-      this.running = true;
-      this.defer(this.run);
-    }
+    this.pending.push(task);
+    if (!this.scheduled) this.scheduleRound();
   }
 
   /** Drops `task` from the queue (its stream ended). */
@@ -69,11 +95,28 @@ export class WatchFlusher {
     this.queued.delete(task);
   }
 
+  /** Starts the next round after the rest the last one earned. */
+  private scheduleRound(): void {
+    this.scheduled = true;
+    const rest = this.restUntil - this.now();
+    if (rest >= MIN_TIMED_REST_MS) this.delay(this.run, rest);
+    else this.defer(this.run);
+  }
+
   private runSlice(): void {
-    const deadline = this.now() + this.sliceMs;
+    const start = this.now();
+    if (this.head >= this.round.length) {
+      // A new round: everything queued until now.
+      this.round = this.pending;
+      this.head = 0;
+      this.pending = [];
+      this.roundBusyMs = 0;
+    }
+    const deadline = start + this.sliceMs;
     let sinceCheck = 0;
-    while (this.head < this.queue.length) {
-      const task = this.queue[this.head++]!;
+    let end = start;
+    while (this.head < this.round.length) {
+      const task = this.round[this.head++]!;
       if (!this.queued.delete(task)) continue;
       try {
         task.flush();
@@ -82,19 +125,20 @@ export class WatchFlusher {
       }
       if (++sinceCheck >= TASKS_PER_CLOCK_CHECK) {
         sinceCheck = 0;
-        if (this.now() >= deadline) break;
+        end = this.now();
+        if (end >= deadline) break;
       }
     }
-    if (this.head > 1024 && this.head * 2 > this.queue.length) {
-      this.queue = this.queue.slice(this.head);
-      this.head = 0;
-    }
-    if (this.head < this.queue.length) {
+    if (sinceCheck > 0) end = this.now();
+    this.roundBusyMs += end - start;
+    if (this.head < this.round.length) {
       this.defer(this.run);
-    } else {
-      this.queue = [];
-      this.head = 0;
-      this.running = false;
+      return;
     }
+    this.round = [];
+    this.head = 0;
+    this.restUntil = end + Math.min(this.maxRestMs, this.roundBusyMs * this.restRatio);
+    this.scheduled = false;
+    if (this.pending.length > 0) this.scheduleRound();
   }
 }
