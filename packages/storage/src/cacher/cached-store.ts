@@ -17,6 +17,7 @@ import { parseRevision, type Etcd3Store } from '../etcd3/store.js';
 import { decodeContinue } from '../etcd3/continue-token.js';
 import { pageOfSnapshot } from './list-snapshot.js';
 import { Cacher } from './cacher.js';
+import { UpdateSerializer } from './update-serializer.js';
 import type { CacherOptions } from './cacher-source.js';
 
 /** Options of a {@link CachedStore}: the cachers' options plus a metrics hook. */
@@ -40,6 +41,12 @@ const MAX_CURRENT_PROOFS = 4;
 /** How long one attempt waits for the cache to hear of writes it is behind on. */
 const CURRENT_PROOF_WAIT_MS = 250;
 
+/** The object with the higher resourceVersion (either may be missing). */
+function newerOf(a: KubeObject | undefined, b: KubeObject | undefined): KubeObject | undefined {
+  if (!a || !b) return a ?? b;
+  return Number(b.metadata.resourceVersion) > Number(a.metadata.resourceVersion) ? b : a;
+}
+
 /**
  * The resource prefix of a key or key prefix: its first four segments,
  * `/registry/<group>/<resource>/`. Undefined when the key is not under `/registry/<group>/<resource>/`.
@@ -56,6 +63,7 @@ export function resourcePrefixOf(keyOrPrefix: string): string | undefined {
  */
 export class CachedStore implements Store {
   private readonly cachers = new Map<string, Cacher>();
+  private readonly updates = new UpdateSerializer();
   private readonly unsubscribe: (() => void) | undefined;
   private closed = false;
 
@@ -200,10 +208,21 @@ export class CachedStore implements Store {
     });
   }
 
+  /**
+   * Updates of one key from this replica run one after another (see UpdateSerializer), each
+   * starting from the newer of what the previous one wrote and the watch cache's copy: the
+   * cache hears of a write only after it is answered, so the next update would otherwise start
+   * from the state before it and go round twice.
+   */
   guaranteedUpdate(key: string, tryUpdate: UpdateFunc, opts: GuaranteedUpdateOptions): Promise<KubeObject> {
+    if (opts.dryRun || opts.suggestion) return this.updateFrom(key, tryUpdate, opts, undefined);
+    return this.updates.run(key, (lastWritten) => this.updateFrom(key, tryUpdate, opts, lastWritten));
+  }
+
+  private updateFrom(key: string, tryUpdate: UpdateFunc, opts: GuaranteedUpdateOptions, lastWritten: KubeObject | undefined): Promise<KubeObject> {
     if (!opts.suggestion) {
-      const cached = this.cacherFor(key)?.get(key);
-      if (cached) return this.etcd.guaranteedUpdate(key, tryUpdate, { ...opts, suggestion: cached });
+      const suggestion = newerOf(this.cacherFor(key)?.get(key) ?? undefined, lastWritten);
+      if (suggestion) return this.etcd.guaranteedUpdate(key, tryUpdate, { ...opts, suggestion });
     }
     return this.etcd.guaranteedUpdate(key, tryUpdate, opts);
   }
