@@ -13,7 +13,7 @@ export interface StoreChange {
   type: 'put' | 'delete';
   key: string;
   revision: number;
-  /** For a put the new object; for a delete the last state etcd returned (prev_kv), when known. */
+  /** For a put the new object; for a delete the last state when the feed has it (the cache's own copy comes first). */
   object?: KubeObject;
 }
 

@@ -34,6 +34,11 @@ export interface RawWatchOptions {
   minBackoffMs?: number;
   /** Upper bound of the reconnect delay. Default 3 s. */
   maxBackoffMs?: number;
+  /**
+   * Ask for each key's state before the change (default true). A watch cache knows it already;
+   * without it etcd reads no previous revision and sends half the bytes per update.
+   */
+  prevKv?: boolean;
 }
 
 /** The minimal piece of the etcd3 client a raw watch needs (its bidirectional Watch stream). */
@@ -42,7 +47,7 @@ type WatchStream = Awaited<ReturnType<Etcd3['watchClient']['watch']>>;
 
 /**
  * A single etcd watch on a key prefix (or one key) from a start revision, on the raw Watch stream
- * of the etcd3 client, with prev_kv and progress notifications. Unlike the client's WatchManager it
+ * of the etcd3 client, with prev_kv (unless turned off) and progress notifications. Unlike the client's WatchManager it
  * keeps `compact_revision` and progress notifications. It reconnects by itself after stream errors,
  * resuming from the last delivered revision + 1, until {@link close} or a compaction.
  */
@@ -124,7 +129,7 @@ export class RawWatch {
         key,
         ...(this.keyOrPrefix.endsWith('/') ? { range_end: prefixEnd(key) } : {}),
         start_revision: this.nextRevision,
-        prev_kv: true,
+        prev_kv: this.opts.prevKv ?? true,
         progress_notify: true,
       },
     });

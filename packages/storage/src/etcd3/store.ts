@@ -334,7 +334,12 @@ export class Etcd3Store implements Store {
   }
 
   /** Opens one raw etcd watch (counted in {@link etcdWatchCount} until closed). */
-  openRawWatch(keyOrPrefix: string, fromRevision: number, handlers: RawWatchHandlers): { close(): Promise<void>; requestProgress(): boolean } {
+  openRawWatch(
+    keyOrPrefix: string,
+    fromRevision: number,
+    handlers: RawWatchHandlers,
+    options: Pick<RawWatchOptions, 'prevKv'> = {},
+  ): { close(): Promise<void>; requestProgress(): boolean } {
     let open = true;
     const release = (): void => {
       if (!open) return;
@@ -353,7 +358,7 @@ export class Etcd3Store implements Store {
           handlers.onCompacted(rev);
         },
       },
-      this.opts.rawWatch,
+      { ...this.opts.rawWatch, ...options },
     );
     return {
       close: async () => {
@@ -364,7 +369,10 @@ export class Etcd3Store implements Store {
     };
   }
 
-  /** The cacher's feed: one etcd watch on `prefix` from `fromRevision`, decoded into changes. */
+  /**
+   * The cacher's feed: one etcd watch on `prefix` from `fromRevision`, decoded into changes.
+   * Without prev_kv: the cache has every key's last state, so a delete needs only its key.
+   */
   watchChanges(prefix: string, fromRevision: number, sink: ChangeSink): { close(): Promise<void>; requestProgress(): boolean } {
     return this.openRawWatch(prefix, fromRevision, {
       onEvents: (events) => {
@@ -385,7 +393,7 @@ export class Etcd3Store implements Store {
       onProgress: (rev) => sink.onProgress(rev),
       onCompacted: (rev) => sink.onCompacted(rev),
       onStreamError: (err) => this.opts.log?.(`watch ${prefix}: ${err.message}; reconnecting`),
-    });
+    }, { prevKv: false });
   }
 
   /**
