@@ -1,5 +1,6 @@
 /*
- * trim(): asks the C allocator to give freed memory back to the operating system.
+ * trim(): asks the C allocator to give freed memory back to the operating system;
+ * setMmapThreshold(bytes): see below.
  *
  * glibc returns freed heap memory on its own only from the top of the heap; memory freed in the
  * middle (thousands of TLS connections' buffers after a watch storm, say) stays in the process
@@ -8,6 +9,7 @@
  */
 #include <node_api.h>
 #include <stdbool.h>
+#include <stdint.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -23,10 +25,35 @@ static napi_value Trim(napi_env env, napi_callback_info info) {
   return result;
 }
 
-static napi_value Init(napi_env env, napi_value exports) {
+/*
+ * setMmapThreshold(bytes): allocations of at least `bytes` get pages of their own (mmap) and go
+ * back to the system when freed. glibc's default threshold rises with every large block freed,
+ * until big list buffers live in the heap and leave it fragmented after a burst.
+ */
+static napi_value SetMmapThreshold(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  bool set = false;
+  int64_t bytes = 0;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) == napi_ok && argc == 1 &&
+      napi_get_value_int64(env, argv[0], &bytes) == napi_ok && bytes > 0 && bytes <= INT32_MAX) {
+#if defined(__GLIBC__)
+    set = mallopt(M_MMAP_THRESHOLD, (int)bytes) == 1;
+#endif
+  }
+  napi_value result;
+  napi_get_boolean(env, set, &result);
+  return result;
+}
+
+static bool Export(napi_env env, napi_value exports, const char *name, napi_callback cb) {
   napi_value fn;
-  if (napi_create_function(env, "trim", NAPI_AUTO_LENGTH, Trim, NULL, &fn) != napi_ok) return NULL;
-  if (napi_set_named_property(env, exports, "trim", fn) != napi_ok) return NULL;
+  return napi_create_function(env, name, NAPI_AUTO_LENGTH, cb, NULL, &fn) == napi_ok &&
+         napi_set_named_property(env, exports, name, fn) == napi_ok;
+}
+
+static napi_value Init(napi_env env, napi_value exports) {
+  if (!Export(env, exports, "trim", Trim) || !Export(env, exports, "setMmapThreshold", SetMmapThreshold)) return NULL;
   return exports;
 }
 

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { loadReclaimers, startMemoryReclaimer } from './memory-reclaimer.js';
 
 const MiB = 1024 * 1024;
@@ -9,6 +10,16 @@ describe('memory reclaimer', () => {
     expect(typeof r.gc).toBe('function');
     expect(typeof r.trim).toBe('function');
     expect(typeof r.trim!()).toBe('boolean');
+  });
+
+  test('the addon sets glibc\'s mmap threshold to a positive size and refuses anything else', () => {
+    const addon = createRequire(import.meta.url)(new URL('../dist/native/malloc_trim.node', import.meta.url).pathname) as {
+      setMmapThreshold(bytes: number): boolean;
+    };
+    expect(addon.setMmapThreshold(1024 * 1024)).toBe(true);
+    expect(addon.setMmapThreshold(0)).toBe(false);
+    expect(addon.setMmapThreshold(-5)).toBe(false);
+    expect(addon.setMmapThreshold(2 ** 40)).toBe(false);
   });
 
   test.each([

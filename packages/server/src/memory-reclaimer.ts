@@ -9,6 +9,9 @@ const QUIET_REQUESTS = 50;
 /** Only worth reclaiming when the heap or the process grew this much since the last time. */
 const GROWTH_BYTES = 64 * 1024 * 1024;
 
+/** Allocation size from which glibc maps pages of their own (see loadReclaimers). */
+const MMAP_THRESHOLD_BYTES = 1024 * 1024;
+
 /** What the reclaimer can call: V8's full collection and the C allocator's trim, when present. */
 export interface Reclaimers {
   gc?: () => void;
@@ -31,8 +34,11 @@ export function loadReclaimers(): Reclaimers {
     .find((path) => existsSync(path));
   if (addon) {
     try {
-      const mod = createRequire(import.meta.url)(addon) as { trim?: unknown };
+      const mod = createRequire(import.meta.url)(addon) as { trim?: unknown; setMmapThreshold?: unknown };
       if (typeof mod.trim === 'function') out.trim = mod.trim as () => boolean;
+      // Buffers of 1 MiB and more (big list responses) get pages of their own that go back to
+      // the system when freed, rather than glibc's rising threshold moving them into the heap.
+      if (typeof mod.setMmapThreshold === 'function') (mod.setMmapThreshold as (bytes: number) => boolean)(MMAP_THRESHOLD_BYTES);
     } catch {
       // Built for another Node or libc: run without it.
     }
