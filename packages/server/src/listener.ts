@@ -42,22 +42,18 @@ export interface Listener {
 export function createListener(opts: ListenerOptions, handler: RequestListener): Listener {
   const sockets = new Set<Socket>();
   const sessions = new Set<ServerHttp2Session>();
-  const server = !opts.tls
+  const tlsOptions = opts.tls && {
+    cert: opts.tls.cert,
+    key: opts.tls.key,
+    ca: opts.tls.clientCa,
+    requestCert: !!opts.tls.clientCa,
+    rejectUnauthorized: false,
+  };
+  const server = !tlsOptions
     ? createHttpServer(handler)
     : opts.http2
-      ? createSecureServer(
-          {
-            cert: opts.tls.cert,
-            key: opts.tls.key,
-            ca: opts.tls.clientCa,
-            requestCert: !!opts.tls.clientCa,
-            rejectUnauthorized: false,
-            allowHTTP1: true,
-            settings: { maxConcurrentStreams: opts.http2MaxStreams },
-          },
-          handler,
-        )
-      : createHttpsServer({ cert: opts.tls.cert, key: opts.tls.key, ca: opts.tls.clientCa, requestCert: !!opts.tls.clientCa, rejectUnauthorized: false }, handler);
+      ? createSecureServer({ ...tlsOptions, allowHTTP1: true, settings: { maxConcurrentStreams: opts.http2MaxStreams } }, handler)
+      : createHttpsServer(tlsOptions, handler);
   // HTTP/1.1 connections of the HTTP/2 server are served by Node's HTTP/1 code, which reads
   // these settings from the server object too.
   Object.assign(server, { keepAliveTimeout: opts.keepAliveTimeoutMs });
