@@ -84,5 +84,6 @@ export function startMemoryReclaimer(
 }
 
 function readProcessMemory(): { heapTotal: number; rss: number } {
-  return { heapTotal: process.memoryUsage().heapTotal, rss: process.memoryUsage.rss() };
+  const { heapTotal, rss } = process.memoryUsage();
+  return { heapTotal, rss };
 }

@@ -87,13 +87,14 @@ async function startWithEtcd(
     help: 'Number of etcd watch streams this replica holds (one per cached resource).',
     registers: [metrics],
   });
+  // Upstream's gate (on by default): most-recent lists and their pages from the watch cache once
+  // shown current; off: from etcd. Progress requests only where etcd orders their answers.
+  const consistentListFromCache = opts.featureGates['ConsistentListFromCache'] !== false;
   const store = new CachedStore(new Etcd3Store(client), {
     cacheSource: new Etcd3Store(newEtcdClient(endpoints)),
     windowMs: opts.watchCacheHistory,
-    // Upstream's gate (on by default): most-recent lists and their pages from the watch cache once
-    // shown current; off: from etcd. Progress requests only where etcd orders their answers.
-    consistentListFromCache: opts.featureGates['ConsistentListFromCache'] !== false,
-    progressRequests: opts.featureGates['ConsistentListFromCache'] === false ? 'never' : 'auto',
+    consistentListFromCache,
+    progressRequests: consistentListFromCache ? 'auto' : 'never',
     log: (message) => logger.info({ component: 'watch-cache' }, message),
     onEtcdWatchCountChange: (delta) => etcdWatches.inc(delta),
   });

@@ -66,7 +66,7 @@ export async function watchResource(scope: RequestScope, target: WatchTarget): P
       throw e;
     }
     startStream(res, target.negotiated);
-    await new WatchStreamWriter(events, res, scope, target, target.flusher).done;
+    await new WatchStreamWriter(events, res, scope, target).done;
   } finally {
     clearTimeout(timer);
     scope.signal.removeEventListener('abort', onClientGone);
@@ -114,7 +114,6 @@ class WatchStreamWriter implements FlushTask {
     private readonly res: ServerResponse,
     private readonly scope: RequestScope,
     private readonly target: WatchTarget,
-    private readonly flusher: WatchFlusher,
   ) {
     this.done = new Promise<void>((resolve) => (this.resolveDone = resolve));
     this.includeObject = scope.query.get('includeObject');
@@ -197,13 +196,13 @@ class WatchStreamWriter implements FlushTask {
   }
 
   private wake(): void {
-    if (!this.ended && !this.blocked) this.flusher.schedule(this);
+    if (!this.ended && !this.blocked) this.target.flusher.schedule(this);
   }
 
   private finish(): void {
     if (this.ended) return;
     this.ended = true;
-    this.flusher.cancel(this);
+    this.target.flusher.cancel(this);
     // Ends the watcher too when the client went away or the response failed.
     void this.events[Symbol.asyncIterator]().return?.();
     if (!this.res.destroyed && !this.res.writableEnded) this.res.end();

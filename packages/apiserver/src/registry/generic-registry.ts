@@ -420,7 +420,6 @@ export class GenericRegistry {
   }
 }
 
-
 function parseRevisionOrBadRequest(rv: string): void {
   if (!/^[0-9]+$/.test(rv)) throw newBadRequest(`invalid resource version: ${rv}`);
 }

@@ -145,6 +145,11 @@ export class Cacher {
     }
   }
 
+  /** Whether {@link confirmCurrent} can prove anything (the source can count changes). */
+  get canConfirmCurrent(): boolean {
+    return this.ready && this.source.countChangesSince !== undefined;
+  }
+
   /**
    * Proves, with linearizable reads and without waiting, that the cache's state under `prefix`
    * is etcd's current state: the revision to report for it, or undefined when that cannot be shown
@@ -155,11 +160,6 @@ export class Cacher {
    * This needs no progress request, whose answers some etcd versions send ahead of the events
    * they cover.
    */
-  /** Whether {@link confirmCurrent} can prove anything (the source can count changes). */
-  get canConfirmCurrent(): boolean {
-    return this.ready && this.source.countChangesSince !== undefined;
-  }
-
   async confirmCurrent(prefix: string): Promise<{ revision: number; cacheRevision: number } | undefined> {
     if (!this.ready || !this.source.countChangesSince) return undefined;
     const listed = this.cache.listedRevision;
@@ -483,6 +483,6 @@ export class Cacher {
     this.snapshots.sweep();
     if (!this.ready || this.groups.size === 0) return;
     const ev = bookmarkEvent(this.cache.revision);
-    for (const selections of this.groups.values()) for (const set of selections.values()) for (const w of set) w.bookmark(ev);
+    for (const w of this.allWatchers()) w.bookmark(ev);
   }
 }

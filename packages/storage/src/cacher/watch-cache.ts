@@ -193,9 +193,8 @@ export class WatchCache {
   /** Number of current keys under `prefix` (or 0/1 for one exact key). */
   count(prefix: string): number {
     if (!prefix.endsWith('/')) return this.state.has(prefix) ? 1 : 0;
-    const keys = this.orderedKeys();
-    const from = lowerBound(keys, prefix);
-    return lowerBound(keys, prefixLimit(prefix), from) - from;
+    const { from, to } = this.rangeUnder(prefix);
+    return to - from;
   }
 
   /**
@@ -226,9 +225,15 @@ export class WatchCache {
   /** The current keys under `prefix` (or the one exact key), in order. */
   private keysUnder(prefix: string): string[] {
     if (!prefix.endsWith('/')) return this.state.has(prefix) ? [prefix] : [];
+    const { keys, from, to } = this.rangeUnder(prefix);
+    return keys.slice(from, to);
+  }
+
+  /** Where the keys under `prefix` (ending in '/') are in the ordered keys: [from, to). */
+  private rangeUnder(prefix: string): { keys: string[]; from: number; to: number } {
     const keys = this.orderedKeys();
     const from = lowerBound(keys, prefix);
-    return keys.slice(from, lowerBound(keys, prefixLimit(prefix), from));
+    return { keys, from, to: lowerBound(keys, prefixLimit(prefix), from) };
   }
 
   /** Every current key, in order: merges the keys added since the last call and drops deleted ones. */
