@@ -1,4 +1,4 @@
-// Child processes of the benchmark: etcd, the server replica and the bare HTTPS baseline server.
+// Child processes of the benchmark: etcd, the server replica and the bare HTTPS baseline servers.
 // Every child is stopped by its own PID at the end, on errors and on SIGINT/SIGTERM.
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
@@ -150,6 +150,13 @@ export async function startReplica({ etcdEndpoint, dataDir, cpuProfDir }) {
 export async function startBareServer({ certFile, keyFile, bodyFile }) {
   const args = [join(here, '..', 'bare-server.mjs'), certFile, keyFile, bodyFile];
   const started = await spawnNode('bare https server', args, /listening on (\d+)/, 20_000);
+  return { pid: started.pid, port: Number(started.match[1]), stop: started.stop };
+}
+
+/** Starts the watch-fanout floor server (bare-watch-server.mjs) on a free loopback port. */
+export async function startBareWatchServer({ certFile, keyFile }) {
+  const args = [join(here, '..', 'bare-watch-server.mjs'), certFile, keyFile];
+  const started = await spawnNode('bare watch server', args, /listening on (\d+)/, 20_000);
   return { pid: started.pid, port: Number(started.match[1]), stop: started.stop };
 }
 

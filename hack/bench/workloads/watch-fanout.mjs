@@ -6,7 +6,8 @@ import { Agent, request } from 'node:https';
 import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
-import { ensureNamespace } from '../lib/http-client.mjs';
+import { ensureNamespace, HttpClient } from '../lib/http-client.mjs';
+import { readCpuSeconds, startBareWatchServer } from '../lib/processes.mjs';
 import { PAYLOAD_1K } from '../lib/objects.mjs';
 import { BUCKETS, histogramQuantile, nowMs } from '../lib/watch-clock.mjs';
 import { result, failed } from '../lib/report.mjs';
@@ -87,7 +88,6 @@ function probeWatch(ctx, path) {
 export async function runWatchFanout(ctx) {
   const watchers = ctx.count(1_000);
   const updates = ctx.count(2_000);
-  const total = WARM_UPDATES + updates;
   const unit = 'ms (p99)';
   await ensureNamespace(ctx.api, NS);
   const created = await ctx.api.request('POST', `/api/v1/namespaces/${NS}/configmaps`, objectBody(-1, 0));
@@ -104,8 +104,59 @@ export async function runWatchFanout(ctx) {
     return { 'watch-fanout': failed(unit, 1, `watch endpoint unavailable (${why})`) };
   }
 
+  // The same load against a bare Node HTTP/2 server first: what this machine's runtime and load
+  // generator allow at all (BENCH_WATCH_FLOOR=0 skips it).
+  let floor = '';
+  let floorFigures = {};
+  if (process.env.BENCH_WATCH_FLOOR !== '0') {
+    const bare = await startBareWatchServer({ certFile: ctx.replica.certFile, keyFile: ctx.replica.keyFile });
+    const client = new HttpClient({ host: ctx.replica.host, port: bare.port, ca: ctx.replica.ca, token: ctx.replica.token, maxSockets: 4 });
+    try {
+      const publish = (seq) => client.request('POST', '/publish', `{"type":"MODIFIED","object":${objectBody(seq, nowMs())}}\n`);
+      const f = await fanout(ctx, { port: bare.port, pid: bare.pid, path, watchers, updates, write: publish, openWaitMs: 10_000 });
+      floor =
+        `bare h2 floor: writes at ${f.writeRate.toFixed(0)}/s, p50 ${f.p50.toFixed(1)} ms, p99 ${f.p99.toFixed(1)} ms, ` +
+        `missed ${f.missed}, cpu: server ${f.serverCpu}%, bench ${f.benchCpu}%`;
+      floorFigures = { floorP99: f.p99, floorWriteRate: Math.round(f.writeRate) };
+      ctx.log(`watch-fanout floor (bare Node HTTP/2 server, no API server): ${f.summary}`);
+    } finally {
+      client.close();
+      await bare.stop();
+    }
+  }
+
   // Watch streams whose headers only come with the first event are kept; we just stop waiting.
   const openWaitMs = probe.status === 0 ? 100 : 10_000;
+  const update = (seq) => ctx.api.request('PUT', `/api/v1/namespaces/${NS}/configmaps/${NAME}`, objectBody(seq, nowMs()));
+  const r = await fanout(ctx, { port: ctx.replica.port, pid: ctx.replica.pid, path, watchers, updates, write: update, openWaitMs });
+  ctx.log(`watch-fanout: ${r.summary}`);
+  if (r.tenths.length > 0) ctx.log(`watch-fanout: mean latency (ms) per tenth of the run: ${r.tenths.join(' ')}`);
+  return {
+    'watch-fanout': result({
+      value: r.measured > 0 ? r.p99 : null,
+      unit,
+      baseline: TARGET_P99_MS,
+      kind: 'latency',
+      budget: 1,
+      fail: r.fail || undefined,
+      note:
+        `${watchers} watchers (${PROTOCOL === 'h2' ? `HTTP/2, ${STREAMS_PER_CONNECTION} a connection` : 'HTTP/1.1'}) x ${r.okMeasured} updates at ${r.writeRate.toFixed(0)}/s after ${WARM_UPDATES} warm-up; ` +
+        `p50 ${r.p50.toFixed(1)} ms, max ${r.maxLatency.toFixed(1)} ms` +
+        (r.late > 0 ? `; ${r.late} watches got no response headers within ${openWaitMs} ms` : '') +
+        (r.stalls > 0 ? `; ${r.stalls} updates waited for the previous one` : '') +
+        (floor ? `; ${floor}` : ''),
+      extra: { missed: r.missed, ...floorFigures },
+    }),
+  };
+}
+
+/**
+ * Opens `watchers` watches of `path` on the server at `port` (process `pid`), sends `updates`
+ * writes (after the warm-up) through `write(seq)` at RATE_PER_SEC, and collects what the
+ * watchers received: latency quantiles, missed events, the write rate reached, CPU use.
+ */
+async function fanout(ctx, { port, pid, path, watchers, updates, write, openWaitMs }) {
+  const total = WARM_UPDATES + updates;
   const threads = Math.max(1, Math.min(Number(process.env.BENCH_WATCH_THREADS ?? 2), cpus().length, watchers));
   const workers = [];
   const t0 = performance.now();
@@ -114,7 +165,7 @@ export async function runWatchFanout(ctx) {
     const worker = new Worker(workerUrl, {
       workerData: {
         host: ctx.replica.host,
-        port: ctx.replica.port,
+        port,
         ca: ctx.replica.ca,
         token: ctx.replica.token,
         path,
@@ -160,7 +211,9 @@ export async function runWatchFanout(ctx) {
     await sleep(1_000);
 
     // Update i is due at start + i/rate; it waits only while the previous one is unanswered.
-    const cpu = await ctx.cpuProbe();
+    const cpu0 = await readCpuSeconds(pid);
+    const bench0 = process.cpuUsage();
+    const cpuT0 = performance.now();
     const writeOk = new Uint8Array(total);
     let writeErrors = 0;
     let firstWriteError;
@@ -182,8 +235,7 @@ export async function runWatchFanout(ctx) {
       }
       outstanding++;
       issued++;
-      const p = ctx.api
-        .request('PUT', `/api/v1/namespaces/${NS}/configmaps/${NAME}`, objectBody(seq, nowMs()))
+      const p = write(seq)
         .then(
           (res) => {
             if (res.status === 200) writeOk[seq] = 1;
@@ -208,11 +260,13 @@ export async function runWatchFanout(ctx) {
     for (const w of workers) w.worker.postMessage({ type: 'finish', writeOk, drainMs: DRAIN_MS });
     const results = [];
     for (const w of workers) results.push(await w.next('result', DRAIN_MS + 30_000));
-    const cpuLine = await cpu();
+    const cpuSeconds = (performance.now() - cpuT0) / 1000;
+    const serverCpu = Math.round((((await readCpuSeconds(pid)) - cpu0) / cpuSeconds) * 100);
+    const benchUsage = process.cpuUsage(bench0);
+    const benchCpu = Math.round(((benchUsage.user + benchUsage.system) / 1e6 / cpuSeconds) * 100);
 
     const histogram = new Uint32Array(BUCKETS);
     const seqLatencySum = new Float64Array(total);
-    let samples = 0;
     let measured = 0;
     let maxLatency = 0;
     let missed = 0;
@@ -222,7 +276,6 @@ export async function runWatchFanout(ctx) {
     for (const r of results) {
       for (let b = 0; b < BUCKETS; b++) histogram[b] += r.histogram[b];
       for (let s = 0; s < total; s++) seqLatencySum[s] += r.seqLatencySum[s];
-      samples += r.samples;
       measured += r.measured;
       maxLatency = Math.max(maxLatency, r.maxLatency);
       missed += r.missed;
@@ -245,12 +298,11 @@ export async function runWatchFanout(ctx) {
     const p50 = histogramQuantile(histogram, measured, 0.5);
     const p99 = histogramQuantile(histogram, measured, 0.99);
     const writeRate = okMeasured / ((writesDone - measuredStart) / 1000);
-    ctx.log(
-      `watch-fanout: ${okMeasured}/${updates} measured writes ok at ${writeRate.toFixed(0)}/s (+${WARM_UPDATES} warm-up), ` +
-        `${measured}/${okMeasured * watchers} measured events, p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, ` +
-        `max ${maxLatency.toFixed(1)} ms, missed ${missed}, duplicates ${duplicates}, streams ended ${ended}; ${cpuLine}`,
-    );
-    if (tenths.length > 0) ctx.log(`watch-fanout: mean latency (ms) per tenth of the run: ${tenths.join(' ')}`);
+    const summary =
+      `${okMeasured}/${updates} measured writes ok at ${writeRate.toFixed(0)}/s (+${WARM_UPDATES} warm-up), ` +
+      `${measured}/${okMeasured * watchers} measured events, p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, ` +
+      `max ${maxLatency.toFixed(1)} ms, missed ${missed}, duplicates ${duplicates}, streams ended ${ended}; ` +
+      `cpu: server ${serverCpu}%, bench ${benchCpu}%`;
     const fail = [
       missed > 0 ? `${missed} events missed` : '',
       opened + late < watchers ? `only ${opened + late}/${watchers} watches opened` : '',
@@ -260,22 +312,7 @@ export async function runWatchFanout(ctx) {
       unparsable > 0 ? `${unparsable} unparsable lines` : '',
       measured === 0 ? 'no events received' : '',
     ].filter(Boolean).join('; ');
-    return {
-      'watch-fanout': result({
-        value: measured > 0 ? p99 : null,
-        unit,
-        baseline: TARGET_P99_MS,
-        kind: 'latency',
-        budget: 1,
-        fail: fail || undefined,
-        note:
-          `${watchers} watchers (${PROTOCOL === 'h2' ? `HTTP/2, ${STREAMS_PER_CONNECTION} a connection` : 'HTTP/1.1'}) x ${okMeasured} updates at ${writeRate.toFixed(0)}/s after ${WARM_UPDATES} warm-up; ` +
-          `p50 ${p50.toFixed(1)} ms, max ${maxLatency.toFixed(1)} ms` +
-          (late > 0 ? `; ${late} watches got no response headers within ${openWaitMs} ms` : '') +
-          (stalls > 0 ? `; ${stalls} updates waited for the previous one` : ''),
-        extra: { missed },
-      }),
-    };
+    return { opened, late, okMeasured, writeRate, measured, p50, p99, maxLatency, missed, stalls, tenths, summary, fail, serverCpu, benchCpu };
   } finally {
     await Promise.all(workers.map((w) => w.worker.terminate()));
   }

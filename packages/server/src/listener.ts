@@ -52,7 +52,9 @@ export function createListener(opts: ListenerOptions, handler: RequestListener):
   const server = !tlsOptions
     ? createHttpServer(handler)
     : opts.http2
-      ? createSecureServer({ ...tlsOptions, allowHTTP1: true, settings: { maxConcurrentStreams: opts.http2MaxStreams } }, handler)
+      ? // noDelay as Node's HTTP servers default to (the HTTP/2 server does not): with Nagle on, the
+        // tail of a response written in several pieces waits for the client's delayed ACK.
+        createSecureServer({ ...tlsOptions, noDelay: true, allowHTTP1: true, settings: { maxConcurrentStreams: opts.http2MaxStreams } }, handler)
       : createHttpsServer(tlsOptions, handler);
   // HTTP/1.1 connections of the HTTP/2 server are served by Node's HTTP/1 code, which reads
   // these settings from the server object too.

@@ -1,5 +1,5 @@
 import { EncodingCache } from './encoding-cache.js';
-import { jsonListStream } from './list-stream.js';
+import { jsonListStream, rawJsonListStream } from './list-stream.js';
 
 describe('EncodingCache', () => {
   test('keeps encodings per event and evicts the oldest event past capacity', () => {
@@ -17,8 +17,11 @@ describe('EncodingCache', () => {
   });
 });
 
+// Sizes around the chunk boundaries (32 decoded items, 64 stored items a chunk) and past them.
+const LIST_SIZES = [0, 1, 31, 32, 33, 63, 64, 65, 129, 1000];
+
 describe('jsonListStream', () => {
-  test.each([0, 1, 255, 256, 257, 1000])('a list of %d items streams as the same JSON document', async (n) => {
+  test.each(LIST_SIZES)('a list of %d items streams as the same JSON document', async (n) => {
     const list = {
       kind: 'ConfigMapList',
       apiVersion: 'v1',
@@ -28,5 +31,23 @@ describe('jsonListStream', () => {
     let text = '';
     for await (const chunk of jsonListStream(list)) text += String(chunk);
     expect(JSON.parse(text)).toEqual(list);
+  });
+});
+
+describe('rawJsonListStream', () => {
+  test.each(LIST_SIZES)('a list of %d stored items streams as one JSON document with each resourceVersion', async (n) => {
+    const envelope = { kind: 'ConfigMapList', apiVersion: 'v1', metadata: { resourceVersion: '900' } };
+    const rawItems = Array.from({ length: n }, (_, i) => ({
+      key: Buffer.from(`/registry/configmaps/ns/cm-${i}`),
+      value: Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, namespace: 'ns' }, data: { i: String(i) } })),
+      modRevision: String(100 + i),
+    }));
+    let text = '';
+    for await (const chunk of rawJsonListStream(envelope, rawItems)) text += String(chunk);
+    const parsed = JSON.parse(text) as { metadata: unknown; items: Array<{ metadata: { name: string; resourceVersion: string }; data: { i: string } }> };
+    expect(parsed.metadata).toEqual(envelope.metadata);
+    expect(parsed.items.map((item) => [item.metadata.name, item.metadata.resourceVersion, item.data.i])).toEqual(
+      rawItems.map((_, i) => [`cm-${i}`, String(100 + i), String(i)]),
+    );
   });
 });

@@ -2,8 +2,17 @@ import { Readable } from 'node:stream';
 import type { KubeList } from '@cluster/apimachinery';
 import { rawItemJson, type RawItem } from '@cluster/storage';
 
-/** Items serialized per chunk: large enough to amortize stream overhead, small enough to bound memory. */
-const ITEMS_PER_CHUNK = 2048;
+/**
+ * Items serialized per chunk. Small on purpose: a chunk of a few dozen typical objects is some
+ * tens of KB, so its string and bytes are ordinary young-generation and malloc allocations. A
+ * chunk of thousands (megabytes) lands in V8's large-object space and in fresh mmap'd pages every
+ * time, and page-faulting that memory cost more than serializing it (a 10,000-item list of 1 KiB
+ * ConfigMaps: ~65 ms with 128-item chunks, ~20 ms with 32).
+ */
+const ITEMS_PER_CHUNK = 32;
+/** Stored items (already bytes, only copied) per chunk: the same reasoning, ~100 KB for 1 KiB objects. */
+const RAW_ITEMS_PER_CHUNK = 64;
+const COMMA_BYTE = 0x2c;
 
 /**
  * A list as a stream of JSON chunks: the envelope, then the items a few hundred at a time. A
@@ -12,21 +21,26 @@ const ITEMS_PER_CHUNK = 2048;
  */
 export function jsonListStream(list: KubeList): Readable {
   const { items, ...envelope } = list;
-  function* chunks(): Generator<string> {
-    yield `${JSON.stringify(envelope).slice(0, -1)},"items":[`;
+  function* chunks(): Generator<Buffer> {
+    yield Buffer.from(`${JSON.stringify(envelope).slice(0, -1)},"items":[`);
     for (let i = 0; i < items.length; i += ITEMS_PER_CHUNK) {
-      let chunk = i === 0 ? '' : ',';
-      const end = Math.min(items.length, i + ITEMS_PER_CHUNK);
-      for (let j = i; j < end; j++) chunk += (j > i ? ',' : '') + JSON.stringify(items[j]);
-      yield chunk;
+      // One stringify of the slice ("[a,b]") is a flat string, cheaper to encode than one built
+      // by concatenation; its brackets become the separator from the previous chunk, or nothing.
+      const bytes = Buffer.from(JSON.stringify(items.slice(i, i + ITEMS_PER_CHUNK)));
+      if (i === 0) {
+        yield bytes.subarray(1, bytes.length - 1);
+      } else {
+        bytes[0] = COMMA_BYTE;
+        yield bytes.subarray(0, bytes.length - 1);
+      }
     }
-    yield ']}';
+    yield CLOSE;
   }
   return Readable.from(chunks(), { objectMode: false });
 }
 
-/** Lists smaller than this are serialized in one go; streaming only pays off for big ones. */
-export const STREAM_LIST_THRESHOLD = 1000;
+/** Lists smaller than this are serialized in one go; bigger ones stream in chunks (see ITEMS_PER_CHUNK). */
+export const STREAM_LIST_THRESHOLD = 64;
 
 /**
  * A list of stored items as a stream: each chunk's items get their resourceVersion spliced in as
@@ -35,9 +49,9 @@ export const STREAM_LIST_THRESHOLD = 1000;
 export function rawJsonListStream(envelope: Omit<KubeList, 'items'>, rawItems: RawItem[]): Readable {
   function* chunks(): Generator<Buffer> {
     yield Buffer.from(`${JSON.stringify(envelope).slice(0, -1)},"items":[`);
-    for (let i = 0; i < rawItems.length; i += ITEMS_PER_CHUNK) {
+    for (let i = 0; i < rawItems.length; i += RAW_ITEMS_PER_CHUNK) {
       const parts: Buffer[] = [];
-      const end = Math.min(rawItems.length, i + ITEMS_PER_CHUNK);
+      const end = Math.min(rawItems.length, i + RAW_ITEMS_PER_CHUNK);
       for (let j = i; j < end; j++) {
         if (j > 0) parts.push(COMMA);
         parts.push(...rawItemJson(rawItems[j]!));
