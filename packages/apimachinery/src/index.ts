@@ -8,3 +8,4 @@ export * from './openapi/index.js';
 export * from './codec/protobuf/index.js';
 export * from './managedfields/index.js';
 export * from './schema/index.js';
+export * from './meta/duration.js';

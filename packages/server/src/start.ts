@@ -135,6 +135,7 @@ async function startWithEtcd(
     authorizers: authorizersFor(opts.authorizationModes),
     protobuf: protobufCodecFor(opts.apiDomain),
     inflight: { readOnly: opts.maxRequestsInflight, mutating: opts.maxMutatingRequestsInflight },
+    requestTimeoutMs: opts.requestTimeout,
     health: {
       livez: [ping, etcdLiveness],
       readyz: [

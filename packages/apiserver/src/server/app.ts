@@ -24,6 +24,8 @@ export interface ApiServerConfig {
   authorizers: readonly Authorizer[];
   protobuf?: ProtobufCodec;
   inflight: { readOnly: number; mutating: number };
+  /** --request-timeout in ms: the longest a request other than a watch may take (0: no limit; default 60 s). */
+  requestTimeoutMs?: number;
   health: { livez: HealthCheck[]; readyz: HealthCheck[] };
   /** host:port clients use to reach this server (discovery's serverAddressByClientCIDRs). */
   serverAddress: string;

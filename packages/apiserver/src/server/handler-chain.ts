@@ -3,6 +3,7 @@ import type { RequestState } from '../filters/state.js';
 import { withRequestInfo } from '../filters/with-request-info.js';
 import { withObservability } from '../filters/with-observability.js';
 import { withInflightLimit } from '../filters/with-inflight-limit.js';
+import { withRequestDeadline } from '../filters/with-request-deadline.js';
 import { withBody } from '../filters/with-body.js';
 import { withAuthentication } from '../filters/with-authentication.js';
 import { withAuthorization } from '../filters/with-authorization.js';
@@ -11,9 +12,14 @@ import type { ApiServerConfig } from './app.js';
 import type { ApiCatalog } from './api-catalog.js';
 import { apiHandler } from './api-handler.js';
 
+/** Upstream's --request-timeout default. */
+const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+
 /**
  * The one place the filter order is written (DESIGN "Request path"): request info -> metrics, log
- * and recovery -> in-flight limit -> body limit -> authentication -> authorization -> handler.
+ * and recovery -> request deadline -> in-flight limit -> body limit -> authentication ->
+ * authorization -> handler. The deadline comes before authentication, as upstream's does: a bad
+ * `timeout` parameter is a 400 whoever sends it.
  */
 export function buildHandlerChain(
   app: Koa<RequestState>,
@@ -24,6 +30,7 @@ export function buildHandlerChain(
   const metaGroup = `meta.${config.apiDomain}`;
   app.use(withRequestInfo());
   app.use(withObservability({ logger: config.logger, registry: config.metrics, metaGroup, protobuf: config.protobuf }));
+  app.use(withRequestDeadline(config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS));
   app.use(withInflightLimit(config.inflight));
   app.use(withBody());
   app.use(withAuthentication(config.authenticators, config.anonymousAuth));

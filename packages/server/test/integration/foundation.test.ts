@@ -201,6 +201,24 @@ describe('errors are upstream Status objects', () => {
     expect(res.status).toBe(413);
     expect(res.json).toMatchObject({ reason: 'RequestEntityTooLarge' });
   });
+  test('a timeout parameter that is not a Go duration is 400 on any path; 0s and one over --request-timeout are served', async () => {
+    for (const path of ['/version?timeout=invalid', '/api/v1/namespaces/default/configmaps?timeout=5']) {
+      const bad = await ts().request('GET', path);
+      expect(bad.status).toBe(400);
+      expect(bad.json).toMatchObject({ kind: 'Status', code: 400, reason: 'BadRequest' });
+      expect(bad.json.message).toContain('invalid timeout specified in the request URL');
+    }
+    expect((await ts().request('GET', '/version?timeout=invalid')).json.message).toBe(
+      'invalid timeout specified in the request URL - time: invalid duration "invalid"',
+    );
+    for (const timeout of ['3m', '0s', '-1s', '30s']) {
+      expect((await ts().request('GET', `/version?timeout=${timeout}`)).status).toBe(200);
+      expect((await ts().request('GET', `/api/v1/namespaces/default/configmaps?timeout=${timeout}`)).status).toBe(200);
+    }
+    // Watches are long-running: the parameter is not theirs to check.
+    const watch = await ts().request('GET', '/api/v1/namespaces/default/configmaps?watch=true&timeoutSeconds=1&timeout=invalid');
+    expect(watch.status).toBe(200);
+  });
   test('an unknown content type is 415', async () => {
     const res = await ts().request('POST', '/api/v1/namespaces/default/configmaps', {
       body: 'name: x',
