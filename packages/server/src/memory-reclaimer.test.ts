@@ -16,18 +16,21 @@ describe('memory reclaimer', () => {
   test('its gc compacts the old space: part-empty pages left by a burst are given up', () => {
     const r = loadReclaimers();
     const oldSpace = () => getHeapSpaceStatistics().find((space) => space.space_name === 'old_space')!;
+    // The test shares its heap with whatever else this worker ran: compare growth, not totals.
+    r.gc!();
+    const start = oldSpace().space_size;
     // Objects that survive into the old space, then three in four of them dropped: every page
     // keeps a few survivors, which a collection without compaction leaves where they are.
     let survivors = Array.from({ length: 400_000 }, (_, i) => ({ i, name: `object-${i}`, values: [i, i + 1, i + 2] }));
     r.gc!();
     r.gc!();
-    const before = oldSpace().space_size;
+    const grown = oldSpace().space_size - start;
     survivors = survivors.filter((_, i) => i % 4 === 0);
     r.gc!();
-    const after = oldSpace();
+    const left = oldSpace().space_size - start;
     expect(survivors).toHaveLength(100_000);
-    expect(after.space_size).toBeLessThan(before * 0.6);
-    expect(after.space_size).toBeLessThan(after.space_used_size * 1.5 + 4 * MiB);
+    expect(grown).toBeGreaterThan(40 * MiB);
+    expect(left).toBeLessThan(grown * 0.6);
   });
 
   test('the addon sets glibc\'s mmap threshold to a positive size and refuses anything else', () => {

@@ -15,6 +15,6 @@ export function writeStatusError(ctx: Context, err: StatusError, metaGroup: stri
   const { contentType, body } = encodeBody(err.status, n, protobuf);
   for (const [h, v] of Object.entries(err.headers)) ctx.set(h, v);
   ctx.status = err.status.code;
-  ctx.type = contentType;
+  ctx.set('Content-Type', contentType);
   ctx.body = body;
 }

@@ -136,14 +136,14 @@ function writeResult(
     const list = result.isList ? (result.object as unknown as KubeList) : undefined;
     if (result.json || (list && list.items.length >= STREAM_LIST_THRESHOLD)) {
       ctx.status = result.code;
-      ctx.type = 'application/json';
+      ctx.set('Content-Type', 'application/json');
       ctx.body = result.json ?? jsonListStream(list!);
       return;
     }
   }
   const { contentType, body } = encodeBody(object, n, config.protobuf);
   ctx.status = result.code;
-  ctx.type = contentType;
+  ctx.set('Content-Type', contentType);
   ctx.body = body;
 }
 
@@ -169,7 +169,7 @@ async function serveNonResource(ctx: Context, config: ApiServerConfig, catalog: 
   const doc = catalog.document(path, ctx.URL.searchParams, ctx.get('Accept'));
   if (!doc) return false;
   ctx.status = 200;
-  ctx.type = doc.contentType;
+  ctx.set('Content-Type', doc.contentType);
   if (doc.etag) ctx.set('ETag', doc.etag);
   if (doc.cacheControl) ctx.set('Cache-Control', doc.cacheControl);
   ctx.body = doc.body;

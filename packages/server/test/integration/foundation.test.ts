@@ -219,6 +219,18 @@ describe('errors are upstream Status objects', () => {
     const watch = await ts().request('GET', '/api/v1/namespaces/default/configmaps?watch=true&timeoutSeconds=1&timeout=invalid');
     expect(watch.status).toBe(200);
   });
+  test('JSON responses say application/json as upstream does, without a charset parameter', async () => {
+    await ts().request('POST', '/api/v1/namespaces/default/configmaps', { body: cm('content-type-check') });
+    const responses = [
+      await ts().request('GET', '/api/v1/namespaces/default/configmaps/content-type-check'),
+      await ts().request('GET', '/api/v1/namespaces/default/configmaps'),
+      await ts().request('GET', '/api/v1/namespaces/default/configmaps/missing'),
+      await ts().request('GET', '/api/v1'),
+      await ts().request('GET', '/version'),
+    ];
+    expect(responses.map((r) => r.status)).toEqual([200, 200, 404, 200, 200]);
+    for (const r of responses) expect(r.headers['content-type']).toBe('application/json');
+  });
   test('an unknown content type is 415', async () => {
     const res = await ts().request('POST', '/api/v1/namespaces/default/configmaps', {
       body: 'name: x',
