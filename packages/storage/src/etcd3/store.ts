@@ -1,3 +1,4 @@
+import { WriteCoalescer } from './write-coalescer.js';
 import type { Etcd3, IKeyValue, IRangeResponse } from 'etcd3';
 import type { KubeObject } from '@cluster/apimachinery';
 import { StorageError } from '../errors.js';
@@ -38,11 +39,15 @@ export class Etcd3Store implements Store {
   private watches = 0;
   private progressSafe: Promise<boolean> | undefined;
   private readonly watchCountListeners = new Set<(delta: number) => void>();
+  /** Groups writes that come while others are in flight (see WriteCoalescer). */
+  private readonly writes: WriteCoalescer;
 
   constructor(
     private readonly client: Etcd3,
     private readonly opts: Etcd3StoreOptions = {},
-  ) {}
+  ) {
+    this.writes = new WriteCoalescer({ maxHoldMs: opts.writeHoldMs ?? 2 });
+  }
 
   /** Number of etcd watch streams this store holds open (direct watches and cacher feeds). */
   get etcdWatchCount(): number {
@@ -63,7 +68,7 @@ export class Etcd3Store implements Store {
       if (existing.kvs.length > 0) throw new StorageError('KeyExists', key, `key ${key} already exists`);
       return { ...obj, metadata: { ...obj.metadata } };
     }
-    const res = await this.call(key, () =>
+    const res = await this.write(key, () =>
       this.client.kv.txn({
         compare: [{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }],
         success: [{ request_put: { key: k, value } }],
@@ -210,7 +215,7 @@ export class Etcd3Store implements Store {
       const compare = current
         ? { key: k, target: 'Mod' as const, result: 'Equal' as const, mod_revision: current.mod_revision }
         : { key: k, target: 'Create' as const, result: 'Equal' as const, create_revision: 0 };
-      const res = await this.call(key, () =>
+      const res = await this.write(key, () =>
         this.client.kv.txn({
           compare: [compare],
           success: [{ request_put: { key: k, value } }],
@@ -239,7 +244,7 @@ export class Etcd3Store implements Store {
       checkPreconditions(key, existing, opts.preconditions);
       if (opts.validateDeletion) await opts.validateDeletion(existing);
       if (opts.dryRun) return existing;
-      const res = await this.call(key, () =>
+      const res = await this.write(key, () =>
         this.client.kv.txn({
           compare: [{ key: k, target: 'Mod', result: 'Equal', mod_revision: current!.mod_revision }],
           success: [{ request_delete_range: { key: k } }],
@@ -463,6 +468,11 @@ export class Etcd3Store implements Store {
     }
   }
 
+  /** A write transaction: sent with the writes in flight when there are any (see WriteCoalescer). */
+  private write<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    return this.call(key, () => this.writes.run(fn));
+  }
+
   private async call<T>(key: string, fn: () => Promise<T>): Promise<T> {
     try {
       return await fn();
@@ -480,6 +490,8 @@ export interface Etcd3StoreOptions {
   initialEventsEndAnnotation?: string;
   /** Receives diagnostics of watch streams. */
   log?: (message: string) => void;
+  /** Longest a write waits to be sent with the writes in flight, in ms (default 2; 0 sends each at once). */
+  writeHoldMs?: number;
 }
 
 function checkPreconditions(key: string, obj: KubeObject, pre: Preconditions | undefined): void {
