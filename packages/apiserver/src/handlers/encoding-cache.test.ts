@@ -17,8 +17,8 @@ describe('EncodingCache', () => {
   });
 });
 
-// Sizes around the chunk boundaries (32 decoded items, 64 stored items a chunk) and past them.
-const LIST_SIZES = [0, 1, 31, 32, 33, 63, 64, 65, 129, 1000];
+// Sizes around the chunk boundaries (64 decoded or stored items a chunk) and past them.
+const LIST_SIZES = [0, 1, 63, 64, 65, 127, 128, 129, 1000];
 
 describe('jsonListStream', () => {
   test.each(LIST_SIZES)('a list of %d items streams as the same JSON document', async (n) => {
