@@ -5,6 +5,7 @@ import { startControllerManager } from '@cluster/controllers';
 import { join, resolve } from 'node:path';
 import { pino, type Logger } from 'pino';
 import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { registerStorageObjectsGauge } from './storage-metrics.js';
 import {
   builtinResources,
   createApiServer,
@@ -107,6 +108,7 @@ async function startWithEtcd(
     },
   });
   void clientWatchers;
+  registerStorageObjectsGauge(metrics, () => store.cachedObjectCounts);
   const compactor = opts.etcdCompactionInterval > 0 ? new Compactor(client, { intervalMs: opts.etcdCompactionInterval }) : undefined;
   compactor?.start();
   let shuttingDown = false;

@@ -31,7 +31,7 @@ export function buildHandlerChain(
   app.use(withRequestInfo());
   app.use(withObservability({ logger: config.logger, registry: config.metrics, metaGroup, protobuf: config.protobuf }));
   app.use(withRequestDeadline(config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS));
-  app.use(withInflightLimit(config.inflight));
+  app.use(withInflightLimit(config.inflight, config.metrics));
   app.use(withBody());
   app.use(withAuthentication(config.authenticators, config.anonymousAuth));
   app.use(withAuthorization(config.authorizers));

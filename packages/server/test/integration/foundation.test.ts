@@ -294,4 +294,25 @@ describe('namespaces, discovery, health and metrics', () => {
     expect(res.text).toMatch(/apiserver_request_total\{[^}]*verb="LIST"[^}]*resource="configmaps"[^}]*scope="namespace"[^}]*code="200"\} \d+/);
     expect(res.text).toContain('apiserver_request_duration_seconds_bucket');
   });
+  test('metrics: stored objects per resource from the watch caches, requests in flight per kind', async () => {
+    const metric = (text: string, series: string): number | undefined => {
+      const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+      return line === undefined ? undefined : Number(line.slice(series.length + 1));
+    };
+    const countOf = async (path: string) => ((await ts().request('GET', path)).json as { items: unknown[] }).items.length;
+    for (let i = 0; i < 3; i++) await ts().request('POST', '/api/v1/namespaces/default/configmaps', { body: cm(`stored-count-${i}`) });
+    // The caches see writes through their etcd watch: the count follows shortly.
+    const expected = await countOf('/api/v1/configmaps');
+    let text = '';
+    for (let attempt = 0; attempt < 50; attempt++) {
+      text = (await ts().request('GET', '/metrics')).text;
+      if (metric(text, 'apiserver_storage_objects{resource="configmaps"}') === expected) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(metric(text, 'apiserver_storage_objects{resource="configmaps"}')).toBe(expected);
+    expect(metric(text, 'apiserver_storage_objects{resource="namespaces"}')).toBe(await countOf('/api/v1/namespaces'));
+    // The scrape itself is a read-only request in flight.
+    expect(metric(text, 'apiserver_current_inflight_requests{request_kind="readOnly"}')).toBeGreaterThanOrEqual(1);
+    expect(metric(text, 'apiserver_current_inflight_requests{request_kind="mutating"}')).toBeGreaterThanOrEqual(0);
+  });
 });

@@ -84,6 +84,16 @@ export class CachedStore implements Store {
   }
 
   /** Number of client watchers across all cachers. */
+  /** Objects held by each ready watch cache, by resource prefix (`/registry/<group>/<resource>/`). */
+  get cachedObjectCounts(): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const [prefix, cacher] of this.cachers) {
+      const n = cacher.objectCount;
+      if (n !== undefined) out.set(prefix, n);
+    }
+    return out;
+  }
+
   get watcherCount(): number {
     let n = 0;
     for (const c of this.cachers.values()) n += c.watcherCount;

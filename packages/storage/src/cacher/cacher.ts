@@ -67,6 +67,11 @@ export class Cacher {
     return this.cache.revision;
   }
 
+  /** Objects in the cache; undefined until its first list is in. */
+  get objectCount(): number | undefined {
+    return this.ready ? this.cache.size : undefined;
+  }
+
   /** Number of open client watchers. */
   /** Revision of the cache's last full list; it knows no events at or before it. */
   get listedRevision(): number {
