@@ -5,7 +5,7 @@ import { startControllerManager } from '@cluster/controllers';
 import { join, resolve } from 'node:path';
 import { pino, type Logger } from 'pino';
 import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
-import { registerStorageObjectsGauge } from './storage-metrics.js';
+import { registerEtcdRequestHistogram, registerStorageObjectsGauge } from './storage-metrics.js';
 import {
   builtinResources,
   createApiServer,
@@ -91,7 +91,7 @@ async function startWithEtcd(
   // Upstream's gate (on by default): most-recent lists and their pages from the watch cache once
   // shown current; off: from etcd. Progress requests only where etcd orders their answers.
   const consistentListFromCache = opts.featureGates['ConsistentListFromCache'] !== false;
-  const store = new CachedStore(new Etcd3Store(client), {
+  const store = new CachedStore(new Etcd3Store(client, { observeRequest: registerEtcdRequestHistogram(metrics) }), {
     cacheSource: new Etcd3Store(newEtcdClient(endpoints)),
     windowMs: opts.watchCacheHistory,
     consistentListFromCache,

@@ -1,4 +1,5 @@
-import { Gauge, type Registry } from 'prom-client';
+import { Gauge, Histogram, type Registry } from 'prom-client';
+import { resourcePrefixOf, type EtcdOperation } from '@cluster/storage';
 
 /**
  * Upstream's `resource` label of a storage prefix `/registry/<group>/<resource>/`: the resource
@@ -32,4 +33,28 @@ export function registerStorageObjectsGauge(registry: Registry, counts: () => Ma
       }
     },
   });
+}
+
+/** Upstream's buckets of etcd_request_duration_seconds, in seconds. */
+const ETCD_REQUEST_BUCKETS = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60];
+
+/**
+ * `etcd_request_duration_seconds{operation,type}` as upstream: the latency of each etcd request
+ * the store makes for a resource (`type` labelled like apiserver_storage_objects). Returns the
+ * observer to hand to the store (Etcd3StoreOptions.observeRequest); requests for keys outside a
+ * resource (the health probe) are not counted.
+ */
+export function registerEtcdRequestHistogram(registry: Registry): (operation: EtcdOperation, key: string, seconds: number) => void {
+  const histogram = new Histogram({
+    name: 'etcd_request_duration_seconds',
+    help: 'Etcd request latency in seconds for each operation and object type.',
+    labelNames: ['operation', 'type'],
+    buckets: ETCD_REQUEST_BUCKETS,
+    registers: [registry],
+  });
+  return (operation, key, seconds) => {
+    const prefix = resourcePrefixOf(key);
+    const type = prefix && storageResourceLabel(prefix);
+    if (type) histogram.observe({ operation, type }, seconds);
+  };
 }

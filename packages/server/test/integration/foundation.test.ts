@@ -311,6 +311,9 @@ describe('namespaces, discovery, health and metrics', () => {
     }
     expect(metric(text, 'apiserver_storage_objects{resource="configmaps"}')).toBe(expected);
     expect(metric(text, 'apiserver_storage_objects{resource="namespaces"}')).toBe(await countOf('/api/v1/namespaces'));
+    // The creates and the quorum reads above went to etcd.
+    expect(metric(text, 'etcd_request_duration_seconds_count{operation="create",type="configmaps"}')).toBeGreaterThanOrEqual(3);
+    expect(text).toMatch(/etcd_request_duration_seconds_bucket\{le="0\.005",operation="(get|list|count)",type="configmaps"\} \d+/);
     // The scrape itself is a read-only request in flight.
     expect(metric(text, 'apiserver_current_inflight_requests{request_kind="readOnly"}')).toBeGreaterThanOrEqual(1);
     expect(metric(text, 'apiserver_current_inflight_requests{request_kind="mutating"}')).toBeGreaterThanOrEqual(0);

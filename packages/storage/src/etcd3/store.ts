@@ -68,7 +68,7 @@ export class Etcd3Store implements Store {
       if (existing.kvs.length > 0) throw new StorageError('KeyExists', key, `key ${key} already exists`);
       return { ...obj, metadata: { ...obj.metadata } };
     }
-    const res = await this.write(key, () =>
+    const res = await this.write(key, 'create', () =>
       this.client.kv.txn({
         compare: [{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }],
         success: [{ request_put: { key: k, value } }],
@@ -215,7 +215,7 @@ export class Etcd3Store implements Store {
       const compare = current
         ? { key: k, target: 'Mod' as const, result: 'Equal' as const, mod_revision: current.mod_revision }
         : { key: k, target: 'Create' as const, result: 'Equal' as const, create_revision: 0 };
-      const res = await this.write(key, () =>
+      const res = await this.write(key, 'update', () =>
         this.client.kv.txn({
           compare: [compare],
           success: [{ request_put: { key: k, value } }],
@@ -244,7 +244,7 @@ export class Etcd3Store implements Store {
       checkPreconditions(key, existing, opts.preconditions);
       if (opts.validateDeletion) await opts.validateDeletion(existing);
       if (opts.dryRun) return existing;
-      const res = await this.write(key, () =>
+      const res = await this.write(key, 'delete', () =>
         this.client.kv.txn({
           compare: [{ key: k, target: 'Mod', result: 'Equal', mod_revision: current!.mod_revision }],
           success: [{ request_delete_range: { key: k } }],
@@ -410,16 +410,19 @@ export class Etcd3Store implements Store {
   async countChangesSince(prefix: string, afterRevision: number): Promise<{ revision: number; count: number; changedSince: number }> {
     const key = Buffer.from(prefix);
     const range_end = prefixEnd(key);
-    const res = await this.call(prefix, () =>
-      this.client.kv.txn({
-        compare: [],
-        success: [
-          { request_range: { key, range_end, count_only: true } },
-          // A count ignores the revision filters (etcd counts before filtering): ask for one key.
-          { request_range: { key, range_end, keys_only: true, limit: 1, min_mod_revision: String(afterRevision + 1) } },
-        ],
-        failure: [],
-      }),
+    const res = await this.call(
+      prefix,
+      () =>
+        this.client.kv.txn({
+          compare: [],
+          success: [
+            { request_range: { key, range_end, count_only: true } },
+            // A count ignores the revision filters (etcd counts before filtering): ask for one key.
+            { request_range: { key, range_end, keys_only: true, limit: 1, min_mod_revision: String(afterRevision + 1) } },
+          ],
+          failure: [],
+        }),
+      'count',
     );
     return {
       revision: Number(res.header.revision),
@@ -447,7 +450,8 @@ export class Etcd3Store implements Store {
   }
 
   private range(req: Parameters<Etcd3['kv']['range']>[0], key = ''): Promise<IRangeResponse> {
-    return this.call(key, () => this.client.kv.range(req));
+    const operation = req.count_only ? 'count' : req.range_end ? 'list' : 'get';
+    return this.call(key, () => this.client.kv.range(req), operation);
   }
 
   /** A linearizable range whose header revision is at least minRevision, waiting briefly if needed. */
@@ -469,15 +473,19 @@ export class Etcd3Store implements Store {
   }
 
   /** A write transaction: sent with the writes in flight when there are any (see WriteCoalescer). */
-  private write<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    return this.call(key, () => this.writes.run(fn));
+  private write<T>(key: string, operation: EtcdOperation, fn: () => Promise<T>): Promise<T> {
+    return this.call(key, () => this.writes.run(fn), operation);
   }
 
-  private async call<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  private async call<T>(key: string, fn: () => Promise<T>, operation: EtcdOperation): Promise<T> {
+    const observe = this.opts.observeRequest;
+    const start = observe ? performance.now() : 0;
     try {
       return await fn();
     } catch (e) {
       throw translateEtcdError(e, key);
+    } finally {
+      observe?.(operation, key, (performance.now() - start) / 1000);
     }
   }
 }
@@ -492,7 +500,12 @@ export interface Etcd3StoreOptions {
   log?: (message: string) => void;
   /** Longest a write waits to be sent with the writes in flight, in ms (default 2; 0 sends each at once). */
   writeHoldMs?: number;
+  /** Told of every etcd request this store makes: what it was, for which key, how long it took. */
+  observeRequest?: (operation: EtcdOperation, key: string, seconds: number) => void;
 }
+
+/** What an etcd request of the store did (the `operation` label of upstream's etcd metrics). */
+export type EtcdOperation = 'get' | 'list' | 'count' | 'create' | 'update' | 'delete';
 
 function checkPreconditions(key: string, obj: KubeObject, pre: Preconditions | undefined): void {
   if (!pre) return;
