@@ -52,9 +52,13 @@ export function registerEtcdRequestHistogram(registry: Registry): (operation: Et
     buckets: ETCD_REQUEST_BUCKETS,
     registers: [registry],
   });
+  // Every etcd request passes here: each resource's label is worked out once.
+  const labels = new Map<string, string | undefined>();
   return (operation, key, seconds) => {
     const prefix = resourcePrefixOf(key);
-    const type = prefix && storageResourceLabel(prefix);
+    if (prefix === undefined) return;
+    let type = labels.get(prefix);
+    if (type === undefined && !labels.has(prefix)) labels.set(prefix, (type = storageResourceLabel(prefix)));
     if (type) histogram.observe({ operation, type }, seconds);
   };
 }

@@ -3,19 +3,18 @@ import type { KubeList } from '@cluster/apimachinery';
 import { rawItemJson, type RawItem } from '@cluster/storage';
 
 /**
- * Items serialized per chunk. Small on purpose: a chunk of a few dozen typical objects stays
- * under V8's 128 KB limit for ordinary heap objects, so its string and bytes are young-generation
- * and malloc allocations. Bigger chunks land in V8's large-object space and in fresh mmap'd pages
- * every time, and page-faulting that memory costs more than serializing it (a 10,000-item list of
- * 1 KiB ConfigMaps: ~90 ms with 128-item chunks of ~160 KB, ~20 ms with 32 to 96).
+ * Items per chunk, decoded or stored. Small on purpose: a chunk of a few dozen typical objects
+ * stays under V8's 128 KB limit for ordinary heap objects, so its string and bytes are
+ * young-generation and malloc allocations. Bigger chunks land in V8's large-object space and in
+ * fresh mmap'd pages every time, and page-faulting that memory costs more than serializing it (a
+ * 10,000-item list of 1 KiB ConfigMaps: ~90 ms with 128-item chunks of ~160 KB, ~20 ms with 32
+ * to 96).
  */
 const ITEMS_PER_CHUNK = 64;
-/** Stored items (already bytes, only copied) per chunk: the same reasoning, ~100 KB for 1 KiB objects. */
-const RAW_ITEMS_PER_CHUNK = 64;
 const COMMA_BYTE = 0x2c;
 
 /**
- * A list as a stream of JSON chunks: the envelope, then the items a few hundred at a time. A
+ * A list as a stream of JSON chunks: the envelope, then the items a few dozen at a time. A
  * list of any size is sent without building the whole document as one string first (which for
  * 100,000 objects is hundreds of megabytes of heap held at once).
  */
@@ -49,9 +48,9 @@ export const STREAM_LIST_THRESHOLD = 64;
 export function rawJsonListStream(envelope: Omit<KubeList, 'items'>, rawItems: RawItem[]): Readable {
   function* chunks(): Generator<Buffer> {
     yield Buffer.from(`${JSON.stringify(envelope).slice(0, -1)},"items":[`);
-    for (let i = 0; i < rawItems.length; i += RAW_ITEMS_PER_CHUNK) {
+    for (let i = 0; i < rawItems.length; i += ITEMS_PER_CHUNK) {
       const parts: Buffer[] = [];
-      const end = Math.min(rawItems.length, i + RAW_ITEMS_PER_CHUNK);
+      const end = Math.min(rawItems.length, i + ITEMS_PER_CHUNK);
       for (let j = i; j < end; j++) {
         if (j > 0) parts.push(COMMA);
         parts.push(...rawItemJson(rawItems[j]!));

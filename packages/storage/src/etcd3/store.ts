@@ -46,7 +46,7 @@ export class Etcd3Store implements Store {
     private readonly client: Etcd3,
     private readonly opts: Etcd3StoreOptions = {},
   ) {
-    this.writes = new WriteCoalescer({ maxHoldMs: opts.writeHoldMs ?? 2 });
+    this.writes = new WriteCoalescer(opts.writeHoldMs === undefined ? {} : { maxHoldMs: opts.writeHoldMs });
   }
 
   /** Number of etcd watch streams this store holds open (direct watches and cacher feeds). */
