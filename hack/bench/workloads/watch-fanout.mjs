@@ -221,6 +221,8 @@ async function fanout(ctx, { port, pid, path, watchers, updates, write, openWait
     let stalls = 0;
     let issued = 0;
     const inflight = new Set();
+    /** Round-trip time of each update (issued to answered): what limits a sequential writer. */
+    const updateMs = [];
     const start = performance.now() + 100;
     const writeDeadline = start + (total / RATE_PER_SEC) * 1000 + ctx.capMs(60_000);
     let measuredStart = start;
@@ -235,6 +237,7 @@ async function fanout(ctx, { port, pid, path, watchers, updates, write, openWait
       }
       outstanding++;
       issued++;
+      const issuedAt = performance.now();
       const p = write(seq)
         .then(
           (res) => {
@@ -250,6 +253,7 @@ async function fanout(ctx, { port, pid, path, watchers, updates, write, openWait
           },
         )
         .finally(() => {
+          updateMs.push(performance.now() - issuedAt);
           outstanding--;
           inflight.delete(p);
         });
@@ -298,10 +302,14 @@ async function fanout(ctx, { port, pid, path, watchers, updates, write, openWait
     const p50 = histogramQuantile(histogram, measured, 0.5);
     const p99 = histogramQuantile(histogram, measured, 0.99);
     const writeRate = okMeasured / ((writesDone - measuredStart) / 1000);
+    updateMs.sort((a, b) => a - b);
+    const updateMean = updateMs.reduce((a, b) => a + b, 0) / Math.max(1, updateMs.length);
+    const updateP99 = updateMs[Math.min(updateMs.length - 1, Math.floor(updateMs.length * 0.99))] ?? 0;
     const summary =
       `${okMeasured}/${updates} measured writes ok at ${writeRate.toFixed(0)}/s (+${WARM_UPDATES} warm-up), ` +
       `${measured}/${okMeasured * watchers} measured events, p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, ` +
       `max ${maxLatency.toFixed(1)} ms, missed ${missed}, duplicates ${duplicates}, streams ended ${ended}; ` +
+      `update round trip mean ${updateMean.toFixed(2)} ms, p99 ${updateP99.toFixed(2)} ms; ` +
       `cpu: server ${serverCpu}%, bench ${benchCpu}%`;
     const fail = [
       missed > 0 ? `${missed} events missed` : '',

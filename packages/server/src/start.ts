@@ -15,7 +15,7 @@ import {
   type ApiServer,
   type UserInfo,
 } from '@cluster/apiserver';
-import { CachedStore, Compactor, Etcd3Store, newEtcdClient, startEtcd, type EtcdProcess } from '@cluster/storage';
+import { CachedStore, Compactor, Etcd3Store, EtcdKvClient, newEtcdClient, startEtcd, type EtcdProcess } from '@cluster/storage';
 import type { ServerOptions } from './flags.js';
 import { ensureCertificates } from './certs.js';
 import { ensureAdminToken, parseTokenFile, writeAdminKubeconfig } from './admin-credentials.js';
@@ -91,14 +91,19 @@ async function startWithEtcd(
   // Upstream's gate (on by default): most-recent lists and their pages from the watch cache once
   // shown current; off: from etcd. Progress requests only where etcd orders their answers.
   const consistentListFromCache = opts.featureGates['ConsistentListFromCache'] !== false;
-  const store = new CachedStore(new Etcd3Store(client, { observeRequest: registerEtcdRequestHistogram(metrics) }), {
-    cacheSource: new Etcd3Store(newEtcdClient(endpoints)),
-    windowMs: opts.watchCacheHistory,
-    consistentListFromCache,
-    progressRequests: consistentListFromCache ? 'auto' : 'never',
-    log: (message) => logger.info({ component: 'watch-cache' }, message),
-    onEtcdWatchCountChange: (delta) => etcdWatches.inc(delta),
-  });
+  // Ranges and transactions go through the lean KV client, each store on a connection of its own
+  // (the cache's lists must not queue behind writes); watches stay on the etcd3 clients.
+  const store = new CachedStore(
+    new Etcd3Store(client, { kv: new EtcdKvClient(endpoints), observeRequest: registerEtcdRequestHistogram(metrics) }),
+    {
+      cacheSource: new Etcd3Store(newEtcdClient(endpoints), { kv: new EtcdKvClient(endpoints) }),
+      windowMs: opts.watchCacheHistory,
+      consistentListFromCache,
+      progressRequests: consistentListFromCache ? 'auto' : 'never',
+      log: (message) => logger.info({ component: 'watch-cache' }, message),
+      onEtcdWatchCountChange: (delta) => etcdWatches.inc(delta),
+    },
+  );
   const clientWatchers = new Gauge({
     name: 'apiserver_watch_cache_watchers',
     help: 'Number of client watches served from the watch cache.',

@@ -6,7 +6,12 @@ export interface FlushTask {
 
 /** Options of a {@link WatchFlusher}. */
 export interface WatchFlusherOptions {
-  /** CPU time one turn of the event loop may spend flushing before it yields. Default 0.5 ms. */
+  /**
+   * CPU time one turn of the event loop may spend flushing before it yields (default 0.2 ms). A
+   * request's I/O waits up to a slice at each hop: measured with 1,000 watchers at ~200 updates/s,
+   * 0.5 ms slices made a sequential update take 5.6 ms on average, 0.2 ms slices 4.6 ms; 0.1 ms
+   * and less cut that little more while stretching rounds (event p99 44-60 ms against 22-32).
+   */
   sliceMs?: number;
   /**
    * After a round, the flusher rests this many times the CPU time the round took before the next
@@ -68,7 +73,7 @@ export class WatchFlusher {
   private readonly run = (): void => this.runSlice();
 
   constructor(opts: WatchFlusherOptions = {}) {
-    this.sliceMs = opts.sliceMs ?? 0.5;
+    this.sliceMs = opts.sliceMs ?? 0.2;
     this.restRatio = opts.restRatio ?? 1;
     this.maxRestMs = opts.maxRestMs ?? 20;
     this.defer = opts.defer ?? ((run) => void setImmediate(run));

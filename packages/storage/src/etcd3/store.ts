@@ -1,5 +1,5 @@
 import { WriteCoalescer } from './write-coalescer.js';
-import type { Etcd3, IKeyValue, IRangeResponse } from 'etcd3';
+import type { Etcd3, IKeyValue, IRangeRequest, IRangeResponse } from 'etcd3';
 import type { KubeObject } from '@cluster/apimachinery';
 import { StorageError } from '../errors.js';
 import type {
@@ -24,6 +24,7 @@ import { translateEtcdError } from './etcd-errors.js';
 import { prefixEnd } from './keys.js';
 import { progressRequestsAreSafe, RawWatch, type RawWatchHandlers, type RawWatchOptions } from './raw-watch.js';
 import { decodeValue, encodeValue } from './value-codec.js';
+import type { KvClient } from './kv-client.js';
 import { resourceVersionParts } from './splice-rv.js';
 
 /** How long a read for a revision newer than etcd's waits before 504 (upstream's cacher uses 3 s). */
@@ -41,11 +42,14 @@ export class Etcd3Store implements Store {
   private readonly watchCountListeners = new Set<(delta: number) => void>();
   /** Groups writes that come while others are in flight (see WriteCoalescer). */
   private readonly writes: WriteCoalescer;
+  /** Ranges and transactions go here: the lean client of `opts.kv`, or the etcd3 client's KV. */
+  private readonly kv: KvClient;
 
   constructor(
     private readonly client: Etcd3,
     private readonly opts: Etcd3StoreOptions = {},
   ) {
+    this.kv = opts.kv ?? client.kv;
     this.writes = new WriteCoalescer(opts.writeHoldMs === undefined ? {} : { maxHoldMs: opts.writeHoldMs });
   }
 
@@ -69,7 +73,7 @@ export class Etcd3Store implements Store {
       return { ...obj, metadata: { ...obj.metadata } };
     }
     const res = await this.write(key, 'create', () =>
-      this.client.kv.txn({
+      this.kv.txn({
         compare: [{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }],
         success: [{ request_put: { key: k, value } }],
         failure: [],
@@ -216,7 +220,7 @@ export class Etcd3Store implements Store {
         ? { key: k, target: 'Mod' as const, result: 'Equal' as const, mod_revision: current.mod_revision }
         : { key: k, target: 'Create' as const, result: 'Equal' as const, create_revision: 0 };
       const res = await this.write(key, 'update', () =>
-        this.client.kv.txn({
+        this.kv.txn({
           compare: [compare],
           success: [{ request_put: { key: k, value } }],
           failure: [{ request_range: { key: k } }],
@@ -245,7 +249,7 @@ export class Etcd3Store implements Store {
       if (opts.validateDeletion) await opts.validateDeletion(existing);
       if (opts.dryRun) return existing;
       const res = await this.write(key, 'delete', () =>
-        this.client.kv.txn({
+        this.kv.txn({
           compare: [{ key: k, target: 'Mod', result: 'Equal', mod_revision: current!.mod_revision }],
           success: [{ request_delete_range: { key: k } }],
           failure: [{ request_range: { key: k } }],
@@ -413,7 +417,7 @@ export class Etcd3Store implements Store {
     const res = await this.call(
       prefix,
       () =>
-        this.client.kv.txn({
+        this.kv.txn({
           compare: [],
           success: [
             { request_range: { key, range_end, count_only: true } },
@@ -441,6 +445,7 @@ export class Etcd3Store implements Store {
   }
 
   async close(): Promise<void> {
+    this.kv.close?.();
     this.client.close();
   }
 
@@ -449,14 +454,14 @@ export class Etcd3Store implements Store {
     for (const l of this.watchCountListeners) l(delta);
   }
 
-  private range(req: Parameters<Etcd3['kv']['range']>[0], key = ''): Promise<IRangeResponse> {
+  private range(req: IRangeRequest, key = ''): Promise<IRangeResponse> {
     const operation = req.count_only ? 'count' : req.range_end ? 'list' : 'get';
-    return this.call(key, () => this.client.kv.range(req), operation);
+    return this.call(key, () => this.kv.range(req), operation);
   }
 
   /** A linearizable range whose header revision is at least minRevision, waiting briefly if needed. */
   private async rangeNotOlderThan(
-    req: Parameters<Etcd3['kv']['range']>[0],
+    req: IRangeRequest,
     minRevision: number,
     key: string,
   ): Promise<IRangeResponse> {
@@ -492,6 +497,8 @@ export class Etcd3Store implements Store {
 
 /** Options of {@link Etcd3Store}. */
 export interface Etcd3StoreOptions {
+  /** The client of etcd's KV service for ranges and transactions (default: the etcd3 client's); closed with the store. */
+  kv?: KvClient;
   /** Reconnect backoff of watch streams. */
   rawWatch?: RawWatchOptions;
   /** Annotation of the bookmark that ends the initial events of a sendInitialEvents watch (default `k8s.io/initial-events-end`). */

@@ -5,6 +5,7 @@ import type { Etcd3 } from 'etcd3';
 import type { KubeObject } from '@cluster/apimachinery';
 import { Etcd3Store } from '../../src/etcd3/store.js';
 import { newEtcdClient } from '../../src/etcd3/client.js';
+import { EtcdKvClient } from '../../src/etcd3/kv-client.js';
 import { startEtcd, type EtcdProcess } from '../../src/etcd-process/index.js';
 import { isStorageError, StorageError } from '../../src/errors.js';
 
@@ -17,7 +18,8 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'store-test-'));
   etcd = await startEtcd({ dataDir: dir });
   client = newEtcdClient([etcd.endpoint]);
-  store = new Etcd3Store(client);
+  // As the server runs it: ranges and transactions through the lean KV client.
+  store = new Etcd3Store(client, { kv: new EtcdKvClient([etcd.endpoint]) });
 }, 30_000);
 
 afterAll(async () => {
