@@ -181,6 +181,10 @@ export class EtcdKvClient implements KvClient {
       const endpoint = this.endpoints[this.next % this.endpoints.length]!;
       try {
         const session = await this.connectTo(endpoint);
+        if (this.closed) {
+          session.destroy();
+          break;
+        }
         this.session = session;
         this.scheduleKeepAlive(session);
         return session;
