@@ -1,7 +1,5 @@
 import { StorageError } from '../errors.js';
-import { EtcdRpcError, GRPC_UNAVAILABLE } from './kv-client.js';
-
-const GRPC_DEADLINE_EXCEEDED = 4;
+import { EtcdRpcError, GrpcCode } from './kv-client.js';
 
 /**
  * Maps an error thrown by the etcd client to a StorageError where it has a meaning the apiserver
@@ -20,7 +18,7 @@ export function translateEtcdError(e: unknown, key: string): unknown {
     return new StorageError('RequestTooLarge', key, 'the object is too large to store (etcd request limit)');
   }
   if (
-    (e instanceof EtcdRpcError && (e.code === GRPC_UNAVAILABLE || e.code === GRPC_DEADLINE_EXCEEDED)) ||
+    (e instanceof EtcdRpcError && (e.code === GrpcCode.UNAVAILABLE || e.code === GrpcCode.DEADLINE_EXCEEDED)) ||
     e.name === 'GRPCUnavailableError' ||
     e.name === 'GRPCConnectFailedError' ||
     e.name === 'GRPCDeadlineExceededError' ||

@@ -30,7 +30,8 @@ const GRPC_CODE_NAMES = [
   'DATA_LOSS',
   'UNAUTHENTICATED',
 ] as const;
-export const GRPC_UNAVAILABLE = 14;
+/** The gRPC codes this client and its callers act on. */
+export const GrpcCode = { DEADLINE_EXCEEDED: 4, INTERNAL: 13, UNAVAILABLE: 14 } as const;
 
 /** A failed etcd call: the gRPC status code and etcd's message (e.g. `etcdserver: mvcc: required revision has been compacted`). */
 export class EtcdRpcError extends Error {
@@ -123,7 +124,7 @@ export class EtcdKvClient implements KvClient {
       try {
         stream = session.request({ ...REQUEST_HEADERS, [constants.HTTP2_HEADER_PATH]: path });
       } catch (e) {
-        reject(new EtcdRpcError(GRPC_UNAVAILABLE, `etcd connection failed: ${(e as Error).message}`));
+        reject(new EtcdRpcError(GrpcCode.UNAVAILABLE, `etcd connection failed: ${(e as Error).message}`));
         return;
       }
       if (this.active++ === 0) session.ref();
@@ -139,7 +140,7 @@ export class EtcdKvClient implements KvClient {
       stream.on('response', (headers) => {
         const http: unknown = headers[constants.HTTP2_HEADER_STATUS];
         if (http !== 200) {
-          status = GRPC_UNAVAILABLE;
+          status = GrpcCode.UNAVAILABLE;
           details = `etcd answered HTTP ${String(http)}`;
         }
         takeStatus(headers); // a trailers-only response carries its status here
@@ -152,13 +153,13 @@ export class EtcdKvClient implements KvClient {
       stream.on('close', () => {
         if (--this.active === 0 && !session.destroyed) session.unref();
         if (status === undefined) {
-          reject(new EtcdRpcError(GRPC_UNAVAILABLE, `etcd stream closed without a status (HTTP/2 code ${stream.rstCode ?? 'none'})`));
+          reject(new EtcdRpcError(GrpcCode.UNAVAILABLE, `etcd stream closed without a status (HTTP/2 code ${stream.rstCode ?? 'none'})`));
         } else if (status !== 0) {
           reject(new EtcdRpcError(status, details));
         } else {
           const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
           if (body.length < 5 || body.readUInt32BE(1) !== body.length - 5 || body[0] !== 0) {
-            reject(new EtcdRpcError(13, `malformed gRPC response from etcd (${body.length} bytes)`));
+            reject(new EtcdRpcError(GrpcCode.INTERNAL, `malformed gRPC response from etcd (${body.length} bytes)`));
             return;
           }
           resolve(body.subarray(5));
@@ -169,7 +170,7 @@ export class EtcdKvClient implements KvClient {
   }
 
   private connect(): Promise<ClientHttp2Session> {
-    if (this.closed) return Promise.reject(new EtcdRpcError(GRPC_UNAVAILABLE, 'etcd client is closed'));
+    if (this.closed) return Promise.reject(new EtcdRpcError(GrpcCode.UNAVAILABLE, 'etcd client is closed'));
     this.connecting ??= this.connectAny().finally(() => (this.connecting = undefined));
     return this.connecting;
   }
@@ -193,7 +194,7 @@ export class EtcdKvClient implements KvClient {
         this.next++;
       }
     }
-    throw new EtcdRpcError(GRPC_UNAVAILABLE, `No connection established to etcd: ${errors.join('; ')}`);
+    throw new EtcdRpcError(GrpcCode.UNAVAILABLE, `No connection established to etcd: ${errors.join('; ')}`);
   }
 
   private connectTo(endpoint: string): Promise<ClientHttp2Session> {
