@@ -1,12 +1,14 @@
 export { createApiServer, type ApiServer, type ApiServerConfig } from './server/app.js';
-export type { ResourceRegistration } from './registry/registration.js';
+export type { ResourceRegistration, VirtualCreate, SubresourceCreater, OperationRequest } from './registry/registration.js';
+export type { RegistrySet } from './registry/registry-set.js';
 export type { ResourceStrategy } from './registry/strategy.js';
 export type { ResourceInfo } from './registry/resource-info.js';
 export type { HealthCheck } from './health/health.js';
 export type { ProtobufCodec, UserInfo } from './handlers/scope.js';
-export type { Authenticator } from './authn/authenticator.js';
-export type { Authorizer } from './authz/authorizer.js';
+export type { Authenticator, TokenAuthenticator, TokenAuthResult } from './authn/authenticator.js';
+export { BearerTokenAuthenticator, TokenAuthenticatorChain } from './authn/authenticator.js';
+export type { Authorizer, AuthorizationAttributes, PolicyRule, RulesResult } from './authz/authorizer.js';
 export { TokenFileAuthenticator } from './authn/token-file.js';
 export { X509Authenticator } from './authn/x509.js';
-export { alwaysAllow, privilegedGroup } from './authz/authorizer.js';
+export { alwaysAllow, alwaysDeny, privilegedGroup, UnionAuthorizer } from './authz/authorizer.js';
 export { builtinResources, builtinDefinitions } from './resources/builtin.js';

@@ -9,6 +9,8 @@ import { registerEtcdRequestHistogram, registerStorageObjectsGauge } from './sto
 import {
   builtinResources,
   createApiServer,
+  BearerTokenAuthenticator,
+  TokenAuthenticatorChain,
   TokenFileAuthenticator,
   X509Authenticator,
   type Authenticator,
@@ -78,7 +80,8 @@ async function startWithEtcd(
   tokens.set(loopbackToken, { username: 'system:apiserver', uid: randomUUID(), groups: ['system:masters'] });
   const authenticators: Authenticator[] = [];
   if (opts.clientCaFile) authenticators.push(new X509Authenticator());
-  authenticators.push(new TokenFileAuthenticator(tokens));
+  const tokenAuthenticator = new TokenAuthenticatorChain([new TokenFileAuthenticator(tokens)]);
+  authenticators.push(new BearerTokenAuthenticator(tokenAuthenticator));
 
   const client = newEtcdClient(endpoints);
   const metrics = new Registry();
@@ -139,7 +142,7 @@ async function startWithEtcd(
     registrations: builtinResources(opts.apiDomain),
     authenticators,
     anonymousAuth: opts.anonymousAuth,
-    authorizers: authorizersFor(opts.authorizationModes),
+    authorizer: authorizersFor(opts.authorizationModes),
     protobuf: protobufCodecFor(opts.apiDomain),
     inflight: { readOnly: opts.maxRequestsInflight, mutating: opts.maxMutatingRequestsInflight },
     requestTimeoutMs: opts.requestTimeout,
@@ -159,7 +162,7 @@ async function startWithEtcd(
     serverAddress: `${opts.bindAddress === '0.0.0.0' ? '127.0.0.1' : opts.bindAddress}:${opts.securePort}`,
   });
   // Every resource gets its watch cache now, not under the first burst of reads that need it.
-  for (const registry of api.registries.all()) store.cacherFor(registry.prefix(''));
+  for (const registry of api.registries.stored()) store.cacherFor(registry.prefix(''));
   await ensureBuiltinNamespaces(api);
 
   let tls: { cert: string; key: string; clientCa?: string } | undefined;

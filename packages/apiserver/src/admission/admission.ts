@@ -1,5 +1,6 @@
 import type { KubeObject } from '@cluster/apimachinery';
 import type { ResourceInfo } from '../registry/resource-info.js';
+import type { UserInfo } from '../authn/user.js';
 
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE';
 
@@ -12,6 +13,8 @@ export interface AdmissionAttributes {
   object?: KubeObject;
   oldObject?: KubeObject;
   dryRun: boolean;
+  /** The requester; absent for the server's own writes. */
+  user?: UserInfo;
 }
 
 /** An admission plugin: validating only for now; throws a StatusError to reject. */

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import type { UserInfo } from '../handlers/scope.js';
+import { newUnauthorized } from '@cluster/apimachinery';
+import type { UserInfo } from './user.js';
 
 /**
  * One authentication method. Returns the user, or undefined when the request carries no
@@ -7,6 +8,57 @@ import type { UserInfo } from '../handlers/scope.js';
  */
 export interface Authenticator {
   authenticate(req: IncomingMessage): Promise<UserInfo | undefined> | UserInfo | undefined;
+}
+
+/** What a bearer-token method says of a token it accepts. */
+export interface TokenAuthResult {
+  user: UserInfo;
+  /**
+   * The requested audiences the token is valid for (SPEC 5.2 item 4); undefined when no
+   * audiences were requested and the token is valid for this API server.
+   */
+  audiences?: string[];
+}
+
+/**
+ * One bearer-token method (token file, bootstrap tokens, service-account JWTs, ...). Returns
+ * undefined for a token it does not recognise, so that the next method may; returns the result
+ * for a valid token; throws a StatusError (401) for a token it recognises and rejects (expired,
+ * bad signature, deleted account). `audiences`: the audiences a TokenReview asks about; absent,
+ * the token must be meant for this API server.
+ */
+export interface TokenAuthenticator {
+  authenticateToken(token: string, audiences?: readonly string[]): Promise<TokenAuthResult | undefined> | TokenAuthResult | undefined;
+}
+
+/**
+ * Runs token methods in order (DESIGN: token file, bootstrap, service account, OIDC, webhook);
+ * the first that accepts wins. A token none accepts is 401. Used both for request headers and
+ * for TokenReview.
+ */
+export class TokenAuthenticatorChain implements TokenAuthenticator {
+  constructor(private readonly methods: readonly TokenAuthenticator[]) {}
+
+  async authenticateToken(token: string, audiences?: readonly string[]): Promise<TokenAuthResult> {
+    for (const m of this.methods) {
+      const r = await m.authenticateToken(token, audiences);
+      if (r) return r;
+    }
+    throw newUnauthorized();
+  }
+}
+
+/** Authenticates `Authorization: Bearer` requests with a token method; no bearer header: no opinion. */
+export class BearerTokenAuthenticator implements Authenticator {
+  constructor(private readonly tokens: TokenAuthenticator) {}
+
+  async authenticate(req: IncomingMessage): Promise<UserInfo | undefined> {
+    const token = bearerToken(req);
+    if (token === undefined) return undefined;
+    const r = await this.tokens.authenticateToken(token);
+    if (!r) throw newUnauthorized();
+    return r.user;
+  }
 }
 
 /** The bearer token of an `Authorization: Bearer <token>` header, if any. */

@@ -1,20 +1,16 @@
-import type { IncomingMessage } from 'node:http';
-import { newUnauthorized } from '@cluster/apimachinery';
-import type { UserInfo } from '../handlers/scope.js';
-import { bearerToken, type Authenticator } from './authenticator.js';
+import type { UserInfo } from './user.js';
+import type { TokenAuthenticator, TokenAuthResult } from './authenticator.js';
 
 /**
- * Static token authentication (--token-auth-file). Tokens never expire. A bearer token that no
- * other method claims and that is not in the file is 401.
+ * Static token authentication (--token-auth-file). Tokens never expire and are valid for this
+ * API server only (a TokenReview naming other audiences does not accept them, as upstream).
  */
-export class TokenFileAuthenticator implements Authenticator {
+export class TokenFileAuthenticator implements TokenAuthenticator {
   constructor(private readonly tokens: ReadonlyMap<string, UserInfo>) {}
 
-  authenticate(req: IncomingMessage): UserInfo | undefined {
-    const token = bearerToken(req);
-    if (token === undefined) return undefined;
+  authenticateToken(token: string, audiences?: readonly string[]): TokenAuthResult | undefined {
+    if (audiences && audiences.length > 0) return undefined;
     const user = this.tokens.get(token);
-    if (!user) throw newUnauthorized();
-    return user;
+    return user ? { user } : undefined;
   }
 }

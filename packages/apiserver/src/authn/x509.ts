@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { newUnauthorized } from '@cluster/apimachinery';
-import type { UserInfo } from '../handlers/scope.js';
+import type { UserInfo } from './user.js';
 import type { Authenticator } from './authenticator.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { UserInfo } from '../handlers/scope.js';
+import type { UserInfo } from '../authn/user.js';
 import type { RequestInfo } from '../request/request-info.js';
 
 export type Decision = 'allow' | 'deny' | 'no-opinion';
@@ -9,14 +9,51 @@ export interface AuthorizationAttributes {
   info: RequestInfo;
 }
 
+/** One rule as rbac/v1 PolicyRule writes it; also what SelfSubjectRulesReview reports. */
+export interface PolicyRule {
+  verbs: string[];
+  apiGroups?: string[];
+  resources?: string[];
+  resourceNames?: string[];
+  nonResourceURLs?: string[];
+}
+
+/** The rules that apply to a user in a namespace ('' = cluster-wide), after upstream's RuleResolver. */
+export interface RulesResult {
+  rules: PolicyRule[];
+  /** True when some rules could not be resolved (e.g. a binding names a missing role) or the authorizer cannot list them. */
+  incomplete: boolean;
+  evaluationError?: string;
+}
+
 export interface Authorizer {
   authorize(attrs: AuthorizationAttributes): Promise<{ decision: Decision; reason: string }>;
+  /** The rules this authorizer grants `user` in `namespace`; absent when it cannot enumerate them. */
+  rulesFor?(user: UserInfo, namespace: string): Promise<RulesResult>;
 }
+
+const EVERYTHING: PolicyRule[] = [
+  { verbs: ['*'], apiGroups: ['*'], resources: ['*'] },
+  { verbs: ['*'], nonResourceURLs: ['*'] },
+];
 
 /** --authorization-mode=AlwaysAllow: every request is allowed (development). */
 export const alwaysAllow: Authorizer = {
   async authorize() {
     return { decision: 'allow', reason: '' };
+  },
+  async rulesFor() {
+    return { rules: EVERYTHING, incomplete: false };
+  },
+};
+
+/** --authorization-mode=AlwaysDeny: every request is denied. */
+export const alwaysDeny: Authorizer = {
+  async authorize() {
+    return { decision: 'deny', reason: '' };
+  },
+  async rulesFor() {
+    return { rules: [], incomplete: false };
   },
 };
 
@@ -27,4 +64,43 @@ export const privilegedGroup: Authorizer = {
       ? { decision: 'allow', reason: '' }
       : { decision: 'no-opinion', reason: '' };
   },
+  async rulesFor(user) {
+    return { rules: user.groups.includes('system:masters') ? EVERYTHING : [], incomplete: false };
+  },
 };
+
+/**
+ * The authorizers of --authorization-mode in order, as one: the first allow or deny decides; no
+ * opinion from all is a deny with the last reason given (upstream's union authorizer). Rules are
+ * the union of every authorizer's; one that cannot list them makes the answer incomplete.
+ */
+export class UnionAuthorizer implements Authorizer {
+  constructor(readonly authorizers: readonly Authorizer[]) {}
+
+  async authorize(attrs: AuthorizationAttributes): Promise<{ decision: Decision; reason: string }> {
+    let reason = '';
+    for (const a of this.authorizers) {
+      const d = await a.authorize(attrs);
+      if (d.decision !== 'no-opinion') return d;
+      if (d.reason) reason = d.reason;
+    }
+    return { decision: 'no-opinion', reason };
+  }
+
+  async rulesFor(user: UserInfo, namespace: string): Promise<RulesResult> {
+    const rules: PolicyRule[] = [];
+    let incomplete = false;
+    const errors: string[] = [];
+    for (const a of this.authorizers) {
+      if (!a.rulesFor) {
+        incomplete = true;
+        continue;
+      }
+      const r = await a.rulesFor(user, namespace);
+      rules.push(...r.rules);
+      incomplete ||= r.incomplete;
+      if (r.evaluationError) errors.push(r.evaluationError);
+    }
+    return errors.length ? { rules, incomplete, evaluationError: errors.join(', ') } : { rules, incomplete };
+  }
+}

@@ -1,5 +1,5 @@
 import type { RequestInfo } from '../request/request-info.js';
-import type { UserInfo } from '../handlers/scope.js';
+import type { UserInfo } from '../authn/user.js';
 
 /** Facts filters record on a request, read by later filters and the handler. */
 export interface RequestState {

@@ -4,23 +4,16 @@ import type { Authorizer } from '../authz/authorizer.js';
 import type { RequestState } from './state.js';
 
 /**
- * Asks each authorizer in order; the first allow or deny decides. No opinion from all is 403
+ * Asks the authorizer (the --authorization-mode chain as one); anything but allow is 403
  * with upstream's message (`User "x" cannot list resource "configmaps" in API group "" ...`).
  */
-export function withAuthorization(authorizers: readonly Authorizer[]): Middleware<RequestState> {
+export function withAuthorization(authorizer: Authorizer): Middleware<RequestState> {
   return async (ctx, next) => {
     const user = ctx.state.user!;
     const info = ctx.state.requestInfo;
-    let reason = '';
-    for (const a of authorizers) {
-      const d = await a.authorize({ user, info });
-      if (d.decision === 'allow') return next();
-      if (d.decision === 'deny') {
-        reason = d.reason;
-        break;
-      }
-    }
-    throw forbidden(user.username, info, reason);
+    const d = await authorizer.authorize({ user, info });
+    if (d.decision === 'allow') return next();
+    throw forbidden(user.username, info, d.reason);
   };
 }
 

@@ -1,3 +1,4 @@
+import { newBadRequest, type KubeObject } from '@cluster/apimachinery';
 import type { HandlerResult, RequestScope } from './scope.js';
 import { decodeObjectBody } from './decode-body.js';
 import { managerFor, parseWriteQuery } from './options.js';
@@ -7,11 +8,47 @@ import { withTypeMeta } from './get.js';
 export async function createResource(scope: RequestScope): Promise<HandlerResult> {
   const opts = parseWriteQuery(scope.query, 'CreateOptions');
   const reg = scope.registry;
+  if (scope.info.subresource) return createSubresource(scope, opts.dryRun);
   const { object: body, warnings: decodeWarnings } = decodeObjectBody(scope, reg.info.kind, reg.apiVersion(), opts.fieldValidation);
+  if (reg.operations.virtual) {
+    checkBodyNamespace(scope, body);
+    const answer = await reg.operations.virtual.create({ user: scope.user, namespace: scope.info.namespace, dryRun: opts.dryRun }, body);
+    return { code: 201, object: withTypeMeta(scope, answer), warnings: decodeWarnings };
+  }
   const created = await reg.create(scope.info.namespace, body, {
     dryRun: opts.dryRun,
     fieldManager: managerFor(opts, scope.userAgent),
+    user: scope.user,
   });
   const warnings = [...decodeWarnings, ...(reg.strategy.warnings?.(created) ?? [])];
   return { code: 201, object: withTypeMeta(scope, created), warnings };
+}
+
+/**
+ * POST to `<object>/<subresource>` (serviceaccounts/token): the body is of the subresource's own
+ * kind; the parent must exist (404 otherwise); the creater's answer is returned with 201.
+ */
+async function createSubresource(scope: RequestScope, dryRun: boolean): Promise<HandlerResult> {
+  const reg = scope.registry;
+  const name = scope.info.subresource;
+  const creater = reg.operations.subresourceCreaters?.[name];
+  const sub = reg.info.subresources?.find((s) => s.name === name);
+  if (!creater || !sub) throw newBadRequest(`subresource ${name} does not accept create`);
+  const group = sub.group ?? reg.info.group;
+  const apiVersion = `${group ? `${group}/` : ''}${sub.version ?? reg.info.version}`;
+  const { object: body, warnings } = decodeObjectBody(scope, sub.kind, apiVersion, 'Warn', sub.definitionName);
+  const parent = await reg.get(scope.info.namespace, scope.info.name);
+  const answer = await creater.create({ user: scope.user, namespace: scope.info.namespace, name: scope.info.name, dryRun }, parent, body);
+  return { code: 201, object: { ...answer, apiVersion, kind: sub.kind }, warnings };
+}
+
+/** A namespaced virtual object names the namespace of its URL or none (as upstream's create does). */
+function checkBodyNamespace(scope: RequestScope, body: KubeObject): void {
+  const ns = body.metadata.namespace;
+  if (scope.registry.info.namespaced) {
+    if (ns && ns !== scope.info.namespace) {
+      throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
+    body.metadata.namespace = scope.info.namespace;
+  }
 }

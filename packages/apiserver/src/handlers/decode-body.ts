@@ -37,6 +37,8 @@ export function decodeObjectBody(
   expectedKind: string,
   expectedApiVersion: string,
   fieldValidation: FieldValidation = 'Warn',
+  /** OpenAPI definition of the body's kind when it is not the resource's own (subresource kinds). */
+  definitionName?: string,
 ): DecodedBody {
   const body = scope.body;
   if (!body || body.length === 0) throw newBadRequest('the body of the request was empty');
@@ -57,7 +59,7 @@ export function decodeObjectBody(
     text,
     media === YAML_TYPE ? 'yaml' : 'json',
     schemas.definitions,
-    schemas.definitionName,
+    definitionName ?? schemas.definitionName,
     expectedKind,
     fieldValidation,
     version,

@@ -12,7 +12,7 @@ import { successStatus } from '@cluster/apimachinery';
 export async function deleteResource(scope: RequestScope): Promise<HandlerResult> {
   const opts = parseDeleteOptions(scope.query, scope.body);
   const reg = scope.registry;
-  const res = await reg.delete(scope.info.namespace, scope.info.name, opts);
+  const res = await reg.delete(scope.info.namespace, scope.info.name, { ...opts, user: scope.user });
   if (!res.deleted) return { code: 200, object: withTypeMeta(scope, res.object) };
   return { code: 200, object: reg.deletedStatus(res.object) };
 }
@@ -22,6 +22,6 @@ export async function deleteCollection(scope: RequestScope): Promise<HandlerResu
   const opts = parseDeleteOptions(scope.query, scope.body);
   const q = parseListQuery(scope.query, false);
   const predicate = selectionPredicate(scope.registry, q.labelSelector, q.fieldSelector);
-  await scope.registry.deleteCollection(scope.info.namespace, { predicate, hasSelector: predicate !== undefined }, opts);
+  await scope.registry.deleteCollection(scope.info.namespace, { predicate, hasSelector: predicate !== undefined }, { ...opts, user: scope.user });
   return { code: 200, object: successStatus() };
 }

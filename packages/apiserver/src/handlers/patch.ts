@@ -89,7 +89,7 @@ async function mergingPatch(scope: RequestScope, type: PatchType, body: string, 
       }
       return checkObjectShape(patched, reg.info.kind, reg.apiVersion());
     },
-    { dryRun: opts.dryRun, subresource: scope.info.subresource || undefined, fieldManager: managerFor(opts, scope.userAgent) },
+    { dryRun: opts.dryRun, subresource: scope.info.subresource || undefined, fieldManager: managerFor(opts, scope.userAgent), user: scope.user },
   );
 }
 
@@ -122,7 +122,7 @@ async function serverSideApply(scope: RequestScope, body: string, opts: WriteQue
       if (!shaped.metadata.name) shaped.metadata.name = name;
       return shaped;
     },
-    { dryRun: opts.dryRun, createIfMissing: !scope.info.subresource, subresource: scope.info.subresource || undefined, apply: true },
+    { dryRun: opts.dryRun, createIfMissing: !scope.info.subresource, subresource: scope.info.subresource || undefined, apply: true, user: scope.user },
   );
   // Upstream checks strictness of the apply body last, so conflicts are reported first.
   warnings.unshift(...applyPatchWarnings(decoded, opts.fieldValidation));

@@ -29,8 +29,9 @@ export function handleResource(scope: RequestScope): Promise<HandlerResult> {
   const sub = scope.info.subresource ? scope.registry.info.subresources?.find((s) => s.name === scope.info.subresource) : undefined;
   const served = (sub ? sub.verbs : scope.registry.info.verbs) as readonly string[];
   const named = scope.info.name !== '';
-  // POST names a collection; PUT and PATCH name one object.
-  const wrongTarget = (verb === 'create' && named) || ((verb === 'update' || verb === 'patch') && !named);
+  // POST names a collection or a creatable subresource (serviceaccounts/token); PUT and PATCH name one object.
+  const postsToSubresource = !!sub && !!scope.registry.operations.subresourceCreaters?.[sub.name];
+  const wrongTarget = (verb === 'create' && named && !postsToSubresource) || ((verb === 'update' || verb === 'patch') && !named);
   if (!handler || !served.includes(verb) || wrongTarget) {
     throw newMethodNotSupported(scope.registry.groupResource, actionName(verb));
   }

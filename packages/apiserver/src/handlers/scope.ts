@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import type { KubeObject, Status } from '@cluster/apimachinery';
 import type { GenericRegistry } from '../registry/generic-registry.js';
 import type { RequestInfo } from '../request/request-info.js';
+import type { UserInfo } from '../authn/user.js';
 
 /** Encodes and decodes the Protobuf wire form (SPEC 2.7); supplied by the codec package. */
 export interface ProtobufCodec {
@@ -11,12 +12,7 @@ export interface ProtobufCodec {
   supports(apiVersion: string, kind: string): boolean;
 }
 
-export interface UserInfo {
-  username: string;
-  uid?: string;
-  groups: string[];
-  extra?: Record<string, string[]>;
-}
+export type { UserInfo } from '../authn/user.js';
 
 /** Everything a generic handler needs about one request; no Koa types. */
 export interface RequestScope {

@@ -12,6 +12,7 @@ export async function updateResource(scope: RequestScope): Promise<HandlerResult
     dryRun: opts.dryRun,
     subresource: scope.info.subresource || undefined,
     fieldManager: managerFor(opts, scope.userAgent),
+    user: scope.user,
   });
   const warnings = [...decodeWarnings, ...(reg.strategy.warnings?.(object) ?? [])];
   return { code: created ? 201 : 200, object: withTypeMeta(scope, object), warnings };

@@ -20,6 +20,8 @@ import type { Predicate, Preconditions, RawItem, Store, WatchOptions, WatchStrea
 import { isStorageError, parseRevision } from '@cluster/storage';
 import { runAdmission, type AdmissionPlugin, type AdmissionOperation } from '../admission/admission.js';
 import type { ResourceInfo } from './resource-info.js';
+import type { UserInfo } from '../authn/user.js';
+import type { RegistrationOperations } from './registration.js';
 import type { ResourceStrategy, SubresourceStrategy } from './strategy.js';
 import { interpretStorageError, type ReadContext } from './storage-errors.js';
 import { carryUpdateMeta, deepCopy, fillCreateMeta, formatTime, generateName } from './object-meta.js';
@@ -39,6 +41,8 @@ export interface WriteOptions {
   fieldManager?: string;
   /** Set by server-side apply, whose transform has already computed managedFields. */
   apply?: boolean;
+  /** The requester, handed to strategies and admission (absent for the server's own writes). */
+  user?: UserInfo;
 }
 
 export interface ListRequest {
@@ -90,6 +94,8 @@ export class GenericRegistry {
     /** Strategic-merge metadata and structured merge type of the kind (from its OpenAPI schema). */
     readonly schemas: KindSchemas | undefined = undefined,
     private readonly now: () => Date = () => new Date(),
+    /** Virtual create and subresource creaters of the registration, if any. */
+    readonly operations: RegistrationOperations = {},
   ) {
     this.groupResource = { group: info.group, resource: info.resource };
     this.keyRoot = `/registry/${info.group || 'core'}/${info.resource}/`;
@@ -206,7 +212,7 @@ export class GenericRegistry {
     try {
       const current = await this.store.get(key);
       // Preconditions are checked by the store against the state each write acts on.
-      await runAdmission(this.admissionPlugins(), this.attrs('DELETE', namespace, name, undefined, current, req.dryRun));
+      await runAdmission(this.admissionPlugins(), this.attrs('DELETE', namespace, name, undefined, current, req));
       if (this.pendingFinalization(current)) {
         // Phase one of SPEC 3.1: mark for deletion and keep the object until its finalizers are gone.
         const marked = await this.store.guaranteedUpdate(
@@ -329,11 +335,11 @@ export class GenericRegistry {
     const next = obj;
     fillCreateMeta(next.metadata, this.now());
     delete next.metadata.resourceVersion;
-    this.strategy.prepareForCreate(next);
+    this.strategy.prepareForCreate(next, { user: opts.user });
     this.trackManagedFields(next, undefined, opts);
     const errs = this.strategy.validate(next);
     if (errs.length) throw newInvalid({ group: this.info.group, kind: this.info.kind }, next.metadata.name ?? '', errs);
-    await runAdmission(this.admissionPlugins(), this.attrs(op, next.metadata.namespace ?? '', next.metadata.name ?? '', next, undefined, opts.dryRun));
+    await runAdmission(this.admissionPlugins(), this.attrs(op, next.metadata.namespace ?? '', next.metadata.name ?? '', next, undefined, opts));
     return next;
   }
 
@@ -367,12 +373,12 @@ export class GenericRegistry {
       this.trackManagedFields(next, current, opts, subresourceName);
       errs = sub.validateUpdate(next, current);
     } else {
-      this.strategy.prepareForUpdate(next, current);
+      this.strategy.prepareForUpdate(next, current, { user: opts.user });
       this.trackManagedFields(next, current, opts);
       errs = this.strategy.validateUpdate(next, current);
     }
     if (errs.length) throw newInvalid({ group: this.info.group, kind: this.info.kind }, name, errs);
-    await runAdmission(this.admissionPlugins(), this.attrs('UPDATE', next.metadata.namespace ?? '', name, next, current, opts.dryRun));
+    await runAdmission(this.admissionPlugins(), this.attrs('UPDATE', next.metadata.namespace ?? '', name, next, current, opts, subresourceName));
     delete next.metadata.resourceVersion;
     return next;
   }
@@ -405,8 +411,16 @@ export class GenericRegistry {
     }
   }
 
-  private attrs(operation: AdmissionOperation, namespace: string, name: string, object: KubeObject | undefined, oldObject: KubeObject | undefined, dryRun: boolean) {
-    return { operation, resource: this.info, subresource: '', namespace, name, object, oldObject, dryRun };
+  private attrs(
+    operation: AdmissionOperation,
+    namespace: string,
+    name: string,
+    object: KubeObject | undefined,
+    oldObject: KubeObject | undefined,
+    opts: { dryRun: boolean; user?: UserInfo },
+    subresource = '',
+  ) {
+    return { operation, resource: this.info, subresource, namespace, name, object, oldObject, dryRun: opts.dryRun, user: opts.user };
   }
 
   private interpret(e: unknown, name: string, resourceVersion?: string, context: ReadContext = 'get'): unknown {

@@ -14,7 +14,8 @@ export class RegistrySet {
     schemasFor: (definitionName: string) => KindSchemas,
   ) {
     for (const r of registrations) {
-      const reg = new GenericRegistry(r.info, r.strategy, store, admission, schemasFor(r.info.definitionName));
+      const operations = { virtual: r.virtual, subresourceCreaters: r.subresourceCreaters };
+      const reg = new GenericRegistry(r.info, r.strategy, store, admission, schemasFor(r.info.definitionName), undefined, operations);
       this.byPath.set(RegistrySet.pathKey(r.info.group, r.info.version, r.info.resource), reg);
     }
   }
@@ -30,6 +31,11 @@ export class RegistrySet {
   /** Every registry, in registration order. */
   all(): GenericRegistry[] {
     return [...this.byPath.values()];
+  }
+
+  /** Registries of resources kept in storage (not virtual review types), for watch caches. */
+  stored(): GenericRegistry[] {
+    return this.all().filter((r) => !r.operations.virtual);
   }
 
   /** The registry of a resource at any served version (the first registered). */

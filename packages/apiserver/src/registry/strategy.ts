@@ -1,4 +1,11 @@
 import type { FieldErrorList, KubeObject } from '@cluster/apimachinery';
+import type { UserInfo } from '../authn/user.js';
+
+/** Who asks for a write, for strategies that record or check the requester (CSR spec.username, RBAC escalation). */
+export interface StrategyContext {
+  /** Absent only for the server's own writes at start-up. */
+  user?: UserInfo;
+}
 
 /** A column of a resource's Table output (SPEC 2.6). */
 export interface TableColumnDefinition {
@@ -20,9 +27,9 @@ export interface ResourceStrategy<T extends KubeObject = KubeObject> {
   /** PUT without metadata.resourceVersion is allowed (last writer wins). */
   readonly allowUnconditionalUpdate: boolean;
   /** Clears fields the client may not set on create (status, etc.) and sets defaults. Mutates obj. */
-  prepareForCreate(obj: T): void;
+  prepareForCreate(obj: T, ctx: StrategyContext): void;
   /** Carries over fields an update may not change (status, etc.). Mutates obj. */
-  prepareForUpdate(obj: T, old: T): void;
+  prepareForUpdate(obj: T, old: T, ctx: StrategyContext): void;
   validate(obj: T): FieldErrorList;
   validateUpdate(obj: T, old: T): FieldErrorList;
   /** True while something other than metadata.finalizers holds deletion (e.g. namespace spec.finalizers). */

@@ -21,7 +21,8 @@ export interface ApiServerConfig {
   registrations: readonly ResourceRegistration[];
   authenticators: readonly Authenticator[];
   anonymousAuth: boolean;
-  authorizers: readonly Authorizer[];
+  /** The --authorization-mode chain as one authorizer (UnionAuthorizer). */
+  authorizer: Authorizer;
   protobuf?: ProtobufCodec;
   inflight: { readOnly: number; mutating: number };
   /** --request-timeout in ms: the longest a request other than a watch may take (0: no limit; default 60 s). */

@@ -34,6 +34,6 @@ export function buildHandlerChain(
   app.use(withInflightLimit(config.inflight, config.metrics));
   app.use(withBody());
   app.use(withAuthentication(config.authenticators, config.anonymousAuth));
-  app.use(withAuthorization(config.authorizers));
+  app.use(withAuthorization(config.authorizer));
   app.use(apiHandler(config, registries, catalog));
 }
