@@ -88,7 +88,7 @@ export async function ensureCertificates(opts: EnsureCertificatesOptions): Promi
   };
 }
 
-interface PemPair {
+export interface PemPair {
   certPem: string;
   keyPem: string;
 }
@@ -150,6 +150,41 @@ function createServingCert(caCertPem: string, caKeyPem: string, hosts: string[],
     { name: 'extKeyUsage', serverAuth: true },
     { name: 'subjectAltName', altNames },
     { name: 'subjectKeyIdentifier' },
+    { name: 'authorityKeyIdentifier', keyIdentifier: caCert.generateSubjectKeyIdentifier().getBytes() },
+  ]);
+  cert.sign(caKey, forge.md.sha256.create());
+  return { certPem: forge.pki.certificateToPem(cert), keyPem: keys.keyPem };
+}
+
+/** Subject and lifetime of a client certificate (SPEC 5: CN is the user name, each O a group). */
+export interface ClientCertificateRequest {
+  commonName: string;
+  organizations?: string[];
+  /** Lifetime in days; default 365. */
+  days?: number;
+  now?: Date;
+}
+
+/**
+ * Issues a client certificate (RSA 2048, clientAuth) signed by the given CA: what an installer
+ * does for the admin and for load generators. Throws when the CA PEMs do not parse.
+ */
+export function issueClientCertificate(caCertPem: string, caKeyPem: string, req: ClientCertificateRequest): PemPair {
+  const now = req.now ?? new Date();
+  const caCert = forge.pki.certificateFromPem(caCertPem);
+  const caKey = forge.pki.privateKeyFromPem(caKeyPem);
+  const keys = newRsaKeys();
+  const cert = newCertificate(keys.publicKey, now, 0);
+  cert.validity.notAfter = new Date(now.getTime() + (req.days ?? 365) * 86_400_000);
+  cert.setSubject([
+    ...(req.organizations ?? []).map((value) => ({ name: 'organizationName', value })),
+    { name: 'commonName', value: req.commonName },
+  ]);
+  cert.setIssuer(caCert.subject.attributes);
+  cert.setExtensions([
+    { name: 'basicConstraints', cA: false, critical: true },
+    { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
+    { name: 'extKeyUsage', clientAuth: true },
     { name: 'authorityKeyIdentifier', keyIdentifier: caCert.generateSubjectKeyIdentifier().getBytes() },
   ]);
   cert.sign(caKey, forge.md.sha256.create());

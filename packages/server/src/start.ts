@@ -79,7 +79,8 @@ async function startWithEtcd(
   const loopbackToken = randomBytes(32).toString('base64url');
   tokens.set(loopbackToken, { username: 'system:apiserver', uid: randomUUID(), groups: ['system:masters'] });
   const authenticators: Authenticator[] = [];
-  if (opts.clientCaFile) authenticators.push(new X509Authenticator());
+  // Without a client CA the TLS layer asks for no certificate, so x509 then never answers.
+  authenticators.push(new X509Authenticator());
   const tokenAuthenticator = new TokenAuthenticatorChain([new TokenFileAuthenticator(tokens)]);
   authenticators.push(new BearerTokenAuthenticator(tokenAuthenticator));
 
@@ -181,7 +182,10 @@ async function startWithEtcd(
       key = certs.servingKeyPem;
       caPem = certs.caCertPem;
     }
-    const clientCa = opts.clientCaFile ? await readFile(opts.clientCaFile, 'utf8') : undefined;
+    // The embedded default (CA generated in the data dir) also trusts that CA for client
+    // certificates, as an installer configures a single-machine cluster: the certificates the
+    // cluster issues (admin, nodes) then authenticate. Explicit certificates keep upstream's rule.
+    const clientCa = opts.clientCaFile ? await readFile(opts.clientCaFile, 'utf8') : caPem;
     tls = { cert, key, clientCa };
   }
   const server = createListener(

@@ -20,6 +20,8 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** Bearer token; defaults to the admin token, null sends none. */
   token?: string | null;
+  /** A client certificate to present (PEM); set `token: null` to authenticate by it alone. */
+  clientCert?: { certPem: string; keyPem: string };
 }
 
 /** A replica on loopback with its own embedded etcd in a temporary data dir. */
@@ -60,7 +62,8 @@ function send(server: RunningServer, method: string, path: string, ro: RequestOp
     headers['Content-Length'] = String(payload.length);
   }
   return new Promise((resolve, reject) => {
-    const req = httpsRequest(url, { method, headers, ca: server.caPem, timeout: 20_000 }, (res) => {
+    const tlsClient = ro.clientCert ? { cert: ro.clientCert.certPem, key: ro.clientCert.keyPem } : {};
+    const req = httpsRequest(url, { method, headers, ca: server.caPem, timeout: 20_000, ...tlsClient }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
