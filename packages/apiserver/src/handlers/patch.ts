@@ -20,6 +20,7 @@ import {
   type PatchKind,
   type PatchType,
 } from '@cluster/apimachinery';
+import { authorizeCreateFor } from './authorize-create.js';
 import { parseMediaType } from '../negotiation/media-type.js';
 import type { GenericRegistry } from '../registry/generic-registry.js';
 import type { HandlerResult, RequestScope } from './scope.js';
@@ -122,7 +123,14 @@ async function serverSideApply(scope: RequestScope, body: string, opts: WriteQue
       if (!shaped.metadata.name) shaped.metadata.name = name;
       return shaped;
     },
-    { dryRun: opts.dryRun, createIfMissing: !scope.info.subresource, subresource: scope.info.subresource || undefined, apply: true, user: scope.user },
+    {
+      dryRun: opts.dryRun,
+      createIfMissing: !scope.info.subresource,
+      subresource: scope.info.subresource || undefined,
+      apply: true,
+      user: scope.user,
+      beforeCreate: authorizeCreateFor(scope),
+    },
   );
   // Upstream checks strictness of the apply body last, so conflicts are reported first.
   warnings.unshift(...applyPatchWarnings(decoded, opts.fieldValidation));

@@ -3,6 +3,7 @@ import type { KubeObject, Status } from '@cluster/apimachinery';
 import type { GenericRegistry } from '../registry/generic-registry.js';
 import type { RequestInfo } from '../request/request-info.js';
 import type { UserInfo } from '../authn/user.js';
+import type { Authorizer } from '../authz/authorizer.js';
 
 /** Encodes and decodes the Protobuf wire form (SPEC 2.7); supplied by the codec package. */
 export interface ProtobufCodec {
@@ -28,6 +29,8 @@ export interface RequestScope {
   apiDomain: string;
   /** The response is plain JSON: handlers may answer with JSON bytes they already have. */
   plainJsonResponse: boolean;
+  /** The request's authorizer, for checks a handler makes itself (create through PUT or apply). */
+  authorizer?: Authorizer;
   /** Cancelled when the client goes away (used by long reads and watches). */
   signal: AbortSignal;
 }

@@ -2,6 +2,7 @@ import type { HandlerResult, RequestScope } from './scope.js';
 import { decodeObjectBody } from './decode-body.js';
 import { managerFor, parseWriteQuery } from './options.js';
 import { withTypeMeta } from './get.js';
+import { authorizeCreateFor } from './authorize-create.js';
 
 /** PUT of one object: 200 on update, 201 when it created the object (SPEC 4.3). */
 export async function updateResource(scope: RequestScope): Promise<HandlerResult> {
@@ -13,6 +14,7 @@ export async function updateResource(scope: RequestScope): Promise<HandlerResult
     subresource: scope.info.subresource || undefined,
     fieldManager: managerFor(opts, scope.userAgent),
     user: scope.user,
+    beforeCreate: authorizeCreateFor(scope),
   });
   const warnings = [...decodeWarnings, ...(reg.strategy.warnings?.(object) ?? [])];
   return { code: created ? 201 : 200, object: withTypeMeta(scope, object), warnings };

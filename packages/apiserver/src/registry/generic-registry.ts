@@ -43,6 +43,8 @@ export interface WriteOptions {
   apply?: boolean;
   /** The requester, handed to strategies and admission (absent for the server's own writes). */
   user?: UserInfo;
+  /** Run before an update or patch creates the object (authorizes `create`, SPEC 5.7); throws to refuse. */
+  beforeCreate?: () => Promise<void>;
 }
 
 export interface ListRequest {
@@ -310,6 +312,7 @@ export class GenericRegistry {
           }
           if (!current) {
             if (!createIfMissing) throw newNotFound(this.groupResource, name);
+            await opts.beforeCreate?.();
             created = true;
             delete next.metadata.resourceVersion;
             return this.prepareCreate(next, opts, 'CREATE');

@@ -60,6 +60,7 @@ export function apiHandler(config: ApiServerConfig, registries: RegistrySet, cat
       protobuf: config.protobuf,
       apiDomain: config.apiDomain,
       plainJsonResponse: false,
+      authorizer: config.authorizer,
       signal,
     };
     const pretty = isPretty(ctx);
