@@ -56,6 +56,8 @@ export interface ServerOptions {
   serviceAccountSigningKeyFile: string;
   serviceAccountIssuers: string[];
   serviceAccountLookup: boolean;
+  /** `--api-audiences`; empty means the service-account issuers. */
+  apiAudiences: string[];
   oidcIssuerUrl: string;
   oidcClientId: string;
   oidcUsernameClaim: string;
@@ -120,6 +122,7 @@ export function defaultServerOptions(): ServerOptions {
     serviceAccountSigningKeyFile: '',
     serviceAccountIssuers: [],
     serviceAccountLookup: true,
+    apiAudiences: [],
     oidcIssuerUrl: '',
     oidcClientId: '',
     oidcUsernameClaim: 'sub',
@@ -178,6 +181,7 @@ export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'service-account-signing-key-file', key: 'serviceAccountSigningKeyFile', kind: 'string', help: 'Path to the file that contains the current private key of the service account token issuer.' },
   { name: 'service-account-issuer', key: 'serviceAccountIssuers', kind: 'stringArray', help: 'Identifier of the service account token issuer. Repeatable; the first one is used to issue tokens.' },
   { name: 'service-account-lookup', key: 'serviceAccountLookup', kind: 'bool', help: 'If true, validate ServiceAccount tokens exist in etcd as part of authentication.' },
+  { name: 'api-audiences', key: 'apiAudiences', kind: 'stringSlice', help: 'Identifiers of the API. The service account token authenticator will validate that tokens used against the API are bound to at least one of these audiences. Defaults to the --service-account-issuer values.' },
   { name: 'oidc-issuer-url', key: 'oidcIssuerUrl', kind: 'string', help: 'The URL of the OpenID issuer, only HTTPS scheme will be accepted.' },
   { name: 'oidc-client-id', key: 'oidcClientId', kind: 'string', help: 'The client ID for the OpenID Connect client, must be set if oidc-issuer-url is set.' },
   { name: 'oidc-username-claim', key: 'oidcUsernameClaim', kind: 'string', help: 'The OpenID claim to use as the user name.' },

@@ -6,6 +6,7 @@ import {
   type FlagDefinition,
   type ServerOptions,
 } from './flag-definitions.js';
+import { validateServiceAccountFlags } from './service-accounts.js';
 import {
   formatGoDuration,
   goQuote,
@@ -212,6 +213,7 @@ function validate(o: ServerOptions): void {
     errors.push(`authentication-token-webhook-version must be v1 or v1beta1`);
   }
   if (o.apiDomain === '') errors.push('--api-domain must not be empty');
+  errors.push(...validateServiceAccountFlags(o));
   if (!LOG_LEVELS.includes(o.logLevel)) {
     errors.push(`--log-level ${goQuote(o.logLevel)} must be one of ${LOG_LEVELS.join(', ')}`);
   }

@@ -10,11 +10,17 @@ import {
   builtinResources,
   createApiServer,
   BearerTokenAuthenticator,
+  BootstrapTokenAuthenticator,
+  registryLookup,
+  ServiceAccountAuthenticator,
+  ServiceAccountTokenIssuer,
   TokenAuthenticatorChain,
   TokenFileAuthenticator,
   X509Authenticator,
   type Authenticator,
   type ApiServer,
+  type RegistrySet,
+  type TokenAuthenticator,
   type UserInfo,
 } from '@cluster/apiserver';
 import { CachedStore, Compactor, Etcd3Store, EtcdKvClient, newEtcdClient, startEtcd, type EtcdProcess } from '@cluster/storage';
@@ -26,6 +32,7 @@ import { ensureBuiltinNamespaces } from './bootstrap.js';
 import { protobufCodecFor } from './protobuf.js';
 import { startMemoryReclaimer } from './memory-reclaimer.js';
 import { createListener, type RequestListener } from './listener.js';
+import { loadServiceAccountConfig } from './service-accounts.js';
 
 /** Upstream's "golang's default" for --http2-max-streams-per-connection=0. */
 const DEFAULT_HTTP2_MAX_STREAMS = 250;
@@ -81,7 +88,28 @@ async function startWithEtcd(
   const authenticators: Authenticator[] = [];
   // Without a client CA the TLS layer asks for no certificate, so x509 then never answers.
   authenticators.push(new X509Authenticator());
-  const tokenAuthenticator = new TokenAuthenticatorChain([new TokenFileAuthenticator(tokens)]);
+  // Token methods in DESIGN's order: token file, bootstrap tokens, service-account JWTs. The
+  // lookups read through the registries, bound once the API server exists.
+  const sa = await loadServiceAccountConfig(opts, opts.certDir || join(dataDir, 'certs'));
+  let registries: RegistrySet | undefined;
+  const secretLookup = registryLookup(() => registries, '', 'secrets');
+  const tokenMethods: TokenAuthenticator[] = [new TokenFileAuthenticator(tokens, sa.apiAudiences)];
+  if (opts.enableBootstrapTokenAuth) {
+    tokenMethods.push(new BootstrapTokenAuthenticator({ secrets: secretLookup, apiDomain: opts.apiDomain, apiAudiences: sa.apiAudiences }));
+  }
+  tokenMethods.push(
+    new ServiceAccountAuthenticator({
+      keys: sa.verifyKeys,
+      issuers: sa.issuers,
+      apiAudiences: sa.apiAudiences,
+      apiDomain: opts.apiDomain,
+      lookup: opts.serviceAccountLookup
+        ? { serviceAccount: registryLookup(() => registries, '', 'serviceaccounts'), secret: secretLookup }
+        : undefined,
+    }),
+  );
+  const tokenAuthenticator = new TokenAuthenticatorChain(tokenMethods);
+  const tokenIssuer = new ServiceAccountTokenIssuer(sa.signingKey, sa.issuers[0]!, opts.apiDomain);
   authenticators.push(new BearerTokenAuthenticator(tokenAuthenticator));
 
   const client = newEtcdClient(endpoints);
@@ -140,7 +168,9 @@ async function startWithEtcd(
     logger,
     metrics,
     apiDomain: opts.apiDomain,
-    registrations: builtinResources(opts.apiDomain),
+    registrations: builtinResources(opts.apiDomain, {
+      tokens: { issuer: tokenIssuer, apiAudiences: sa.apiAudiences, secrets: secretLookup, apiDomain: opts.apiDomain },
+    }),
     authenticators,
     anonymousAuth: opts.anonymousAuth,
     authorizer: authorizersFor(opts.authorizationModes),
@@ -162,6 +192,7 @@ async function startWithEtcd(
     },
     serverAddress: `${opts.bindAddress === '0.0.0.0' ? '127.0.0.1' : opts.bindAddress}:${opts.securePort}`,
   });
+  registries = api.registries;
   // Every resource gets its watch cache now, not under the first burst of reads that need it.
   for (const registry of api.registries.stored()) store.cacherFor(registry.prefix(''));
   await ensureBuiltinNamespaces(api);

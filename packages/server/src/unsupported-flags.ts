@@ -6,10 +6,6 @@ import { defaultServerOptions, type ServerOptions } from './flag-definitions.js'
  */
 const NOT_YET: readonly (readonly [keyof ServerOptions, string])[] = [
   ['etcdPrefix', 'etcd-prefix'],
-  ['enableBootstrapTokenAuth', 'enable-bootstrap-token-auth'],
-  ['serviceAccountKeyFiles', 'service-account-key-file'],
-  ['serviceAccountSigningKeyFile', 'service-account-signing-key-file'],
-  ['serviceAccountIssuers', 'service-account-issuer'],
   ['oidcIssuerUrl', 'oidc-issuer-url'],
   ['oidcClientId', 'oidc-client-id'],
   ['authenticationTokenWebhookConfigFile', 'authentication-token-webhook-config-file'],

@@ -3,15 +3,19 @@ import type { Definitions } from '../registry/resource-info.js';
 import { configMaps } from './core/configmaps/register.js';
 import { namespaces } from './core/namespaces/register.js';
 import { coreDefinitions } from './core/schemas.js';
+import { secrets } from './core/secrets/register.js';
+import { serviceAccounts } from './core/serviceaccounts/register.js';
+import type { TokenRequestDeps } from './core/serviceaccounts/token-request.js';
+import { tokenRequestDefinitions } from './core/serviceaccounts/token-request-schemas.js';
 import { leases } from './coordination/leases/register.js';
 import { coordinationDefinitions } from './coordination/schemas.js';
 
 /** Every resource this server serves: adding one is one strategy module plus one line here. */
-export function builtinResources(apiDomain: string): ResourceRegistration[] {
-  return [namespaces, configMaps, leases(apiDomain)];
+export function builtinResources(apiDomain: string, identity: { tokens?: TokenRequestDeps } = {}): ResourceRegistration[] {
+  return [namespaces, configMaps, secrets(apiDomain), serviceAccounts(apiDomain, identity.tokens), leases(apiDomain)];
 }
 
 /** OpenAPI definitions of every served kind (meta/v1 comes from apimachinery). */
 export function builtinDefinitions(apiDomain: string): Definitions {
-  return { ...coreDefinitions(apiDomain), ...coordinationDefinitions(apiDomain) };
+  return { ...coreDefinitions(apiDomain), ...tokenRequestDefinitions(apiDomain), ...coordinationDefinitions(apiDomain) };
 }
