@@ -12,3 +12,7 @@ export { TokenFileAuthenticator } from './authn/token-file.js';
 export { X509Authenticator } from './authn/x509.js';
 export { alwaysAllow, alwaysDeny, privilegedGroup, UnionAuthorizer } from './authz/authorizer.js';
 export { builtinResources, builtinDefinitions } from './resources/builtin.js';
+export { RbacAuthorizer } from './authz/rbac/rbac-authorizer.js';
+export { rbacEscalationPlugin } from './authz/rbac/escalation.js';
+export { startClusterRoleAggregator } from './authz/rbac/aggregator.js';
+export { ensureDefaultRbac } from './authz/rbac/bootstrap/ensure.js';

@@ -5,13 +5,20 @@ import { namespaces } from './core/namespaces/register.js';
 import { coreDefinitions } from './core/schemas.js';
 import { leases } from './coordination/leases/register.js';
 import { coordinationDefinitions } from './coordination/schemas.js';
+import { clusterRoles, roles } from './rbac/roles/register.js';
+import { clusterRoleBindings, roleBindings } from './rbac/rolebindings/register.js';
+import { rbacDefinitions } from './rbac/schemas.js';
 
 /** Every resource this server serves: adding one is one strategy module plus one line here. */
 export function builtinResources(apiDomain: string): ResourceRegistration[] {
-  return [namespaces, configMaps, leases(apiDomain)];
+  return [namespaces, configMaps, leases(apiDomain), ...rbacResources(apiDomain)];
 }
 
 /** OpenAPI definitions of every served kind (meta/v1 comes from apimachinery). */
 export function builtinDefinitions(apiDomain: string): Definitions {
-  return { ...coreDefinitions(apiDomain), ...coordinationDefinitions(apiDomain) };
+  return { ...coreDefinitions(apiDomain), ...coordinationDefinitions(apiDomain), ...rbacDefinitions(apiDomain) };
+}
+
+function rbacResources(apiDomain: string): ResourceRegistration[] {
+  return [roles(apiDomain), roleBindings(apiDomain), clusterRoles(apiDomain), clusterRoleBindings(apiDomain)];
 }
