@@ -21,7 +21,8 @@ function forbidden(username: string, info: RequestState['requestInfo'], reason: 
   if (!info.isResourceRequest) {
     const e = newForbidden({ group: '', resource: '' }, '', '');
     e.status.message = `forbidden: User "${username}" cannot ${info.verb} path "${info.path}"${reason ? `: ${reason}` : ''}`;
-    delete e.status.details;
+    // Upstream's NewForbidden with an empty GroupResource still sends `"details":{}`.
+    e.status.details = {};
     return e;
   }
   const resource = info.subresource ? `${info.resource}/${info.subresource}` : info.resource;

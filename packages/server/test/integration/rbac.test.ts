@@ -96,7 +96,10 @@ describe('RBAC authorization (SPEC 5.7)', () => {
   test('nonResourceURL rules, and anonymous reaches only public info', async () => {
     expect((await ts().request('GET', '/metrics', as('bob-token'))).status).toBe(403);
     const forbidden = await ts().request('GET', '/metrics', as('bob-token'));
-    expect(forbidden.json.message).toBe('forbidden: User "bob" cannot get path "/metrics"');
+    expect(forbidden.json).toEqual({
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Forbidden', code: 403, details: {},
+      message: 'forbidden: User "bob" cannot get path "/metrics"',
+    });
     await ts().request('POST', `${RBAC}/clusterroles`, {
       body: { apiVersion: `${G}/v1`, kind: 'ClusterRole', metadata: { name: 'metrics-reader' }, rules: [{ nonResourceURLs: ['/metr*'], verbs: ['get'] }] },
     });
