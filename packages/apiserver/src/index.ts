@@ -14,5 +14,5 @@ export { alwaysAllow, alwaysDeny, privilegedGroup, UnionAuthorizer } from './aut
 export { builtinResources, builtinDefinitions } from './resources/builtin.js';
 export { RbacAuthorizer } from './authz/rbac/rbac-authorizer.js';
 export { rbacEscalationPlugin } from './authz/rbac/escalation.js';
-export { startClusterRoleAggregator } from './authz/rbac/aggregator.js';
+export { aggregateUntilStable, startClusterRoleAggregator } from './authz/rbac/aggregator.js';
 export { ensureDefaultRbac } from './authz/rbac/bootstrap/ensure.js';

@@ -16,6 +16,7 @@ import {
   RbacAuthorizer,
   rbacEscalationPlugin,
   startClusterRoleAggregator,
+  aggregateUntilStable,
   ensureDefaultRbac,
   type Authenticator,
   type ApiServer,
@@ -173,8 +174,10 @@ async function startWithEtcd(
   for (const registry of api.registries.stored()) store.cacherFor(registry.prefix(''));
   await ensureBuiltinNamespaces(api);
   await ensureDefaultRbac(api.registries, opts.apiDomain);
+  const clusterRoles = api.registries.byResource(`rbac.authorization.${opts.apiDomain}`, 'clusterroles')!;
+  await aggregateUntilStable(clusterRoles);
   await rbac.start();
-  const stopAggregator = startClusterRoleAggregator(rbac.index, () => api.registries.byResource(`rbac.authorization.${opts.apiDomain}`, 'clusterroles')!);
+  const stopAggregator = startClusterRoleAggregator(rbac.index, () => clusterRoles);
 
   let tls: { cert: string; key: string; clientCa?: string } | undefined;
   let caPem: string | undefined;

@@ -2,8 +2,29 @@ import { isConflict, isNotFound } from '@cluster/apimachinery';
 import type { GenericRegistry } from '../../registry/generic-registry.js';
 import { aggregationUpdates } from './aggregate.js';
 import type { RbacIndex } from './rbac-index.js';
+import type { RoleObject } from './types.js';
 
 const FIELD_MANAGER = 'clusterrole-aggregation-controller';
+
+/**
+ * Brings every aggregated ClusterRole up to date from a fresh list, repeating while a write
+ * changed something (aggregated roles may select each other: view -> edit -> admin), so a
+ * replica serves with converged defaults. Conflicts (another replica) just mean another round.
+ */
+export async function aggregateUntilStable(clusterRoles: GenericRegistry, maxRounds = 10): Promise<void> {
+  for (let round = 0; round < maxRounds; round++) {
+    const all = (await clusterRoles.list('', { hasSelector: false })).items as RoleObject[];
+    const updates = aggregationUpdates(all);
+    if (!updates.length) return;
+    for (const { role, rules } of updates) {
+      try {
+        await clusterRoles.update('', role.metadata.name ?? '', { ...structuredClone(role), rules }, { dryRun: false, fieldManager: FIELD_MANAGER });
+      } catch (e) {
+        if (!isConflict(e) && !isNotFound(e)) throw e;
+      }
+    }
+  }
+}
 
 /**
  * Keeps aggregated ClusterRoles' rules equal to the union of their selected roles' rules, driven
