@@ -17,3 +17,7 @@ export { BootstrapTokenAuthenticator } from './authn/bootstrap-token.js';
 export { ServiceAccountTokenIssuer } from './authn/service-account-token.js';
 export { parsePrivateKey, parsePublicKeys } from './authn/service-account-keys.js';
 export { registryLookup } from './authn/registry-lookup.js';
+export { RbacAuthorizer } from './authz/rbac/rbac-authorizer.js';
+export { rbacEscalationPlugin } from './authz/rbac/escalation.js';
+export { aggregateUntilStable, startClusterRoleAggregator } from './authz/rbac/aggregator.js';
+export { ensureDefaultRbac } from './authz/rbac/bootstrap/ensure.js';

@@ -1,20 +1,19 @@
-import { alwaysAllow, alwaysDeny, privilegedGroup, UnionAuthorizer, type Authorizer } from '@cluster/apiserver';
+import { alwaysAllow, alwaysDeny, privilegedGroup, UnionAuthorizer, type Authorizer, type RbacAuthorizer } from '@cluster/apiserver';
 
 /**
  * The authorizer chain of --authorization-mode, in the order given, as one UnionAuthorizer.
- * RBAC is not served yet, so the RBAC mode admits only system:masters (the privileged group
- * upstream also lets through).
+ * RBAC is the privileged group (system:masters, as upstream lets it through first) then `rbac`.
  */
-export function authorizersFor(modes: readonly string[]): UnionAuthorizer {
+export function authorizersFor(modes: readonly string[], rbac?: RbacAuthorizer): UnionAuthorizer {
   return new UnionAuthorizer(
-    modes.map((mode): Authorizer => {
+    modes.flatMap((mode): Authorizer[] => {
       switch (mode) {
         case 'AlwaysAllow':
-          return alwaysAllow;
+          return [alwaysAllow];
         case 'AlwaysDeny':
-          return alwaysDeny;
+          return [alwaysDeny];
         case 'RBAC':
-          return privilegedGroup;
+          return rbac ? [privilegedGroup, rbac] : [privilegedGroup];
         default:
           throw new Error(`authorization-mode ${JSON.stringify(mode)} is not supported; supported: AlwaysAllow, AlwaysDeny, RBAC`);
       }

@@ -17,6 +17,11 @@ import {
   TokenAuthenticatorChain,
   TokenFileAuthenticator,
   X509Authenticator,
+  RbacAuthorizer,
+  rbacEscalationPlugin,
+  startClusterRoleAggregator,
+  aggregateUntilStable,
+  ensureDefaultRbac,
   type Authenticator,
   type ApiServer,
   type RegistrySet,
@@ -163,6 +168,9 @@ async function startWithEtcd(
     },
   };
   const ping = { name: 'ping', check: async () => {} };
+  // The RBAC index (watch of the four kinds) also drives ClusterRole aggregation, so it runs in every mode.
+  const rbac = new RbacAuthorizer(() => api.registries, { apiDomain: opts.apiDomain, log: (msg, err) => logger.warn({ err }, msg) });
+  const authorizer = authorizersFor(opts.authorizationModes, rbac);
   const api = createApiServer({
     store,
     logger,
@@ -173,7 +181,8 @@ async function startWithEtcd(
     }),
     authenticators,
     anonymousAuth: opts.anonymousAuth,
-    authorizer: authorizersFor(opts.authorizationModes),
+    authorizer,
+    extraAdmission: [rbacEscalationPlugin(opts.apiDomain, () => authorizer, rbac)],
     protobuf: protobufCodecFor(opts.apiDomain),
     inflight: { readOnly: opts.maxRequestsInflight, mutating: opts.maxMutatingRequestsInflight },
     requestTimeoutMs: opts.requestTimeout,
@@ -196,6 +205,11 @@ async function startWithEtcd(
   // Every resource gets its watch cache now, not under the first burst of reads that need it.
   for (const registry of api.registries.stored()) store.cacherFor(registry.prefix(''));
   await ensureBuiltinNamespaces(api);
+  await ensureDefaultRbac(api.registries, opts.apiDomain);
+  const clusterRoles = api.registries.byResource(`rbac.authorization.${opts.apiDomain}`, 'clusterroles')!;
+  await aggregateUntilStable(clusterRoles);
+  await rbac.start();
+  const stopAggregator = startClusterRoleAggregator(rbac.index, () => clusterRoles);
 
   let tls: { cert: string; key: string; clientCa?: string } | undefined;
   let caPem: string | undefined;
@@ -251,6 +265,8 @@ async function startWithEtcd(
       shuttingDown = true;
       stopReclaimer();
       await controllers.stop();
+      stopAggregator();
+      rbac.stop();
       if (opts.shutdownDelayDuration > 0) await new Promise((r) => setTimeout(r, opts.shutdownDelayDuration));
       // Long-running requests (watches) would hold the close open; they end after a grace period.
       await server.close(2_000);

@@ -11,7 +11,8 @@ export function forbidden(username: string, info: RequestInfo, reason: string): 
   if (!info.isResourceRequest) {
     const e = newForbidden({ group: '', resource: '' }, '', '');
     e.status.message = `forbidden: User "${username}" cannot ${info.verb} path "${info.path}"${reason ? `: ${reason}` : ''}`;
-    delete e.status.details;
+    // Upstream's NewForbidden with an empty GroupResource still sends `"details":{}`.
+    e.status.details = {};
     return e;
   }
   const resource = info.subresource ? `${info.resource}/${info.subresource}` : info.resource;

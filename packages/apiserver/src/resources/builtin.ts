@@ -9,13 +9,32 @@ import type { TokenRequestDeps } from './core/serviceaccounts/token-request.js';
 import { tokenRequestDefinitions } from './core/serviceaccounts/token-request-schemas.js';
 import { leases } from './coordination/leases/register.js';
 import { coordinationDefinitions } from './coordination/schemas.js';
+import { clusterRoles, roles } from './rbac/roles/register.js';
+import { clusterRoleBindings, roleBindings } from './rbac/rolebindings/register.js';
+import { rbacDefinitions } from './rbac/schemas.js';
 
 /** Every resource this server serves: adding one is one strategy module plus one line here. */
 export function builtinResources(apiDomain: string, identity: { tokens?: TokenRequestDeps } = {}): ResourceRegistration[] {
-  return [namespaces, configMaps, secrets(apiDomain), serviceAccounts(apiDomain, identity.tokens), leases(apiDomain)];
+  return [
+    namespaces,
+    configMaps,
+    secrets(apiDomain),
+    serviceAccounts(apiDomain, identity.tokens),
+    leases(apiDomain),
+    ...rbacResources(apiDomain),
+  ];
 }
 
 /** OpenAPI definitions of every served kind (meta/v1 comes from apimachinery). */
 export function builtinDefinitions(apiDomain: string): Definitions {
-  return { ...coreDefinitions(apiDomain), ...tokenRequestDefinitions(apiDomain), ...coordinationDefinitions(apiDomain) };
+  return {
+    ...coreDefinitions(apiDomain),
+    ...tokenRequestDefinitions(apiDomain),
+    ...coordinationDefinitions(apiDomain),
+    ...rbacDefinitions(apiDomain),
+  };
+}
+
+function rbacResources(apiDomain: string): ResourceRegistration[] {
+  return [roles(apiDomain), roleBindings(apiDomain), clusterRoles(apiDomain), clusterRoleBindings(apiDomain)];
 }

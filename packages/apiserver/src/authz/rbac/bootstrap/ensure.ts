@@ -1,0 +1,62 @@
+import { isAlreadyExists, isConflict, isNotFound, type KubeObject } from '@cluster/apimachinery';
+import type { GenericRegistry } from '../../../registry/generic-registry.js';
+import type { RegistrySet } from '../../../registry/registry-set.js';
+import { rbacGroup, type BindingObject, type RoleObject } from '../types.js';
+import { defaultClusterRoleBindings, defaultClusterRoles, policyKeys } from './policy.js';
+import { reconcileBinding, reconcileRole, type ReconcilePlan } from './reconcile.js';
+
+const ATTEMPTS = 5;
+const FIELD_MANAGER = 'rbac-bootstrap';
+
+/**
+ * Writes upstream's default cluster roles and bindings (start-up; upstream's rbac/bootstrap-roles
+ * hook). Replicas starting together race harmlessly: a create that meets AlreadyExists and an
+ * update that meets a Conflict are planned again from a fresh read.
+ * @throws the first error that is not such a race.
+ */
+export async function ensureDefaultRbac(registries: RegistrySet, apiDomain: string): Promise<void> {
+  const group = rbacGroup(apiDomain);
+  const { autoupdate } = policyKeys(apiDomain);
+  const roles = registries.byResource(group, 'clusterroles');
+  const bindings = registries.byResource(group, 'clusterrolebindings');
+  if (!roles || !bindings) return;
+  for (const role of defaultClusterRoles(apiDomain)) {
+    await reconcileOne(roles, role.metadata.name!, (cur) => reconcileRole(cur as RoleObject | undefined, role, autoupdate));
+  }
+  for (const b of defaultClusterRoleBindings(apiDomain)) {
+    await reconcileOne(bindings, b.metadata.name!, (cur) => reconcileBinding(cur as BindingObject | undefined, b, autoupdate));
+  }
+}
+
+async function reconcileOne(registry: GenericRegistry, name: string, plan: (cur: KubeObject | undefined) => ReconcilePlan<KubeObject>): Promise<void> {
+  const opts = { dryRun: false, fieldManager: FIELD_MANAGER };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      let current: KubeObject | undefined;
+      try {
+        current = await registry.get('', name);
+      } catch (e) {
+        if (!isNotFound(e)) throw e;
+      }
+      const p = plan(current);
+      if (p.op === 'none') return;
+      if (p.op === 'create') {
+        await registry.create('', p.object, opts);
+      } else if (p.op === 'update') {
+        await registry.update('', name, p.object, opts);
+      } else {
+        await registry.delete('', name, { ...opts, preconditions: { resourceVersion: current?.metadata.resourceVersion } });
+        const fresh = structuredClone(p.object);
+        delete fresh.metadata.resourceVersion;
+        delete fresh.metadata.uid;
+        delete fresh.metadata.creationTimestamp;
+        delete fresh.metadata.managedFields;
+        await registry.create('', fresh, opts);
+      }
+      return;
+    } catch (e) {
+      if (attempt < ATTEMPTS && (isAlreadyExists(e) || isConflict(e) || isNotFound(e))) continue;
+      throw e;
+    }
+  }
+}

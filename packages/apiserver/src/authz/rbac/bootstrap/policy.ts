@@ -1,0 +1,123 @@
+import type { BindingObject, PolicyRule, RoleObject } from '../types.js';
+import { rbacGroup } from '../types.js';
+
+const READ = ['get', 'list', 'watch'];
+const WRITE = ['create', 'delete', 'deletecollection', 'patch', 'update'];
+const READ_WRITE = [...READ, ...WRITE];
+
+const rule = (verbs: string[], apiGroups: string[], resources: string[]): PolicyRule => ({ apiGroups, resources, verbs });
+const urls = (verbs: string[], nonResourceURLs: string[]): PolicyRule => ({ nonResourceURLs, verbs });
+
+/** Names of the labels and annotations default policy carries, under the API domain. */
+export function policyKeys(apiDomain: string) {
+  const g = rbacGroup(apiDomain);
+  return {
+    autoupdate: `${g}/autoupdate`,
+    bootstrapping: `${apiDomain}/bootstrapping`,
+    aggregateTo: (role: 'admin' | 'edit' | 'view') => `${g}/aggregate-to-${role}`,
+  };
+}
+
+/**
+ * Upstream's default ClusterRoles (bootstrappolicy ClusterRoles()), with every group under
+ * `apiDomain`. Pure data; `reconcileRole` decides what to write.
+ */
+export function defaultClusterRoles(apiDomain: string): RoleObject[] {
+  const d = apiDomain;
+  const keys = policyKeys(d);
+  const role = (name: string, rules: PolicyRule[], labels: Record<string, string> = {}, aggregateFrom?: 'admin' | 'edit' | 'view'): RoleObject => ({
+    apiVersion: `${rbacGroup(d)}/v1`,
+    kind: 'ClusterRole',
+    metadata: { name, labels: { [keys.bootstrapping]: 'rbac-defaults', ...labels }, annotations: { [keys.autoupdate]: 'true' } },
+    ...(aggregateFrom
+      ? { aggregationRule: { clusterRoleSelectors: [{ matchLabels: { [keys.aggregateTo(aggregateFrom)]: 'true' } }] }, rules: [] }
+      : { rules }),
+  });
+  const podsEtc = ['pods', 'pods/attach', 'pods/exec', 'pods/portforward', 'pods/proxy'];
+  return [
+    role('cluster-admin', [rule(['*'], ['*'], ['*']), urls(['*'], ['*'])]),
+    role('system:discovery', [
+      urls(['get'], ['/api', '/api/*', '/apis', '/apis/*', '/healthz', '/livez', '/openapi', '/openapi/*', '/readyz', '/version', '/version/']),
+    ]),
+    role('system:monitoring', [
+      urls(['get'], ['/healthz', '/healthz/*', '/livez', '/livez/*', '/metrics', '/metrics/slis', '/readyz', '/readyz/*']),
+    ]),
+    role('system:basic-user', [
+      rule(['create'], [`authorization.${d}`], ['selfsubjectaccessreviews', 'selfsubjectrulesreviews']),
+      rule(['create'], [`authentication.${d}`], ['selfsubjectreviews']),
+    ]),
+    role('system:public-info-viewer', [urls(['get'], ['/healthz', '/livez', '/readyz', '/version', '/version/'])]),
+    role('admin', [], {}, 'admin'),
+    role('edit', [], { [keys.aggregateTo('admin')]: 'true' }, 'edit'),
+    role('view', [], { [keys.aggregateTo('edit')]: 'true' }, 'view'),
+    role(
+      'system:aggregate-to-admin',
+      [
+        rule(['create'], [`authorization.${d}`], ['localsubjectaccessreviews']),
+        rule(READ_WRITE, [rbacGroup(d)], ['rolebindings', 'roles']),
+      ],
+      { [keys.aggregateTo('admin')]: 'true' },
+    ),
+    role(
+      'system:aggregate-to-edit',
+      [
+        rule(READ, [''], ['pods/attach', 'pods/exec', 'pods/portforward', 'pods/proxy', 'secrets', 'services/proxy']),
+        rule(['impersonate'], [''], ['serviceaccounts']),
+        rule(WRITE, [''], podsEtc),
+        rule(['create'], [''], ['pods/eviction']),
+        rule(WRITE, [''], ['configmaps', 'events', 'persistentvolumeclaims', 'replicationcontrollers', 'replicationcontrollers/scale', 'secrets', 'serviceaccounts', 'services', 'services/proxy']),
+        rule(['create'], [''], ['serviceaccounts/token']),
+        rule(WRITE, ['apps'], ['daemonsets', 'deployments', 'deployments/rollback', 'deployments/scale', 'replicasets', 'replicasets/scale', 'statefulsets', 'statefulsets/scale']),
+        rule(WRITE, ['autoscaling'], ['horizontalpodautoscalers']),
+        rule(WRITE, ['batch'], ['cronjobs', 'jobs']),
+        rule(WRITE, ['policy'], ['poddisruptionbudgets']),
+        rule(WRITE, [`networking.${d}`], ['ingresses', 'networkpolicies']),
+        rule(WRITE, [`coordination.${d}`], ['leases']),
+      ],
+      { [keys.aggregateTo('edit')]: 'true' },
+    ),
+    role(
+      'system:aggregate-to-view',
+      [
+        rule(READ, [''], ['configmaps', 'endpoints', 'persistentvolumeclaims', 'persistentvolumeclaims/status', 'pods', 'replicationcontrollers', 'replicationcontrollers/scale', 'serviceaccounts', 'services', 'services/status']),
+        rule(READ, [''], ['bindings', 'events', 'limitranges', 'namespaces/status', 'pods/log', 'pods/status', 'replicationcontrollers/status', 'resourcequotas', 'resourcequotas/status']),
+        rule(READ, [''], ['namespaces']),
+        rule(READ, [`discovery.${d}`], ['endpointslices']),
+        rule(READ, ['apps'], ['controllerrevisions', 'daemonsets', 'daemonsets/status', 'deployments', 'deployments/scale', 'deployments/status', 'replicasets', 'replicasets/scale', 'replicasets/status', 'statefulsets', 'statefulsets/scale', 'statefulsets/status']),
+        rule(READ, ['autoscaling'], ['horizontalpodautoscalers', 'horizontalpodautoscalers/status']),
+        rule(READ, ['batch'], ['cronjobs', 'cronjobs/status', 'jobs', 'jobs/status']),
+        rule(READ, ['policy'], ['poddisruptionbudgets', 'poddisruptionbudgets/status']),
+        rule(READ, [`networking.${d}`], ['ingresses', 'ingresses/status', 'networkpolicies']),
+        rule(READ, [`coordination.${d}`], ['leases']),
+      ],
+      { [keys.aggregateTo('view')]: 'true' },
+    ),
+    role('system:node-bootstrapper', [rule(['create', 'get', 'list', 'watch'], [`certificates.${d}`], ['certificatesigningrequests'])]),
+    role(`system:certificates.${d}:certificatesigningrequests:nodeclient`, [
+      rule(['create'], [`certificates.${d}`], ['certificatesigningrequests/nodeclient']),
+    ]),
+    role(`system:certificates.${d}:certificatesigningrequests:selfnodeclient`, [
+      rule(['create'], [`certificates.${d}`], ['certificatesigningrequests/selfnodeclient']),
+    ]),
+  ];
+}
+
+/** Upstream's default ClusterRoleBindings (bootstrappolicy ClusterRoleBindings()). */
+export function defaultClusterRoleBindings(apiDomain: string): BindingObject[] {
+  const g = rbacGroup(apiDomain);
+  const keys = policyKeys(apiDomain);
+  const binding = (role: string, groups: string[]): BindingObject => ({
+    apiVersion: `${g}/v1`,
+    kind: 'ClusterRoleBinding',
+    metadata: { name: role, labels: { [keys.bootstrapping]: 'rbac-defaults' }, annotations: { [keys.autoupdate]: 'true' } },
+    roleRef: { apiGroup: g, kind: 'ClusterRole', name: role },
+    subjects: groups.map((name) => ({ kind: 'Group', apiGroup: g, name })),
+  });
+  return [
+    binding('cluster-admin', ['system:masters']),
+    binding('system:monitoring', ['system:monitoring']),
+    binding('system:discovery', ['system:authenticated']),
+    binding('system:basic-user', ['system:authenticated']),
+    binding('system:public-info-viewer', ['system:authenticated', 'system:unauthenticated']),
+  ];
+}
