@@ -10,7 +10,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { newEtcdClient } from '../../packages/storage/dist/src/index.js';
-import { HttpClient } from './lib/http-client.mjs';
+import { HttpClient, prepareNamespace, WORKLOAD_ROLE } from './lib/http-client.mjs';
 import { startBenchEtcd, startReplica, stopAll, readCpuSeconds } from './lib/processes.mjs';
 import { failed, formatTable } from './lib/report.mjs';
 import { summarizeProfile } from './lib/cpu-profile.mjs';
@@ -59,6 +59,7 @@ async function main() {
   const cpuLines = [];
   let etcd;
   let api;
+  let admin;
   try {
     log(`scale ${scale}, concurrency ${CONCURRENCY}, node ${process.version}, ${cpus().length} cpus, temp dir ${tmpDir}`);
     const etcdProc = await startBenchEtcd(join(tmpDir, 'etcd'));
@@ -67,12 +68,18 @@ async function main() {
     log(`etcd ${etcdProc.endpoint} (pid ${etcdProc.pid}), replica ${replica.url} (pid ${replica.pid})`);
     let replicaGone;
     void replica.exited.then(({ code, signal }) => (replicaGone = `replica exited (code ${code}, signal ${signal})`));
-    api = new HttpClient({ host: replica.host, port: replica.port, ca: replica.ca, token: replica.token, maxSockets: CONCURRENCY });
+    // Setup (namespaces, bindings) as the admin; every workload request as the non-admin
+    // workload user (x509 client certificate), so that authentication and RBAC are measured.
+    admin = new HttpClient({ host: replica.host, port: replica.port, ca: replica.ca, token: replica.token, maxSockets: 4 });
+    await admin.json('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', WORKLOAD_ROLE);
+    api = new HttpClient({ host: replica.host, port: replica.port, ca: replica.ca, clientCert: replica.clientCert, maxSockets: CONCURRENCY });
     const ctx = {
       scale,
       concurrency: CONCURRENCY,
       api,
       etcd,
+      /** Creates a bench namespace (as the admin) and grants the workload user its configmaps. */
+      prepareNamespace: (ns) => prepareNamespace(admin, api, ns, replica.workloadUser),
       replica,
       tmpDir,
       state: {},
@@ -127,6 +134,7 @@ async function main() {
     }
   } finally {
     api?.close();
+    admin?.close();
     etcd?.close();
     await stopAll();
     await rm(tmpDir, { recursive: true, force: true }).catch(() => {});

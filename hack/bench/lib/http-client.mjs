@@ -1,5 +1,5 @@
 // A small keep-alive HTTPS client for the load generator: one Agent with a fixed socket pool,
-// bearer-token auth and the cluster CA, and whole-body responses as Buffers.
+// bearer-token or client-certificate auth and the cluster CA, and whole-body responses as Buffers.
 import { Agent, request } from 'node:https';
 
 /** Per-request timeout: a stuck request counts as an error instead of hanging a workload. */
@@ -7,12 +7,12 @@ const REQUEST_TIMEOUT_MS = 60_000;
 
 export class HttpClient {
   /**
-   * @param {{host: string, port: number, ca: string, token?: string, maxSockets?: number}} opts
+   * @param {{host: string, port: number, ca: string, token?: string, clientCert?: {cert: string, key: string}, maxSockets?: number}} opts
    */
-  constructor({ host, port, ca, token, maxSockets = 64 }) {
+  constructor({ host, port, ca, token, clientCert, maxSockets = 64 }) {
     this.host = host;
     this.port = port;
-    this.agent = new Agent({ keepAlive: true, maxSockets, ca });
+    this.agent = new Agent({ keepAlive: true, maxSockets, ca, ...clientCert });
     this.headers = { Accept: 'application/json' };
     if (token) this.headers.Authorization = `Bearer ${token}`;
   }
@@ -68,4 +68,37 @@ export async function ensureNamespace(client, name) {
   if (res.status !== 201 && res.status !== 409) {
     throw new Error(`create namespace ${name}: HTTP ${res.status}: ${res.body.toString('utf8').slice(0, 300)}`);
   }
+}
+
+/** The ClusterRole the workload user gets in each bench namespace through a RoleBinding. */
+export const WORKLOAD_ROLE = {
+  apiVersion: 'rbac.authorization.k8s.io/v1',
+  kind: 'ClusterRole',
+  metadata: { name: 'bench-workload' },
+  rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'] }],
+};
+
+/**
+ * As the admin: creates the namespace and binds the workload ClusterRole to `user` in it, then
+ * waits (bounded) until the grant is in effect for `asUser`, since RBAC follows a watch.
+ */
+export async function prepareNamespace(admin, asUser, name, user) {
+  await ensureNamespace(admin, name);
+  const binding = {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'RoleBinding',
+    metadata: { name: 'bench-workload', namespace: name },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: WORKLOAD_ROLE.metadata.name },
+    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: user }],
+  };
+  const res = await admin.request('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${name}/rolebindings`, JSON.stringify(binding));
+  if (res.status !== 201 && res.status !== 409) {
+    throw new Error(`create rolebinding in ${name}: HTTP ${res.status}: ${res.body.toString('utf8').slice(0, 300)}`);
+  }
+  for (let i = 0; i < 100; i++) {
+    const probe = await asUser.request('GET', `/api/v1/namespaces/${name}/configmaps?limit=1`);
+    if (probe.status === 200) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`the workload user was not granted configmaps in ${name} within 5 s`);
 }

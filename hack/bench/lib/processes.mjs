@@ -5,10 +5,14 @@ import { readFile } from 'node:fs/promises';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEtcd } from '../../../packages/storage/dist/src/index.js';
+import { issueClientCertificate } from '../../../packages/server/dist/src/index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const repoRoot = join(here, '..', '..', '..');
 const serverMain = join(repoRoot, 'packages', 'server', 'dist', 'src', 'main.js');
+
+/** The user the workloads run as (CN of their client certificate); not in system:masters. */
+const WORKLOAD_USER = 'bench-user';
 
 /** Stop functions of every child still running, newest last. */
 const running = new Map();
@@ -124,6 +128,8 @@ export async function startReplica({ etcdEndpoint, dataDir, cpuProfDir }) {
     dataDir,
     '--log-level',
     'warn',
+    // Workloads run as a non-admin user authorized by RBAC RoleBindings (see run.mjs).
+    '--authorization-mode=RBAC',
   ];
   const started = await spawnNode('server replica', args, /listening on (https:\/\/\S+)/, 60_000);
   const url = new URL(started.match[1]);
@@ -131,6 +137,9 @@ export async function startReplica({ etcdEndpoint, dataDir, cpuProfDir }) {
   const adminLine = tokens.split('\n').find((l) => /,admin,/.test(l)) ?? tokens.split('\n')[0] ?? '';
   const token = adminLine.split(',')[0];
   const ca = await readFile(join(dataDir, 'certs', 'ca.crt'), 'utf8');
+  // The embedded default trusts its own CA for client certificates: the workload identity.
+  const caKey = await readFile(join(dataDir, 'certs', 'ca.key'), 'utf8');
+  const pair = issueClientCertificate(ca, caKey, { commonName: WORKLOAD_USER, organizations: ['bench-clients'] });
   return {
     pid: started.pid,
     url: url.toString().replace(/\/$/, ''),
@@ -138,6 +147,8 @@ export async function startReplica({ etcdEndpoint, dataDir, cpuProfDir }) {
     port: Number(url.port),
     token,
     ca,
+    workloadUser: WORKLOAD_USER,
+    clientCert: { cert: pair.certPem, key: pair.keyPem },
     certFile: join(dataDir, 'certs', 'apiserver.crt'),
     keyFile: join(dataDir, 'certs', 'apiserver.key'),
     stop: started.stop,

@@ -3,7 +3,7 @@
 // threads keeps the load generator from being the bottleneck (each event is one TLS record to
 // decrypt and parse per watcher).
 //
-// Protocol with the main thread: workerData {host, port, ca, token, path, watchers, total, warm,
+// Protocol with the main thread: workerData {host, port, ca, clientCert, path, watchers, total, warm,
 // openConcurrency, openWaitMs, protocol ('h2' or 'http1'), streamsPerConnection}; posts {type:'opened', opened, late}; receives {type:'finish',
 // writeOk, drainMs}; posts {type:'result', ...} and exits.
 import { Agent, request } from 'node:https';
@@ -11,14 +11,15 @@ import { connect } from 'node:http2';
 import { parentPort, workerData } from 'node:worker_threads';
 import { BUCKETS, BUCKET_MS, nowMs } from './watch-clock.mjs';
 
-const { host, port, ca, token, path, watchers, total, warm, openConcurrency, openWaitMs, protocol, streamsPerConnection } = workerData;
+const { host, port, ca, clientCert, path, watchers, total, warm, openConcurrency, openWaitMs, protocol, streamsPerConnection } = workerData;
 const SEQ_KEY = Buffer.from('"bench-seq":"');
 const TS_KEY = Buffer.from('"bench-ts":"');
 const QUOTE = 0x22;
 const NL = 0x0a;
 
-const agent = new Agent({ keepAlive: false, maxSockets: Infinity, ca });
-const headers = { Accept: 'application/json', Authorization: `Bearer ${token}` };
+// Watchers authenticate with the workload user's client certificate (see run.mjs).
+const agent = new Agent({ keepAlive: false, maxSockets: Infinity, ca, ...clientCert });
+const headers = { Accept: 'application/json' };
 const seen = new Uint8Array(watchers * total);
 const received = new Uint32Array(watchers);
 const histogram = new Uint32Array(BUCKETS);
@@ -122,7 +123,7 @@ const sessions = [];
 function sessionFor(w) {
   const i = Math.floor(w / streamsPerConnection);
   if (!sessions[i]) {
-    const session = connect(`https://${host}:${port}`, { ca, settings: { initialWindowSize: STREAM_WINDOW } });
+    const session = connect(`https://${host}:${port}`, { ca, ...clientCert, settings: { initialWindowSize: STREAM_WINDOW } });
     session.on('error', () => {});
     session.on('connect', () => session.setLocalWindowSize(CONNECTION_WINDOW));
     sessions[i] = session;
@@ -134,7 +135,7 @@ function sessionFor(w) {
 function openHttp2(w) {
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve(0), openWaitMs);
-    const req = sessionFor(w).request({ ':path': path, accept: headers.Accept, authorization: headers.Authorization }, { endStream: true });
+    const req = sessionFor(w).request({ ':path': path, accept: headers.Accept }, { endStream: true });
     req.on('response', (h) => {
       clearTimeout(timer);
       const status = Number(h[':status']);

@@ -1,7 +1,6 @@
 // create: 64 clients creating ConfigMaps through the API, against raw etcd transactional creates
 // (compare create revision = 0, then put) of the same bytes through the same etcd client.
 import { runLoad, describeRun } from '../lib/load.mjs';
-import { ensureNamespace } from '../lib/http-client.mjs';
 import { compactNow, configMapBody, objectName, storedConfigMapBytes, deletePrefix } from '../lib/objects.mjs';
 import { result } from '../lib/report.mjs';
 
@@ -12,7 +11,7 @@ export async function runCreate(ctx) {
   const total = ctx.count(20_000);
   const warm = Math.max(50, Math.round(total / 100));
   const ns = CREATE_NAMESPACE;
-  await ensureNamespace(ctx.api, ns);
+  await ctx.prepareNamespace(ns);
 
   const rawValues = Array.from({ length: total + warm }, (_, i) => storedConfigMapBytes(ns, objectName('cm', i)));
   const rawCreate = async (i) => {

@@ -30,6 +30,7 @@ async function readTargets(ctx) {
   if (!ctx.state.getNames) {
     const ns = 'bench-get';
     const n = ctx.count(20_000);
+    await ctx.prepareNamespace(ns);
     await putStoredConfigMaps(ctx.etcd, ns, 'cm', n);
     ctx.state.getNamespace = ns;
     ctx.state.getNames = Array.from({ length: n }, (_, i) => objectName('cm', i));
@@ -92,7 +93,7 @@ export async function runGetCached(ctx) {
   const bare = await startBareServer({ certFile: ctx.replica.certFile, keyFile: ctx.replica.keyFile, bodyFile });
   let base;
   try {
-    const client = new HttpClient({ host: '127.0.0.1', port: bare.port, ca: ctx.replica.ca, token: ctx.replica.token, maxSockets: ctx.concurrency });
+    const client = new HttpClient({ host: '127.0.0.1', port: bare.port, ca: ctx.replica.ca, clientCert: ctx.replica.clientCert, maxSockets: ctx.concurrency });
     base = await measure(ctx, (i) => apiGet(client, i));
     client.close();
   } finally {

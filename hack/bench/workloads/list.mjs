@@ -3,7 +3,6 @@
 // the same keys plus JSON.parse of every value in the benchmark process.
 import { performance } from 'node:perf_hooks';
 import { timeRepeated, quantile } from '../lib/load.mjs';
-import { ensureNamespace } from '../lib/http-client.mjs';
 import { configMapPrefix, putStoredConfigMaps } from '../lib/objects.mjs';
 import { prefixEnd } from '../lib/keys.mjs';
 import { result, failed } from '../lib/report.mjs';
@@ -23,7 +22,7 @@ async function getList(ctx, path) {
 export async function runList(ctx) {
   const n = ctx.count(10_000);
   const ns = LIST_NAMESPACE;
-  await ensureNamespace(ctx.api, ns);
+  await ctx.prepareNamespace(ns);
   await putStoredConfigMaps(ctx.etcd, ns, 'cm', n);
   const base = `/api/v1/namespaces/${ns}/configmaps`;
 

@@ -1,7 +1,6 @@
 // memory: RSS of the replica after it has cached N ConfigMaps (1 KiB data each), against the
 // total bytes of their JSON: ratio = 3 x JSON bytes / RSS.
 import { performance } from 'node:perf_hooks';
-import { ensureNamespace } from '../lib/http-client.mjs';
 import { configMapPrefix, deletePrefix, putStoredConfigMaps } from '../lib/objects.mjs';
 import { readRss } from '../lib/processes.mjs';
 import { result, failed } from '../lib/report.mjs';
@@ -19,7 +18,7 @@ export async function runMemory(ctx) {
     dropped += await deletePrefix(ctx.etcd, configMapPrefix(ns));
   }
   await sleep(2_000);
-  await ensureNamespace(ctx.api, NS);
+  await ctx.prepareNamespace(NS);
   const before = await readRss(ctx.replica.pid);
 
   const t0 = performance.now();

@@ -6,7 +6,7 @@ import { Agent, request } from 'node:https';
 import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
-import { ensureNamespace, HttpClient } from '../lib/http-client.mjs';
+import { HttpClient } from '../lib/http-client.mjs';
 import { readCpuSeconds, startBareWatchServer } from '../lib/processes.mjs';
 import { PAYLOAD_1K } from '../lib/objects.mjs';
 import { BUCKETS, histogramQuantile, nowMs } from '../lib/watch-clock.mjs';
@@ -50,7 +50,7 @@ function objectBody(seq, ts) {
 
 /** One watch request: resolves with the status and, when not 200, the Status message. */
 function probeWatch(ctx, path) {
-  const agent = new Agent({ keepAlive: false, ca: ctx.replica.ca });
+  const agent = new Agent({ keepAlive: false, ca: ctx.replica.ca, ...ctx.replica.clientCert });
   return new Promise((resolve) => {
     const done = (v) => {
       req.destroy();
@@ -59,7 +59,7 @@ function probeWatch(ctx, path) {
     };
     const timer = setTimeout(() => done({ status: 0 }), 5_000);
     const req = request(
-      { host: ctx.replica.host, port: ctx.replica.port, path, agent, headers: { Accept: 'application/json', Authorization: `Bearer ${ctx.replica.token}` } },
+      { host: ctx.replica.host, port: ctx.replica.port, path, agent, headers: { Accept: 'application/json' } },
       (res) => {
         clearTimeout(timer);
         if (res.statusCode === 200) return done({ status: 200 });
@@ -89,7 +89,7 @@ export async function runWatchFanout(ctx) {
   const watchers = ctx.count(1_000);
   const updates = ctx.count(2_000);
   const unit = 'ms (p99)';
-  await ensureNamespace(ctx.api, NS);
+  await ctx.prepareNamespace(NS);
   const created = await ctx.api.request('POST', `/api/v1/namespaces/${NS}/configmaps`, objectBody(-1, 0));
   if (created.status !== 201 && created.status !== 409) {
     return { 'watch-fanout': failed(unit, 1, `create watched object: HTTP ${created.status}`) };
@@ -110,7 +110,7 @@ export async function runWatchFanout(ctx) {
   let floorFigures = {};
   if (process.env.BENCH_WATCH_FLOOR !== '0') {
     const bare = await startBareWatchServer({ certFile: ctx.replica.certFile, keyFile: ctx.replica.keyFile });
-    const client = new HttpClient({ host: ctx.replica.host, port: bare.port, ca: ctx.replica.ca, token: ctx.replica.token, maxSockets: 4 });
+    const client = new HttpClient({ host: ctx.replica.host, port: bare.port, ca: ctx.replica.ca, clientCert: ctx.replica.clientCert, maxSockets: 4 });
     try {
       const publish = (seq) => client.request('POST', '/publish', `{"type":"MODIFIED","object":${objectBody(seq, nowMs())}}\n`);
       const f = await fanout(ctx, { port: bare.port, pid: bare.pid, path, watchers, updates, write: publish, openWaitMs: 10_000 });
@@ -167,7 +167,7 @@ async function fanout(ctx, { port, pid, path, watchers, updates, write, openWait
         host: ctx.replica.host,
         port,
         ca: ctx.replica.ca,
-        token: ctx.replica.token,
+        clientCert: ctx.replica.clientCert,
         path,
         watchers: share,
         total,
