@@ -178,6 +178,8 @@ async function startWithEtcd(
     apiDomain: opts.apiDomain,
     registrations: builtinResources(opts.apiDomain, {
       tokens: { issuer: tokenIssuer, apiAudiences: sa.apiAudiences, secrets: secretLookup, apiDomain: opts.apiDomain },
+      tokenReview: { tokens: tokenAuthenticator, apiAudiences: sa.apiAudiences },
+      authorizer,
     }),
     authenticators,
     anonymousAuth: opts.anonymousAuth,

@@ -31,6 +31,14 @@ export interface TokenAuthenticator {
   authenticateToken(token: string, audiences?: readonly string[]): Promise<TokenAuthResult | undefined> | TokenAuthResult | undefined;
 }
 
+/** What the token methods together say of one token, for TokenReview. */
+export type TokenVerdict =
+  | { accepted: TokenAuthResult }
+  /** A method recognised the token and rejected it (expired, bad signature, revoked). */
+  | { rejected: Error }
+  /** No method recognised the token. */
+  | { unknown: true };
+
 /**
  * Runs token methods in order (DESIGN: token file, bootstrap, service account, OIDC, webhook);
  * the first that accepts wins. A token none accepts is 401. Used both for request headers and
@@ -40,11 +48,24 @@ export class TokenAuthenticatorChain implements TokenAuthenticator {
   constructor(private readonly methods: readonly TokenAuthenticator[]) {}
 
   async authenticateToken(token: string, audiences?: readonly string[]): Promise<TokenAuthResult> {
-    for (const m of this.methods) {
-      const r = await m.authenticateToken(token, audiences);
-      if (r) return r;
-    }
+    const v = await this.judge(token, audiences);
+    if ('accepted' in v) return v.accepted;
+    if ('rejected' in v) throw v.rejected;
     throw newUnauthorized();
+  }
+
+  /** Like authenticateToken, but tells a rejected token from an unknown one instead of throwing 401. */
+  async judge(token: string, audiences?: readonly string[]): Promise<TokenVerdict> {
+    for (const m of this.methods) {
+      let r;
+      try {
+        r = await m.authenticateToken(token, audiences);
+      } catch (err) {
+        return { rejected: err as Error };
+      }
+      if (r) return { accepted: r };
+    }
+    return { unknown: true };
   }
 }
 

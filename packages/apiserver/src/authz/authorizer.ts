@@ -104,3 +104,36 @@ export class UnionAuthorizer implements Authorizer {
     return errors.length ? { rules, incomplete, evaluationError: errors.join(', ') } : { rules, incomplete };
   }
 }
+
+/** What an authorization check inside the server asks about: a resource, or a non-resource path. */
+export interface CheckedAttributes {
+  verb: string;
+  apiGroup?: string;
+  apiVersion?: string;
+  resource?: string;
+  subresource?: string;
+  namespace?: string;
+  name?: string;
+  /** Set for a non-resource check (then only `verb` counts). */
+  path?: string;
+}
+
+/**
+ * The RequestInfo an authorizer sees for a check that is not the request itself: impersonation
+ * (`impersonate` on users, groups, ...) and the access reviews.
+ */
+export function checkedRequestInfo(a: CheckedAttributes): RequestInfo {
+  return {
+    isResourceRequest: a.path === undefined,
+    path: a.path ?? '',
+    verb: a.verb,
+    apiPrefix: a.path === undefined ? (a.apiGroup ? 'apis' : 'api') : '',
+    apiGroup: a.apiGroup ?? '',
+    apiVersion: a.apiVersion ?? '',
+    namespace: a.namespace ?? '',
+    resource: a.resource ?? '',
+    subresource: a.subresource ?? '',
+    name: a.name ?? '',
+    parts: [],
+  };
+}

@@ -12,9 +12,27 @@ import { coordinationDefinitions } from './coordination/schemas.js';
 import { clusterRoles, roles } from './rbac/roles/register.js';
 import { clusterRoleBindings, roleBindings } from './rbac/rolebindings/register.js';
 import { rbacDefinitions } from './rbac/schemas.js';
+import type { Authorizer } from '../authz/authorizer.js';
+import { authenticationDefinitions } from './authentication/schemas.js';
+import { selfSubjectReviews } from './authentication/selfsubjectreviews/register.js';
+import type { TokenReviewDeps } from './authentication/tokenreviews/review.js';
+import { tokenReviews } from './authentication/tokenreviews/register.js';
+import { authorizationDefinitions } from './authorization/schemas.js';
+import { localSubjectAccessReviews } from './authorization/localsubjectaccessreviews/register.js';
+import { selfSubjectAccessReviews } from './authorization/selfsubjectaccessreviews/register.js';
+import { selfSubjectRulesReviews } from './authorization/selfsubjectrulesreviews/register.js';
+import { subjectAccessReviews } from './authorization/subjectaccessreviews/register.js';
+
+/** What the identity resources need of the server: token issuing, token review and the authorizer. */
+export interface IdentityDeps {
+  tokens?: TokenRequestDeps;
+  /** The review APIs are served when both are given. */
+  tokenReview?: TokenReviewDeps;
+  authorizer?: Authorizer;
+}
 
 /** Every resource this server serves: adding one is one strategy module plus one line here. */
-export function builtinResources(apiDomain: string, identity: { tokens?: TokenRequestDeps } = {}): ResourceRegistration[] {
+export function builtinResources(apiDomain: string, identity: IdentityDeps = {}): ResourceRegistration[] {
   return [
     namespaces,
     configMaps,
@@ -22,6 +40,7 @@ export function builtinResources(apiDomain: string, identity: { tokens?: TokenRe
     serviceAccounts(apiDomain, identity.tokens),
     leases(apiDomain),
     ...rbacResources(apiDomain),
+    ...reviewResources(apiDomain, identity),
   ];
 }
 
@@ -32,7 +51,23 @@ export function builtinDefinitions(apiDomain: string): Definitions {
     ...tokenRequestDefinitions(apiDomain),
     ...coordinationDefinitions(apiDomain),
     ...rbacDefinitions(apiDomain),
+    ...authenticationDefinitions(apiDomain),
+    ...authorizationDefinitions(apiDomain),
   };
+}
+
+/** The virtual review kinds of authentication/v1 and authorization/v1. */
+function reviewResources(apiDomain: string, identity: IdentityDeps): ResourceRegistration[] {
+  const { authorizer, tokenReview } = identity;
+  if (!authorizer || !tokenReview) return [];
+  return [
+    tokenReviews(apiDomain, tokenReview),
+    selfSubjectReviews(apiDomain),
+    subjectAccessReviews(apiDomain, authorizer),
+    selfSubjectAccessReviews(apiDomain, authorizer),
+    localSubjectAccessReviews(apiDomain, authorizer),
+    selfSubjectRulesReviews(apiDomain, authorizer),
+  ];
 }
 
 function rbacResources(apiDomain: string): ResourceRegistration[] {

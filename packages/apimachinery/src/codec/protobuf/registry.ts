@@ -38,13 +38,13 @@ const TABLE: readonly GroupVersionKinds[] = [
     prefix: 'authorization',
     version: 'v1',
     pkg: 'k8s.io.api.authorization.v1',
-    kinds: ['SubjectAccessReview', 'SelfSubjectAccessReview', 'LocalSubjectAccessReview'],
+    kinds: ['SubjectAccessReview', 'SelfSubjectAccessReview', 'LocalSubjectAccessReview', 'SelfSubjectRulesReview'],
   },
   {
     prefix: 'authentication',
     version: 'v1',
     pkg: 'k8s.io.api.authentication.v1',
-    kinds: ['TokenReview', 'TokenRequest'],
+    kinds: ['TokenReview', 'TokenRequest', 'SelfSubjectReview'],
   },
   { prefix: 'coordination', version: 'v1', pkg: 'k8s.io.api.coordination.v1', kinds: ['Lease', 'LeaseList'] },
   {

@@ -1,0 +1,48 @@
+import type { Middleware } from 'koa';
+import { newBadRequest } from '@cluster/apimachinery';
+import type { Authorizer } from '../authz/authorizer.js';
+import { checkedRequestInfo } from '../authz/authorizer.js';
+import { authorizeOrForbid } from '../authz/forbidden.js';
+import { impersonatedUser, impersonationRequests, parseImpersonationHeaders } from '../authn/impersonation.js';
+import type { RequestState } from './state.js';
+
+/**
+ * SPEC 5.5, in its order: the caller is authenticated already; each thing it asks to act as
+ * (user or service account, groups, extras, uid) needs `impersonate` on it, else 403 with
+ * upstream's message; then the request runs as the impersonated identity, and the headers are
+ * dropped so nothing downstream acts on them again.
+ */
+export function withImpersonation(authorizer: Authorizer, apiDomain: string): Middleware<RequestState> {
+  const authenticationGroup = `authentication.${apiDomain}`;
+  return async (ctx, next) => {
+    const asked = parseImpersonationHeaders(headerLines(ctx.req.rawHeaders));
+    if (!asked) return next();
+    let requests;
+    try {
+      requests = impersonationRequests(asked, authenticationGroup);
+    } catch (err) {
+      throw newBadRequest((err as Error).message);
+    }
+    const caller = ctx.state.user!;
+    for (const r of requests) {
+      const info = checkedRequestInfo({ verb: 'impersonate', ...r });
+      await authorizeOrForbid(authorizer, { user: caller, info });
+    }
+    ctx.state.user = impersonatedUser(asked);
+    for (const name of Object.keys(ctx.req.headers)) {
+      if (name.startsWith('impersonate-')) delete ctx.req.headers[name];
+    }
+    await next();
+  };
+}
+
+/**
+ * Header values per lower-cased name, one entry per header line (repeated Impersonate-Group lines
+ * stay apart, commas and all). Built from rawHeaders because HTTP/2 requests have no
+ * `headersDistinct`.
+ */
+function headerLines(raw: readonly string[]): Record<string, string[]> {
+  const lines: Record<string, string[]> = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) (lines[raw[i]!.toLowerCase()] ??= []).push(raw[i + 1]!);
+  return lines;
+}
