@@ -7,7 +7,7 @@ const dir = mkdtempSync(join(tmpdir(), 'rbac-test-'));
 const tokenFile = join(dir, 'tokens.csv');
 writeFileSync(
   tokenFile,
-  ['alice-token,alice,u1,"devs,qa"', 'bob-token,bob,u2', 'carol-token,carol,u3', 'sa-token,system:serviceaccount:default:robot,u4'].join('\n') + '\n',
+  ['alice-token,alice,u1,"devs,qa"', 'bob-token,bob,u2', 'carol-token,carol,u3', 'sa-token,system:serviceaccount:default:robot,u4', 'dave-token,dave,u5'].join('\n') + '\n',
 );
 const ts = useTestServer(['--authorization-mode=RBAC', '--token-auth-file', tokenFile]);
 
@@ -91,6 +91,33 @@ describe('RBAC authorization (SPEC 5.7)', () => {
     await eventually('named grant', async () => (await ts().request('GET', '/api/v1/namespaces/default/configmaps/allowed', as('carol-token'))).status === 200);
     expect((await ts().request('GET', '/api/v1/namespaces/default/configmaps/other', as('carol-token'))).status).toBe(403);
     expect((await ts().request('GET', '/api/v1/namespaces/default/configmaps', as('carol-token'))).status).toBe(403);
+  });
+
+  test('a PUT or apply that creates needs create as well as update / patch (SPEC 5.7)', async () => {
+    await ts().request('POST', `${RBAC}/namespaces/default/roles`, {
+      body: role('cm-writer', [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'update', 'patch'] }]),
+    });
+    await ts().request('POST', `${RBAC}/namespaces/default/rolebindings`, { body: binding('RoleBinding', 'dave-writes', 'Role', 'cm-writer', [user('dave')]) });
+    await ts().request('POST', '/api/v1/namespaces/default/configmaps', { body: { metadata: { name: 'dave-existing' } } });
+    const cm = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { k: 'v' } });
+    const apply = (name: string) => ({
+      ...as('dave-token'),
+      body: JSON.stringify(cm(name)),
+      headers: { 'Content-Type': 'application/apply-patch+yaml' },
+    });
+    await eventually('writer grant', async () =>
+      (await ts().request('PUT', '/api/v1/namespaces/default/configmaps/dave-existing', { ...as('dave-token'), body: cm('dave-existing') })).status === 200,
+    );
+    const message = 'configmaps "dave-new" is forbidden: User "dave" cannot create resource "configmaps" in API group "" in the namespace "default"';
+    const put = await ts().request('PUT', '/api/v1/namespaces/default/configmaps/dave-new', { ...as('dave-token'), body: cm('dave-new') });
+    expect(put.status).toBe(403);
+    expect(put.json.message).toBe(message);
+    const applied = await ts().request('PATCH', '/api/v1/namespaces/default/configmaps/dave-new?fieldManager=t', apply('dave-new'));
+    expect(applied.status).toBe(403);
+    expect(applied.json.message).toBe(message);
+    // Nothing was written by the refused requests; applying to the existing object needs only patch.
+    expect((await ts().request('GET', '/api/v1/namespaces/default/configmaps/dave-new')).status).toBe(404);
+    expect((await ts().request('PATCH', '/api/v1/namespaces/default/configmaps/dave-existing?fieldManager=t', apply('dave-existing'))).status).toBe(200);
   });
 
   test('nonResourceURL rules, and anonymous reaches only public info', async () => {

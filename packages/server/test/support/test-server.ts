@@ -17,7 +17,8 @@ export interface Reply {
 
 export interface RequestOptions {
   body?: unknown;
-  headers?: Record<string, string>;
+  /** An array value is sent as one header line per element (Impersonate-Group, ...). */
+  headers?: Record<string, string | string[]>;
   /** Bearer token; defaults to the admin token, null sends none. */
   token?: string | null;
   /** A client certificate to present (PEM); set `token: null` to authenticate by it alone. */
@@ -52,7 +53,7 @@ export async function startTestServer(extraFlags: string[] = []): Promise<TestSe
 
 function send(server: RunningServer, method: string, path: string, ro: RequestOptions): Promise<Reply> {
   const url = new URL(path, server.url);
-  const headers: Record<string, string> = { ...ro.headers };
+  const headers: Record<string, string | string[]> = { ...ro.headers };
   const token = ro.token === undefined ? server.adminToken : ro.token;
   if (token !== null) headers.Authorization = `Bearer ${token}`;
   let payload: Buffer | undefined;

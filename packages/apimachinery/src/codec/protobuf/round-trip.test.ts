@@ -223,6 +223,30 @@ const cases: Array<[string, Record<string, unknown>]> = [
     },
   ],
   [
+    'SelfSubjectRulesReview',
+    {
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: 'SelfSubjectRulesReview',
+      metadata: { creationTimestamp: null },
+      spec: { namespace: 'demo' },
+      status: {
+        resourceRules: [{ verbs: ['get', 'list'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['one'] }],
+        nonResourceRules: [{ verbs: ['get'], nonResourceURLs: ['/healthz', '/version'] }],
+        incomplete: false,
+        evaluationError: 'webhook: no rules',
+      },
+    },
+  ],
+  [
+    'SelfSubjectReview',
+    {
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'SelfSubjectReview',
+      metadata: { creationTimestamp: '2024-01-02T03:04:05Z' },
+      status: { userInfo: { username: 'alice', uid: '1', groups: ['g', 'system:authenticated'], extra: { scopes: ['a'] } } },
+    },
+  ],
+  [
     'TokenRequest',
     {
       apiVersion: 'authentication.k8s.io/v1',
