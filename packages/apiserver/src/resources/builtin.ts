@@ -7,6 +7,8 @@ import { secrets } from './core/secrets/register.js';
 import { serviceAccounts } from './core/serviceaccounts/register.js';
 import type { TokenRequestDeps } from './core/serviceaccounts/token-request.js';
 import { tokenRequestDefinitions } from './core/serviceaccounts/token-request-schemas.js';
+import { certificateSigningRequests } from './certificates/certificatesigningrequests/register.js';
+import { certificatesDefinitions } from './certificates/schemas.js';
 import { leases } from './coordination/leases/register.js';
 import { coordinationDefinitions } from './coordination/schemas.js';
 import { clusterRoles, roles } from './rbac/roles/register.js';
@@ -21,6 +23,7 @@ export function builtinResources(apiDomain: string, identity: { tokens?: TokenRe
     secrets(apiDomain),
     serviceAccounts(apiDomain, identity.tokens),
     leases(apiDomain),
+    certificateSigningRequests(apiDomain),
     ...rbacResources(apiDomain),
   ];
 }
@@ -32,6 +35,7 @@ export function builtinDefinitions(apiDomain: string): Definitions {
     ...tokenRequestDefinitions(apiDomain),
     ...coordinationDefinitions(apiDomain),
     ...rbacDefinitions(apiDomain),
+    ...certificatesDefinitions(apiDomain),
   };
 }
 
