@@ -2,6 +2,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { decodeProtobufObject, encodeProtobufObject } from '@cluster/apimachinery';
 import { useTestServer, type TestServer } from '../support/test-server.js';
 
 const run = promisify(execFile);
@@ -130,6 +131,19 @@ describe('certificatesigningrequests (SPEC 2.8, 3.2, 4.10)', () => {
     expect(strict.status).toBe(400);
     expect(strict.json.message).toContain('unknown field "spec.colour"');
   }, 60_000);
+
+  test('Protobuf round trip, signerName field selector, delete', async () => {
+    const ts = server();
+    const PB = 'application/vnd.kubernetes.protobuf';
+    const sent = csr('pb', { signerName: 'example.com/pb', expirationSeconds: 900 });
+    const res = await ts.request('POST', CSRS, { body: Buffer.from(encodeProtobufObject(sent)), headers: { 'Content-Type': PB, Accept: PB } });
+    expect(res.status).toBe(201);
+    expect(decodeProtobufObject(res.body)).toMatchObject({ kind: 'CertificateSigningRequest', spec: { request: sent.spec.request, signerName: 'example.com/pb', expirationSeconds: 900, username: 'admin' } });
+    const list = await ts.request('GET', `${CSRS}?fieldSelector=spec.signerName%3Dexample.com%2Fpb`);
+    expect(list.json.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual(['pb']);
+    expect((await ts.request('DELETE', `${CSRS}/pb`)).status).toBe(200);
+    expect((await ts.request('GET', `${CSRS}/pb`)).status).toBe(404);
+  });
 
   test('spec is immutable on update', async () => {
     const ts = server();
