@@ -7,6 +7,8 @@ import { secrets } from './core/secrets/register.js';
 import { serviceAccounts } from './core/serviceaccounts/register.js';
 import type { TokenRequestDeps } from './core/serviceaccounts/token-request.js';
 import { tokenRequestDefinitions } from './core/serviceaccounts/token-request-schemas.js';
+import { certificateSigningRequests } from './certificates/certificatesigningrequests/register.js';
+import { certificatesDefinitions } from './certificates/schemas.js';
 import { leases } from './coordination/leases/register.js';
 import { coordinationDefinitions } from './coordination/schemas.js';
 import { clusterRoles, roles } from './rbac/roles/register.js';
@@ -39,6 +41,7 @@ export function builtinResources(apiDomain: string, identity: IdentityDeps = {})
     secrets(apiDomain),
     serviceAccounts(apiDomain, identity.tokens),
     leases(apiDomain),
+    certificateSigningRequests(apiDomain),
     ...rbacResources(apiDomain),
     ...reviewResources(apiDomain, identity),
   ];
@@ -53,6 +56,7 @@ export function builtinDefinitions(apiDomain: string): Definitions {
     ...rbacDefinitions(apiDomain),
     ...authenticationDefinitions(apiDomain),
     ...authorizationDefinitions(apiDomain),
+    ...certificatesDefinitions(apiDomain),
   };
 }
 

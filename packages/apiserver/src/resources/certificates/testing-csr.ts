@@ -1,0 +1,88 @@
+import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { Attributes, CertificationRequest, CertificationRequestInfo } from '@peculiar/asn1-csr';
+import { AsnConvert } from '@peculiar/asn1-schema';
+import { AlgorithmIdentifier, AttributeTypeAndValue, AttributeValue, Name, RelativeDistinguishedName, SubjectPublicKeyInfo } from '@peculiar/asn1-x509';
+import { encodePem } from './pem.js';
+
+/** Key kinds test CSRs can be made with (the accepted ones and some refused ones). */
+export type TestKeyKind = 'rsa2048' | 'rsa1024' | 'p256' | 'p384' | 'p521' | 'ed25519';
+
+export interface TestCsrOptions {
+  key?: TestKeyKind;
+  commonName?: string;
+  organizations?: string[];
+  /** Digest of the signature; sha1 makes a request upstream refuses. */
+  hash?: 'sha1' | 'sha256' | 'sha384';
+  /** Flips a bit of the signature so it no longer verifies. */
+  corruptSignature?: boolean;
+}
+
+export interface TestCsr {
+  /** The request as PEM text. */
+  pem: string;
+  /** The private key as PKCS#8 PEM. */
+  keyPem: string;
+  /** The request PEM as base64, the JSON form of spec.request. */
+  request: string;
+}
+
+const OID_CN = '2.5.4.3';
+const OID_O = '2.5.4.10';
+const SIG_OIDS: Record<'rsa' | 'ec', Record<string, string>> = {
+  rsa: { sha1: '1.2.840.113549.1.1.5', sha256: '1.2.840.113549.1.1.11', sha384: '1.2.840.113549.1.1.12' },
+  ec: { sha1: '1.2.840.10045.4.1', sha256: '1.2.840.10045.4.3.2', sha384: '1.2.840.10045.4.3.3' },
+};
+
+function keyPair(kind: TestKeyKind): { publicKey: KeyObject; privateKey: KeyObject } {
+  switch (kind) {
+    case 'rsa2048':
+      return generateKeyPairSync('rsa', { modulusLength: 2048 });
+    case 'rsa1024':
+      return generateKeyPairSync('rsa', { modulusLength: 1024 });
+    case 'p256':
+      return generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    case 'p384':
+      return generateKeyPairSync('ec', { namedCurve: 'P-384' });
+    case 'p521':
+      return generateKeyPairSync('ec', { namedCurve: 'P-521' });
+    case 'ed25519':
+      return generateKeyPairSync('ed25519');
+  }
+}
+
+/**
+ * A PKCS#10 request built from scratch with a fresh key (for tests): subject CN and O, no
+ * attributes, self-signed with the chosen digest. Ed25519 requests are signed with Ed25519.
+ */
+export function makeTestCsr(opts: TestCsrOptions = {}): TestCsr {
+  const kind = opts.key ?? 'p256';
+  const { publicKey, privateKey } = keyPair(kind);
+  const rdn = (type: string, value: string) => new RelativeDistinguishedName([new AttributeTypeAndValue({ type, value: new AttributeValue({ utf8String: value }) })]);
+  const subject = new Name([
+    ...(opts.organizations ?? []).map((o) => rdn(OID_O, o)),
+    rdn(OID_CN, opts.commonName ?? 'test'),
+  ]);
+  const spki = AsnConvert.parse(publicKey.export({ format: 'der', type: 'spki' }), SubjectPublicKeyInfo);
+  const info = new CertificationRequestInfo({ version: 0, subject, subjectPKInfo: spki, attributes: new Attributes() });
+  const tbs = Buffer.from(AsnConvert.serialize(info));
+  const hash = opts.hash ?? 'sha256';
+  let signatureAlgorithm: AlgorithmIdentifier;
+  let signature: Buffer;
+  if (kind === 'ed25519') {
+    signatureAlgorithm = new AlgorithmIdentifier({ algorithm: '1.3.101.112' });
+    signature = sign(null, tbs, privateKey);
+  } else {
+    const family = kind.startsWith('rsa') ? 'rsa' : 'ec';
+    const oid = SIG_OIDS[family][hash] ?? '';
+    signatureAlgorithm = new AlgorithmIdentifier(family === 'rsa' ? { algorithm: oid, parameters: null } : { algorithm: oid });
+    signature = sign(hash, tbs, privateKey);
+  }
+  if (opts.corruptSignature) signature[signature.length - 1] = (signature[signature.length - 1] ?? 0) ^ 1;
+  const csr = new CertificationRequest({ certificationRequestInfo: info, signatureAlgorithm, signature: new Uint8Array(signature).buffer });
+  const pem = encodePem('CERTIFICATE REQUEST', new Uint8Array(AsnConvert.serialize(csr)));
+  return {
+    pem,
+    keyPem: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+    request: Buffer.from(pem).toString('base64'),
+  };
+}
