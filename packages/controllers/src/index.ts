@@ -1,49 +1,96 @@
 import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
 import { ApiClient, type ApiClientOptions } from './client/api-client.js';
+import { SharedInformers } from './client/informer.js';
 import { LeaderElector } from './leaderelection/leader-elector.js';
 import { LeaseLock } from './leaderelection/lease-lock.js';
+import { registerControllerMetrics, type ControllerMetrics } from './metrics.js';
 import { runNamespaceController } from './namespace/controller.js';
 
-export { ApiClient, ApiError } from './client/api-client.js';
+export { ApiClient, ApiError, type WatchEvent } from './client/api-client.js';
+export { Informer, SharedInformers } from './client/informer.js';
 export { LeaderElector } from './leaderelection/leader-elector.js';
 export { LeaseLock } from './leaderelection/lease-lock.js';
+export { WorkQueue } from './workqueue/queue.js';
+
+const LEASE_NAME = 'cluster-controller-manager';
 
 export interface ControllerManagerOptions {
   client: ApiClientOptions;
   apiDomain: string;
   identity: string;
   logger: Logger;
-  /** Names from --controllers: `*` (all), a name, or `-name` to disable one. */
+  /** Names from --controllers: `*` (all on by default), a name, or `-name` to disable one. */
   enabled: readonly string[];
   leaseDurationMs?: number;
+  /** Where the controller metrics go (the replica's /metrics registry). */
+  metrics?: Registry;
+}
+
+/** What every controller is given while its replica leads. */
+export interface ControllerContext {
+  client: ApiClient;
+  informers: SharedInformers;
+  logger: Logger;
+  apiDomain: string;
+  metrics?: ControllerMetrics;
+}
+
+/** One controller of the manager: its --controllers name, whether `*` includes it, and its loop. */
+export interface ControllerDefinition {
+  name: string;
+  /** Upstream leaves some off unless named (tokencleaner, bootstrapsigner). */
+  onByDefault: boolean;
+  /** Runs until `signal` aborts (leadership lost or shutdown). Informers it asks for are started after. */
+  start(ctx: ControllerContext, signal: AbortSignal): Promise<void>;
 }
 
 export interface ControllerManager {
   /** Undefined when no controller is enabled: then no leader election runs either. */
   elector: LeaderElector | undefined;
+  /** Names of the controllers this replica runs while leading. */
+  enabled: readonly string[];
   /** Stops the controllers and releases the leader lease. */
   stop(): Promise<void>;
 }
 
-const ALL_CONTROLLERS = ['namespace'];
+/** The controllers this package provides, in start order. */
+export function builtinControllers(): ControllerDefinition[] {
+  return [{ name: 'namespace', onByDefault: true, start: (ctx, signal) => runNamespaceController({ client: ctx.client, logger: ctx.logger, resyncMs: 1_000 }, signal) }];
+}
 
-/** Whether a controller is on under --controllers (upstream semantics: `*`, `name`, `-name`). */
-export function controllerEnabled(name: string, flags: readonly string[]): boolean {
+/**
+ * Whether a controller is on under --controllers, with upstream's semantics: `-name` turns it
+ * off, `name` on, and `*` turns on those that are on by default.
+ */
+export function controllerEnabled(name: string, flags: readonly string[], onByDefault = true): boolean {
   if (flags.includes(`-${name}`)) return false;
-  return flags.includes(name) || flags.includes('*');
+  if (flags.includes(name)) return true;
+  return onByDefault && flags.includes('*');
+}
+
+/** The names --controllers may hold (besides `*` and their `-` forms), for start-up checks. */
+export function knownControllerNames(definitions: readonly ControllerDefinition[] = builtinControllers()): string[] {
+  return definitions.map((d) => d.name);
 }
 
 /**
  * Starts the controllers of this replica. They run only while it holds the leader Lease
- * (`cluster-system/cluster-controller-manager`), and reach the API only as a client.
+ * (`cluster-system/cluster-controller-manager`), and reach the API only as a client; the
+ * informers they share run for as long as the replica leads.
  */
-export function startControllerManager(opts: ControllerManagerOptions): ControllerManager {
-  const enabled = ALL_CONTROLLERS.filter((n) => controllerEnabled(n, opts.enabled));
-  if (enabled.length === 0) return { elector: undefined, stop: async () => {} };
+export function startControllerManager(
+  opts: ControllerManagerOptions,
+  definitions: readonly ControllerDefinition[] = builtinControllers(),
+): ControllerManager {
+  const enabled = definitions.filter((d) => controllerEnabled(d.name, opts.enabled, d.onByDefault));
+  if (enabled.length === 0) return { elector: undefined, enabled: [], stop: async () => {} };
   const client = new ApiClient(opts.client);
-  const lock = new LeaseLock(client, opts.apiDomain, 'cluster-system', 'cluster-controller-manager');
+  const metrics = opts.metrics ? registerControllerMetrics(opts.metrics) : undefined;
+  metrics?.leader.set({ name: LEASE_NAME }, 0);
+  const lock = new LeaseLock(client, opts.apiDomain, 'cluster-system', LEASE_NAME);
   const leaseDurationMs = opts.leaseDurationMs ?? 15_000;
-  const running: Promise<void>[] = [];
+  const running: Promise<unknown>[] = [];
   const elector = new LeaderElector({
     lock,
     identity: opts.identity,
@@ -52,14 +99,20 @@ export function startControllerManager(opts: ControllerManagerOptions): Controll
     retryPeriodMs: Math.max(500, Math.round(leaseDurationMs / 7.5)),
     logger: opts.logger,
     onStartedLeading: (signal) => {
-      for (const name of enabled) {
-        if (name === 'namespace') running.push(runNamespaceController({ client, logger: opts.logger, resyncMs: 1_000 }, signal));
+      metrics?.leader.set({ name: LEASE_NAME }, 1);
+      const informers = new SharedInformers(client, { logger: opts.logger });
+      for (const d of enabled) {
+        const ctx: ControllerContext = { client, informers, logger: opts.logger.child({ controller: d.name }), apiDomain: opts.apiDomain, metrics };
+        running.push(d.start(ctx, signal).catch((err) => opts.logger.error({ err, controller: d.name }, 'controller stopped with an error')));
       }
+      running.push(informers.run(signal));
     },
+    onStoppedLeading: () => metrics?.leader.set({ name: LEASE_NAME }, 0),
   });
   elector.start();
   return {
     elector,
+    enabled: enabled.map((d) => d.name),
     async stop() {
       await elector.stop();
       await Promise.all(running);

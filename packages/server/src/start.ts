@@ -259,6 +259,7 @@ async function startWithEtcd(
     identity: `${hostname()}_${randomUUID()}`,
     logger: logger.child({ component: 'controllers' }),
     enabled: opts.controllers,
+    metrics,
   });
 
   let stopped: Promise<void> | undefined;

@@ -16,6 +16,20 @@ export class ApiError extends Error {
   }
 }
 
+/** One event of a watch stream. */
+export interface WatchEvent<T extends KubeObject = KubeObject> {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+  object: T;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export interface ApiClientOptions {
   baseUrl: string;
   token: string;
@@ -29,11 +43,14 @@ export interface ApiClientOptions {
  */
 export class ApiClient {
   private readonly agent: Agent | HttpAgent;
+  /** Watches hold their connection for minutes: they get their own pool so requests never queue behind them. */
+  private readonly watchAgent: Agent | HttpAgent;
   private readonly https: boolean;
 
   constructor(private readonly opts: ApiClientOptions) {
     this.https = opts.baseUrl.startsWith('https:');
     this.agent = this.https ? new Agent({ keepAlive: true, maxSockets: 8, ca: opts.caPem }) : new HttpAgent({ keepAlive: true, maxSockets: 8 });
+    this.watchAgent = this.https ? new Agent({ keepAlive: false, ca: opts.caPem }) : new HttpAgent({ keepAlive: false });
   }
 
   get<T extends KubeObject>(path: string): Promise<T> {
@@ -58,17 +75,68 @@ export class ApiClient {
 
   close(): void {
     this.agent.destroy();
+    this.watchAgent.destroy();
+  }
+
+  private headers(): Record<string, string> {
+    return {
+      Authorization: `Bearer ${this.opts.token}`,
+      Accept: 'application/json',
+      'User-Agent': this.opts.userAgent ?? 'cluster-controller-manager',
+    };
+  }
+
+  /**
+   * Streams a watch (`path` carries `watch=1` and its parameters): calls `onEvent` for each JSON
+   * event line; resolves when the server ends the stream or `signal` aborts; rejects with ApiError
+   * when the watch is refused (e.g. 410 for a compacted resourceVersion).
+   */
+  watch(path: string, onEvent: (event: WatchEvent) => void, signal: AbortSignal): Promise<void> {
+    const url = new URL(path, this.opts.baseUrl);
+    const send = this.https ? request : httpRequest;
+    return new Promise((resolve, reject) => {
+      if (signal.aborted) return resolve();
+      const req = send(url, { method: 'GET', headers: this.headers(), agent: this.watchAgent }, (res) => {
+        const code = res.statusCode ?? 0;
+        if (code >= 400) {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => reject(new ApiError(code, parseJson(Buffer.concat(chunks).toString('utf8')) as Partial<Status> | undefined)));
+          return;
+        }
+        let pending = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          pending += chunk;
+          let nl;
+          while ((nl = pending.indexOf('\n')) >= 0) {
+            const line = pending.slice(0, nl).trim();
+            pending = pending.slice(nl + 1);
+            if (!line) continue;
+            try {
+              onEvent(JSON.parse(line) as WatchEvent);
+            } catch (err) {
+              req.destroy(err as Error);
+              return;
+            }
+          }
+        });
+        res.on('end', () => resolve());
+        res.on('error', (err) => (signal.aborted ? resolve() : reject(err)));
+      });
+      const onAbort = () => req.destroy();
+      signal.addEventListener('abort', onAbort, { once: true });
+      req.on('close', () => signal.removeEventListener('abort', onAbort));
+      req.on('error', (err) => (signal.aborted ? resolve() : reject(err)));
+      req.end();
+    });
   }
 
   /** Sends one request; resolves with the decoded JSON body, rejects with ApiError for >= 400. */
   call(method: string, path: string, body?: unknown): Promise<unknown> {
     const url = new URL(path, this.opts.baseUrl);
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-    const headers: Record<string, string> = {
-      Authorization: `Bearer ${this.opts.token}`,
-      Accept: 'application/json',
-      'User-Agent': this.opts.userAgent ?? 'cluster-controller-manager',
-    };
+    const headers = this.headers();
     if (payload) {
       headers['Content-Type'] = 'application/json';
       headers['Content-Length'] = String(payload.length);
@@ -79,13 +147,7 @@ export class ApiClient {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let json: unknown;
-          try {
-            json = text ? JSON.parse(text) : undefined;
-          } catch {
-            json = undefined;
-          }
+          const json = parseJson(Buffer.concat(chunks).toString('utf8'));
           const code = res.statusCode ?? 0;
           if (code >= 400) reject(new ApiError(code, json as Partial<Status> | undefined));
           else resolve(json);
