@@ -9,3 +9,4 @@ export * from './codec/protobuf/index.js';
 export * from './managedfields/index.js';
 export * from './schema/index.js';
 export * from './meta/duration.js';
+export * from './certificates/index.js';

@@ -1,6 +1,6 @@
 import { fieldErrorMessage, type FieldErrorList } from '@cluster/apimachinery';
 import { execFileSync } from 'node:child_process';
-import { makeTestCsr } from './testing-csr.js';
+import { makeTestCsr } from '@cluster/apimachinery';
 import type { CertificateSigningRequest, CsrCondition, CsrSpec } from './types.js';
 import { validateConditions, validateCsr, validateCsrStatusUpdate, validateCsrUpdate, validateSignerName } from './validation.js';
 

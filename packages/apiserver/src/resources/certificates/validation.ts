@@ -14,7 +14,7 @@ import {
   validateObjectMetaUpdate,
   type FieldErrorList,
 } from '@cluster/apimachinery';
-import { certificatePemError, verifyCertificateRequest } from './csr-pem.js';
+import { certificatePemError, verifyCertificateRequest } from '@cluster/apimachinery';
 import { FINAL_CONDITION_TYPES, KNOWN_USAGES, legacyUnknownSigner, type CertificateSigningRequest, type CsrCondition, type CsrSpec } from './types.js';
 
 /** CSR names are path segments: upstream accepts any name, but ours go into URLs and keys. */

@@ -1,7 +1,20 @@
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { Attributes, CertificationRequest, CertificationRequestInfo } from '@peculiar/asn1-csr';
-import { AsnConvert } from '@peculiar/asn1-schema';
-import { AlgorithmIdentifier, AttributeTypeAndValue, AttributeValue, Name, RelativeDistinguishedName, SubjectPublicKeyInfo } from '@peculiar/asn1-x509';
+import { AsnConvert, OctetString } from '@peculiar/asn1-schema';
+import {
+  AlgorithmIdentifier,
+  Attribute,
+  AttributeTypeAndValue,
+  AttributeValue,
+  Extension,
+  Extensions,
+  GeneralName,
+  Name,
+  RelativeDistinguishedName,
+  SubjectAlternativeName,
+  SubjectPublicKeyInfo,
+  id_ce_subjectAltName,
+} from '@peculiar/asn1-x509';
 import { encodePem } from './pem.js';
 
 /** Key kinds test CSRs can be made with (the accepted ones and some refused ones). */
@@ -15,7 +28,27 @@ export interface TestCsrOptions {
   hash?: 'sha1' | 'sha256' | 'sha384';
   /** Flips a bit of the signature so it no longer verifies. */
   corruptSignature?: boolean;
+  /** Subject alternative names, requested through the extensionRequest attribute. */
+  dnsNames?: string[];
+  ipAddresses?: string[];
+  emailAddresses?: string[];
+  uris?: string[];
 }
+
+function sanAttributes(opts: TestCsrOptions): Attributes {
+  const names: GeneralName[] = [
+    ...(opts.dnsNames ?? []).map((dNSName) => new GeneralName({ dNSName })),
+    // The library takes the text form of an address and encodes its bytes.
+    ...(opts.ipAddresses ?? []).map((iPAddress) => new GeneralName({ iPAddress })),
+    ...(opts.emailAddresses ?? []).map((rfc822Name) => new GeneralName({ rfc822Name })),
+    ...(opts.uris ?? []).map((uniformResourceIdentifier) => new GeneralName({ uniformResourceIdentifier })),
+  ];
+  if (names.length === 0) return new Attributes();
+  const san = new Extension({ extnID: id_ce_subjectAltName, critical: false, extnValue: new OctetString(AsnConvert.serialize(new SubjectAlternativeName(names))) });
+  const extensions = AsnConvert.serialize(new Extensions([san]));
+  return new Attributes([new Attribute({ type: '1.2.840.113549.1.9.14', values: [extensions] })]);
+}
+
 
 export interface TestCsr {
   /** The request as PEM text. */
@@ -63,7 +96,7 @@ export function makeTestCsr(opts: TestCsrOptions = {}): TestCsr {
     rdn(OID_CN, opts.commonName ?? 'test'),
   ]);
   const spki = AsnConvert.parse(publicKey.export({ format: 'der', type: 'spki' }), SubjectPublicKeyInfo);
-  const info = new CertificationRequestInfo({ version: 0, subject, subjectPKInfo: spki, attributes: new Attributes() });
+  const info = new CertificationRequestInfo({ version: 0, subject, subjectPKInfo: spki, attributes: sanAttributes(opts) });
   const tbs = Buffer.from(AsnConvert.serialize(info));
   const hash = opts.hash ?? 'sha256';
   let signatureAlgorithm: AlgorithmIdentifier;

@@ -1,0 +1,4 @@
+export * from './pem.js';
+export * from './csr-pem.js';
+export * from './csr-details.js';
+export * from './testing-csr.js';
