@@ -69,8 +69,9 @@ export class ApiClient {
     return this.call('PUT', path, body) as Promise<T>;
   }
 
-  delete(path: string): Promise<unknown> {
-    return this.call('DELETE', path);
+  /** DELETE, optionally with DeleteOptions (preconditions, propagation). */
+  delete(path: string, options?: { preconditions?: { uid?: string; resourceVersion?: string } }): Promise<unknown> {
+    return this.call('DELETE', path, options && { apiVersion: 'v1', kind: 'DeleteOptions', ...options });
   }
 
   close(): void {

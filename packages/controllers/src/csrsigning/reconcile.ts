@@ -11,7 +11,16 @@ export interface CsrCondition {
 }
 
 export interface CertificateSigningRequest extends KubeObject {
-  spec?: { request?: string; signerName?: string; usages?: string[]; expirationSeconds?: number | null; username?: string; groups?: string[] };
+  spec?: {
+    request?: string;
+    signerName?: string;
+    usages?: string[];
+    expirationSeconds?: number | null;
+    username?: string;
+    uid?: string;
+    groups?: string[];
+    extra?: Record<string, string[]>;
+  };
   status?: { conditions?: CsrCondition[]; certificate?: string };
 }
 
