@@ -6,12 +6,19 @@ import { LeaderElector } from './leaderelection/leader-elector.js';
 import { LeaseLock } from './leaderelection/lease-lock.js';
 import { registerControllerMetrics, type ControllerMetrics } from './metrics.js';
 import { runNamespaceController } from './namespace/controller.js';
+import { runCsrApprovingController } from './csrapproving/controller.js';
+import { runCsrCleanerController } from './csrcleaner/controller.js';
+import type { RetentionPeriods } from './csrcleaner/reconcile.js';
+import { runCsrSigningController } from './csrsigning/controller.js';
+import { loadSigningAuthority, type SigningAuthority } from './csrsigning/x509.js';
 
 export { ApiClient, ApiError, type WatchEvent } from './client/api-client.js';
 export { Informer, SharedInformers } from './client/informer.js';
 export { LeaderElector } from './leaderelection/leader-elector.js';
 export { LeaseLock } from './leaderelection/lease-lock.js';
 export { WorkQueue } from './workqueue/queue.js';
+export { loadSigningAuthority, type SigningAuthority };
+export type { RetentionPeriods };
 
 const LEASE_NAME = 'cluster-controller-manager';
 
@@ -25,6 +32,17 @@ export interface ControllerManagerOptions {
   leaseDurationMs?: number;
   /** Where the controller metrics go (the replica's /metrics registry). */
   metrics?: Registry;
+  settings?: ControllerSettings;
+}
+
+/** What the built-in controllers are configured with. */
+export interface ControllerSettings {
+  /** The cluster signing CA (--cluster-signing-cert-file/--cluster-signing-key-file); csrsigning needs it. */
+  signingAuthority?: SigningAuthority;
+  /** --cluster-signing-duration in ms (default one year). */
+  signingDurationMs?: number;
+  /** CSR garbage-collection periods (SPEC 3.2); shortened by tests. */
+  csrRetention?: RetentionPeriods;
 }
 
 /** What every controller is given while its replica leads. */
@@ -54,9 +72,27 @@ export interface ControllerManager {
   stop(): Promise<void>;
 }
 
-/** The controllers this package provides, in start order. */
-export function builtinControllers(): ControllerDefinition[] {
-  return [{ name: 'namespace', onByDefault: true, start: (ctx, signal) => runNamespaceController({ client: ctx.client, logger: ctx.logger, resyncMs: 1_000 }, signal) }];
+const YEAR_MS = 365 * 24 * 60 * 60 * 1000;
+
+/** The controllers this package provides, with upstream's names, in start order. */
+export function builtinControllers(settings: ControllerSettings = {}): ControllerDefinition[] {
+  return [
+    { name: 'namespace', onByDefault: true, start: (ctx, signal) => runNamespaceController({ client: ctx.client, logger: ctx.logger, resyncMs: 1_000 }, signal) },
+    {
+      name: 'csrsigning',
+      onByDefault: true,
+      start: async (ctx, signal) => {
+        const ca = settings.signingAuthority;
+        if (!ca) {
+          ctx.logger.warn('no cluster signing CA (--cluster-signing-cert-file/--cluster-signing-key-file): csrsigning does not run');
+          return;
+        }
+        await runCsrSigningController(ctx, { ca, maxDurationMs: settings.signingDurationMs ?? YEAR_MS }, signal);
+      },
+    },
+    { name: 'csrapproving', onByDefault: true, start: (ctx, signal) => runCsrApprovingController(ctx, signal) },
+    { name: 'csrcleaner', onByDefault: true, start: (ctx, signal) => runCsrCleanerController(ctx, signal, { periods: settings.csrRetention }) },
+  ];
 }
 
 /**
@@ -81,7 +117,7 @@ export function knownControllerNames(definitions: readonly ControllerDefinition[
  */
 export function startControllerManager(
   opts: ControllerManagerOptions,
-  definitions: readonly ControllerDefinition[] = builtinControllers(),
+  definitions: readonly ControllerDefinition[] = builtinControllers(opts.settings),
 ): ControllerManager {
   const enabled = definitions.filter((d) => controllerEnabled(d.name, opts.enabled, d.onByDefault));
   if (enabled.length === 0) return { elector: undefined, enabled: [], stop: async () => {} };

@@ -86,6 +86,12 @@ export interface ServerOptions {
   /** `--watch-cache-history` (ours): how far back the watch cache keeps events, in ms. */
   watchCacheHistory: number;
   clusterSigningDuration: number;
+  clusterSigningCertFile: string;
+  clusterSigningKeyFile: string;
+  /** `--node-join-bindings` (ours): install the RBAC bindings that let machines join by bootstrap token. */
+  nodeJoinBindings: boolean;
+  /** Not a flag: CSR garbage-collection periods (SPEC 3.2), which tests shorten. */
+  csrRetention?: { finishedMs: number; pendingMs: number };
   controllers: string[];
   auditLogPath: string;
   /** `--dev-insecure-http` (ours): serve plain HTTP, loopback only, for development. */
@@ -150,6 +156,9 @@ export function defaultServerOptions(): ServerOptions {
     maxMutatingRequestsInflight: 200,
     watchCacheHistory: 5 * MINUTE,
     clusterSigningDuration: 8760 * 60 * MINUTE,
+    clusterSigningCertFile: '',
+    clusterSigningKeyFile: '',
+    nodeJoinBindings: false,
     controllers: ['*'],
     auditLogPath: '',
     devInsecureHttp: false,
@@ -209,6 +218,9 @@ export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'max-mutating-requests-inflight', key: 'maxMutatingRequestsInflight', kind: 'int', help: 'The maximum number of mutating requests in flight at a given time. Zero for no limit.' },
   { name: 'watch-cache-history', key: 'watchCacheHistory', kind: 'duration', help: 'How long the watch cache keeps past events for watches resuming from an older resourceVersion (ours).' },
   { name: 'cluster-signing-duration', key: 'clusterSigningDuration', kind: 'duration', help: 'The max length of duration signed certificates will be given.' },
+  { name: 'cluster-signing-cert-file', key: 'clusterSigningCertFile', kind: 'string', help: 'Filename containing a PEM-encoded X509 CA certificate used to issue cluster-scoped certificates. Defaults to the CA generated in the data directory.' },
+  { name: 'node-join-bindings', key: 'nodeJoinBindings', kind: 'bool', help: 'Install the RBAC bindings a cluster installer adds so machines can join: group system:bootstrappers may create certificate signing requests and have node-agent client requests auto-approved, and group system:nodes may renew its certificates.' },
+  { name: 'cluster-signing-key-file', key: 'clusterSigningKeyFile', kind: 'string', help: 'Filename containing a PEM-encoded RSA or ECDSA private key used to sign cluster-scoped certificates. Defaults to the key of the CA generated in the data directory.' },
   { name: 'controllers', key: 'controllers', kind: 'stringSlice', help: "A list of controllers to enable. '*' enables all on-by-default controllers, 'foo' enables the controller named 'foo', '-foo' disables the controller named 'foo'." },
   { name: 'audit-log-path', key: 'auditLogPath', kind: 'string', help: "If set, all requests coming to the apiserver will be logged to this file. '-' means standard out." },
   { name: 'dev-insecure-http', key: 'devInsecureHttp', kind: 'bool', help: 'Serve plain HTTP instead of HTTPS, on loopback only. For development (ours).' },

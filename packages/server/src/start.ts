@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { startControllerManager } from '@cluster/controllers';
+import { loadSigningAuthority, startControllerManager, type SigningAuthority } from '@cluster/controllers';
 import { join, resolve } from 'node:path';
 import { pino, type Logger } from 'pino';
 import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
@@ -207,7 +207,7 @@ async function startWithEtcd(
   // Every resource gets its watch cache now, not under the first burst of reads that need it.
   for (const registry of api.registries.stored()) store.cacherFor(registry.prefix(''));
   await ensureBuiltinNamespaces(api);
-  await ensureDefaultRbac(api.registries, opts.apiDomain);
+  await ensureDefaultRbac(api.registries, opts.apiDomain, { nodeJoin: opts.nodeJoinBindings });
   const clusterRoles = api.registries.byResource(`rbac.authorization.${opts.apiDomain}`, 'clusterroles')!;
   await aggregateUntilStable(clusterRoles);
   await rbac.start();
@@ -215,6 +215,7 @@ async function startWithEtcd(
 
   let tls: { cert: string; key: string; clientCa?: string } | undefined;
   let caPem: string | undefined;
+  let dataDirCa: { certPem: string; keyPem: string } | undefined;
   if (!opts.devInsecureHttp) {
     let cert: string;
     let key: string;
@@ -228,6 +229,7 @@ async function startWithEtcd(
       cert = certs.servingCertPem;
       key = certs.servingKeyPem;
       caPem = certs.caCertPem;
+      dataDirCa = { certPem: certs.caCertPem, keyPem: certs.caKeyPem };
     }
     // The embedded default (CA generated in the data dir) also trusts that CA for client
     // certificates, as an installer configures a single-machine cluster: the certificates the
@@ -260,6 +262,11 @@ async function startWithEtcd(
     logger: logger.child({ component: 'controllers' }),
     enabled: opts.controllers,
     metrics,
+    settings: {
+      signingAuthority: await clusterSigningAuthority(opts, dataDirCa),
+      signingDurationMs: opts.clusterSigningDuration,
+      csrRetention: opts.csrRetention,
+    },
   });
 
   let stopped: Promise<void> | undefined;
@@ -280,4 +287,23 @@ async function startWithEtcd(
     return stopped;
   };
   return { url, port, kubeconfigPath, adminToken: admin.token, caPem, api, stop };
+}
+
+/**
+ * The CA the CSR signer issues with: --cluster-signing-cert-file/--cluster-signing-key-file, or
+ * else the CA generated in the data directory (the client CA of the embedded default, so issued
+ * certificates authenticate). Undefined when neither exists (the signer then does not run).
+ */
+async function clusterSigningAuthority(
+  opts: ServerOptions,
+  dataDirCa: { certPem: string; keyPem: string } | undefined,
+): Promise<SigningAuthority | undefined> {
+  if (opts.clusterSigningCertFile || opts.clusterSigningKeyFile) {
+    if (!opts.clusterSigningCertFile || !opts.clusterSigningKeyFile) {
+      throw new Error('--cluster-signing-cert-file and --cluster-signing-key-file must be given together');
+    }
+    const [cert, key] = await Promise.all([readFile(opts.clusterSigningCertFile, 'utf8'), readFile(opts.clusterSigningKeyFile, 'utf8')]);
+    return loadSigningAuthority(cert, key);
+  }
+  return dataDirCa && loadSigningAuthority(dataDirCa.certPem, dataDirCa.keyPem);
 }

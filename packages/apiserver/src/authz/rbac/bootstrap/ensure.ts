@@ -2,6 +2,7 @@ import { isAlreadyExists, isConflict, isNotFound, type KubeObject } from '@clust
 import type { GenericRegistry } from '../../../registry/generic-registry.js';
 import type { RegistrySet } from '../../../registry/registry-set.js';
 import { rbacGroup, type BindingObject, type RoleObject } from '../types.js';
+import { nodeJoinClusterRoleBindings } from './node-join.js';
 import { defaultClusterRoleBindings, defaultClusterRoles, policyKeys } from './policy.js';
 import { reconcileBinding, reconcileRole, type ReconcilePlan } from './reconcile.js';
 
@@ -10,11 +11,11 @@ const FIELD_MANAGER = 'rbac-bootstrap';
 
 /**
  * Writes upstream's default cluster roles and bindings (start-up; upstream's rbac/bootstrap-roles
- * hook). Replicas starting together race harmlessly: a create that meets AlreadyExists and an
+ * hook), plus the node-join bindings when asked. Replicas starting together race harmlessly: a create that meets AlreadyExists and an
  * update that meets a Conflict are planned again from a fresh read.
  * @throws the first error that is not such a race.
  */
-export async function ensureDefaultRbac(registries: RegistrySet, apiDomain: string): Promise<void> {
+export async function ensureDefaultRbac(registries: RegistrySet, apiDomain: string, opts: { nodeJoin?: boolean } = {}): Promise<void> {
   const group = rbacGroup(apiDomain);
   const { autoupdate } = policyKeys(apiDomain);
   const roles = registries.byResource(group, 'clusterroles');
@@ -23,7 +24,8 @@ export async function ensureDefaultRbac(registries: RegistrySet, apiDomain: stri
   for (const role of defaultClusterRoles(apiDomain)) {
     await reconcileOne(roles, role.metadata.name!, (cur) => reconcileRole(cur as RoleObject | undefined, role, autoupdate));
   }
-  for (const b of defaultClusterRoleBindings(apiDomain)) {
+  const extra = opts.nodeJoin ? nodeJoinClusterRoleBindings(apiDomain) : [];
+  for (const b of [...defaultClusterRoleBindings(apiDomain), ...extra]) {
     await reconcileOne(bindings, b.metadata.name!, (cur) => reconcileBinding(cur as BindingObject | undefined, b, autoupdate));
   }
 }
