@@ -3,10 +3,14 @@ import { ApiClient, type ApiClientOptions } from './client/api-client.js';
 import { LeaderElector } from './leaderelection/leader-elector.js';
 import { LeaseLock } from './leaderelection/lease-lock.js';
 import { runNamespaceController } from './namespace/controller.js';
+import { runBootstrapSigner } from './bootstrapsigner/controller.js';
+import type { ClusterInfoSource } from './bootstrapsigner/kubeconfig.js';
+import { runTokenCleaner } from './tokencleaner/controller.js';
 
 export { ApiClient, ApiError } from './client/api-client.js';
 export { LeaderElector } from './leaderelection/leader-elector.js';
 export { LeaseLock } from './leaderelection/lease-lock.js';
+export type { ClusterInfoSource } from './bootstrapsigner/kubeconfig.js';
 
 export interface ControllerManagerOptions {
   client: ApiClientOptions;
@@ -16,6 +20,10 @@ export interface ControllerManagerOptions {
   /** Names from --controllers: `*` (all), a name, or `-name` to disable one. */
   enabled: readonly string[];
   leaseDurationMs?: number;
+  /** Server URL and cluster CA that `bootstrapsigner` publishes in `cluster-public/cluster-info`. */
+  clusterInfo: ClusterInfoSource;
+  /** Poll period of the controllers (1 s by default). */
+  resyncMs?: number;
 }
 
 export interface ControllerManager {
@@ -25,12 +33,19 @@ export interface ControllerManager {
   stop(): Promise<void>;
 }
 
-const ALL_CONTROLLERS = ['namespace'];
+export const ALL_CONTROLLERS = ['namespace', 'bootstrapsigner', 'tokencleaner'] as const;
 
-/** Whether a controller is on under --controllers (upstream semantics: `*`, `name`, `-name`). */
-export function controllerEnabled(name: string, flags: readonly string[]): boolean {
+/** Controllers `*` does not turn on: they run only when named (upstream's ControllersDisabledByDefault). */
+export const CONTROLLERS_DISABLED_BY_DEFAULT: ReadonlySet<string> = new Set(['bootstrapsigner', 'tokencleaner']);
+
+/**
+ * Whether a controller is on under --controllers (upstream semantics): `-name` turns it off,
+ * `name` turns it on, and `*` turns on every controller not disabled by default.
+ */
+export function controllerEnabled(name: string, flags: readonly string[], disabledByDefault: ReadonlySet<string> = CONTROLLERS_DISABLED_BY_DEFAULT): boolean {
   if (flags.includes(`-${name}`)) return false;
-  return flags.includes(name) || flags.includes('*');
+  if (flags.includes(name)) return true;
+  return flags.includes('*') && !disabledByDefault.has(name);
 }
 
 /**
@@ -52,8 +67,11 @@ export function startControllerManager(opts: ControllerManagerOptions): Controll
     retryPeriodMs: Math.max(500, Math.round(leaseDurationMs / 7.5)),
     logger: opts.logger,
     onStartedLeading: (signal) => {
+      const base = { client, logger: opts.logger, resyncMs: opts.resyncMs ?? 1_000 };
       for (const name of enabled) {
-        if (name === 'namespace') running.push(runNamespaceController({ client, logger: opts.logger, resyncMs: 1_000 }, signal));
+        if (name === 'namespace') running.push(runNamespaceController(base, signal));
+        if (name === 'bootstrapsigner') running.push(runBootstrapSigner({ ...base, apiDomain: opts.apiDomain, cluster: opts.clusterInfo }, signal));
+        if (name === 'tokencleaner') running.push(runTokenCleaner({ ...base, apiDomain: opts.apiDomain }, signal));
       }
     },
   });

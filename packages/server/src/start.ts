@@ -259,6 +259,10 @@ async function startWithEtcd(
     identity: `${hostname()}_${randomUUID()}`,
     logger: logger.child({ component: 'controllers' }),
     enabled: opts.controllers,
+    // What bootstrapsigner publishes in cluster-public/cluster-info: this URL, and the cluster CA.
+    // With explicit serving certificates that is taken to be the --client-ca-file, as in a kubeadm
+    // cluster where one CA signs both; in plain-HTTP development there is none.
+    clusterInfo: { serverUrl: url, caPem: caPem ?? tls?.clientCa },
   });
 
   let stopped: Promise<void> | undefined;
