@@ -20,7 +20,7 @@ build: deps
 	@bash hack/build-native.sh
 
 run: build
-	node packages/server/dist/src/main.js --data-dir $(DATA_DIR) --secure-port $(PORT) --bind-address 127.0.0.1 --enable-bootstrap-token-auth --node-join-bindings
+	node packages/server/dist/src/main.js --data-dir $(DATA_DIR) --secure-port $(PORT) --bind-address 127.0.0.1 --enable-bootstrap-token-auth --node-join-bindings --controllers='*,bootstrapsigner,tokencleaner'
 
 test: build
 	$(NODE_JEST) --forceExit --json --outputFile=test-results.json

@@ -11,6 +11,9 @@ import { runCsrCleanerController } from './csrcleaner/controller.js';
 import type { RetentionPeriods } from './csrcleaner/reconcile.js';
 import { runCsrSigningController } from './csrsigning/controller.js';
 import { loadSigningAuthority, type SigningAuthority } from './csrsigning/x509.js';
+import { runBootstrapSigner } from './bootstrapsigner/controller.js';
+import type { ClusterInfoSource } from './bootstrapsigner/kubeconfig.js';
+import { runTokenCleaner } from './tokencleaner/controller.js';
 
 export { ApiClient, ApiError, type WatchEvent } from './client/api-client.js';
 export { Informer, SharedInformers } from './client/informer.js';
@@ -19,6 +22,7 @@ export { LeaseLock } from './leaderelection/lease-lock.js';
 export { WorkQueue } from './workqueue/queue.js';
 export { loadSigningAuthority, type SigningAuthority };
 export type { RetentionPeriods };
+export type { ClusterInfoSource } from './bootstrapsigner/kubeconfig.js';
 
 const LEASE_NAME = 'cluster-controller-manager';
 
@@ -43,6 +47,10 @@ export interface ControllerSettings {
   signingDurationMs?: number;
   /** CSR garbage-collection periods (SPEC 3.2); shortened by tests. */
   csrRetention?: RetentionPeriods;
+  /** Server URL and cluster CA that `bootstrapsigner` publishes in `cluster-public/cluster-info`. */
+  clusterInfo?: ClusterInfoSource;
+  /** Poll period of the polling controllers (namespace, bootstrapsigner, tokencleaner; 1 s by default). */
+  resyncMs?: number;
 }
 
 /** What every controller is given while its replica leads. */
@@ -76,8 +84,9 @@ const YEAR_MS = 365 * 24 * 60 * 60 * 1000;
 
 /** The controllers this package provides, with upstream's names, in start order. */
 export function builtinControllers(settings: ControllerSettings = {}): ControllerDefinition[] {
+  const resyncMs = settings.resyncMs ?? 1_000;
   return [
-    { name: 'namespace', onByDefault: true, start: (ctx, signal) => runNamespaceController({ client: ctx.client, logger: ctx.logger, resyncMs: 1_000 }, signal) },
+    { name: 'namespace', onByDefault: true, start: (ctx, signal) => runNamespaceController({ client: ctx.client, logger: ctx.logger, resyncMs }, signal) },
     {
       name: 'csrsigning',
       onByDefault: true,
@@ -92,6 +101,23 @@ export function builtinControllers(settings: ControllerSettings = {}): Controlle
     },
     { name: 'csrapproving', onByDefault: true, start: (ctx, signal) => runCsrApprovingController(ctx, signal) },
     { name: 'csrcleaner', onByDefault: true, start: (ctx, signal) => runCsrCleanerController(ctx, signal, { periods: settings.csrRetention }) },
+    // Off unless named, as upstream's ControllersDisabledByDefault.
+    {
+      name: 'bootstrapsigner',
+      onByDefault: false,
+      start: async (ctx, signal) => {
+        if (!settings.clusterInfo) {
+          ctx.logger.warn('no cluster information to publish: bootstrapsigner does not run');
+          return;
+        }
+        await runBootstrapSigner({ client: ctx.client, logger: ctx.logger, apiDomain: ctx.apiDomain, cluster: settings.clusterInfo, resyncMs }, signal);
+      },
+    },
+    {
+      name: 'tokencleaner',
+      onByDefault: false,
+      start: (ctx, signal) => runTokenCleaner({ client: ctx.client, logger: ctx.logger, apiDomain: ctx.apiDomain, resyncMs }, signal),
+    },
   ];
 }
 

@@ -266,6 +266,10 @@ async function startWithEtcd(
       signingAuthority: await clusterSigningAuthority(opts, dataDirCa),
       signingDurationMs: opts.clusterSigningDuration,
       csrRetention: opts.csrRetention,
+      // What bootstrapsigner publishes in cluster-public/cluster-info: this URL, and the cluster CA.
+      // With explicit serving certificates that is taken to be the --client-ca-file, as in a
+      // kubeadm cluster where one CA signs both; in plain-HTTP development there is none.
+      clusterInfo: { serverUrl: url, caPem: caPem ?? tls?.clientCa },
     },
   });
 

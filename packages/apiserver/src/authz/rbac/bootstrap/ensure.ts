@@ -3,15 +3,16 @@ import type { GenericRegistry } from '../../../registry/generic-registry.js';
 import type { RegistrySet } from '../../../registry/registry-set.js';
 import { rbacGroup, type BindingObject, type RoleObject } from '../types.js';
 import { nodeJoinClusterRoleBindings } from './node-join.js';
-import { defaultClusterRoleBindings, defaultClusterRoles, policyKeys } from './policy.js';
+import { defaultClusterRoleBindings, defaultClusterRoles, defaultNamespacedRoleBindings, defaultNamespacedRoles, policyKeys } from './policy.js';
 import { reconcileBinding, reconcileRole, type ReconcilePlan } from './reconcile.js';
 
 const ATTEMPTS = 5;
 const FIELD_MANAGER = 'rbac-bootstrap';
 
 /**
- * Writes upstream's default cluster roles and bindings (start-up; upstream's rbac/bootstrap-roles
- * hook), plus the node-join bindings when asked. Replicas starting together race harmlessly: a create that meets AlreadyExists and an
+ * Writes upstream's default cluster roles and bindings, then the namespaced ones (start-up;
+ * upstream's rbac/bootstrap-roles hook; their namespaces must exist), plus the node-join bindings
+ * when asked. Replicas starting together race harmlessly: a create that meets AlreadyExists and an
  * update that meets a Conflict are planned again from a fresh read.
  * @throws the first error that is not such a race.
  */
@@ -20,40 +21,49 @@ export async function ensureDefaultRbac(registries: RegistrySet, apiDomain: stri
   const { autoupdate } = policyKeys(apiDomain);
   const roles = registries.byResource(group, 'clusterroles');
   const bindings = registries.byResource(group, 'clusterrolebindings');
-  if (!roles || !bindings) return;
-  for (const role of defaultClusterRoles(apiDomain)) {
-    await reconcileOne(roles, role.metadata.name!, (cur) => reconcileRole(cur as RoleObject | undefined, role, autoupdate));
-  }
-  const extra = opts.nodeJoin ? nodeJoinClusterRoleBindings(apiDomain) : [];
-  for (const b of [...defaultClusterRoleBindings(apiDomain), ...extra]) {
-    await reconcileOne(bindings, b.metadata.name!, (cur) => reconcileBinding(cur as BindingObject | undefined, b, autoupdate));
-  }
+  const nsRoles = registries.byResource(group, 'roles');
+  const nsBindings = registries.byResource(group, 'rolebindings');
+  if (!roles || !bindings || !nsRoles || !nsBindings) return;
+  const ensureRoles = async (registry: GenericRegistry, list: RoleObject[]) => {
+    for (const role of list) {
+      await reconcileOne(registry, role.metadata.namespace ?? '', role.metadata.name!, (cur) => reconcileRole(cur as RoleObject | undefined, role, autoupdate));
+    }
+  };
+  const ensureBindings = async (registry: GenericRegistry, list: BindingObject[]) => {
+    for (const b of list) {
+      await reconcileOne(registry, b.metadata.namespace ?? '', b.metadata.name!, (cur) => reconcileBinding(cur as BindingObject | undefined, b, autoupdate));
+    }
+  };
+  await ensureRoles(roles, defaultClusterRoles(apiDomain));
+  await ensureBindings(bindings, [...defaultClusterRoleBindings(apiDomain), ...(opts.nodeJoin ? nodeJoinClusterRoleBindings(apiDomain) : [])]);
+  await ensureRoles(nsRoles, defaultNamespacedRoles(apiDomain));
+  await ensureBindings(nsBindings, defaultNamespacedRoleBindings(apiDomain));
 }
 
-async function reconcileOne(registry: GenericRegistry, name: string, plan: (cur: KubeObject | undefined) => ReconcilePlan<KubeObject>): Promise<void> {
+async function reconcileOne(registry: GenericRegistry, namespace: string, name: string, plan: (cur: KubeObject | undefined) => ReconcilePlan<KubeObject>): Promise<void> {
   const opts = { dryRun: false, fieldManager: FIELD_MANAGER };
   for (let attempt = 1; ; attempt++) {
     try {
       let current: KubeObject | undefined;
       try {
-        current = await registry.get('', name);
+        current = await registry.get(namespace, name);
       } catch (e) {
         if (!isNotFound(e)) throw e;
       }
       const p = plan(current);
       if (p.op === 'none') return;
       if (p.op === 'create') {
-        await registry.create('', p.object, opts);
+        await registry.create(namespace, p.object, opts);
       } else if (p.op === 'update') {
-        await registry.update('', name, p.object, opts);
+        await registry.update(namespace, name, p.object, opts);
       } else {
-        await registry.delete('', name, { ...opts, preconditions: { resourceVersion: current?.metadata.resourceVersion } });
+        await registry.delete(namespace, name, { ...opts, preconditions: { resourceVersion: current?.metadata.resourceVersion } });
         const fresh = structuredClone(p.object);
         delete fresh.metadata.resourceVersion;
         delete fresh.metadata.uid;
         delete fresh.metadata.creationTimestamp;
         delete fresh.metadata.managedFields;
-        await registry.create('', fresh, opts);
+        await registry.create(namespace, fresh, opts);
       }
       return;
     } catch (e) {

@@ -121,3 +121,54 @@ export function defaultClusterRoleBindings(apiDomain: string): BindingObject[] {
     binding('system:public-info-viewer', ['system:authenticated', 'system:unauthenticated']),
   ];
 }
+
+/** Where unauthenticated clients find the cluster's public bootstrap information (SPEC 4.12). */
+export const CLUSTER_PUBLIC_NAMESPACE = 'cluster-public';
+export const CLUSTER_INFO_NAME = 'cluster-info';
+const CLUSTER_INFO_READER = 'system:bootstrap-signer-clusterinfo';
+
+/**
+ * Default namespaced Roles (upstream's bootstrappolicy NamespaceRoles() plus the grant kubeadm
+ * adds): anyone, authenticated or not, may `get` the ConfigMap `cluster-public/cluster-info`,
+ * so that a joining machine can fetch it with nothing but a bootstrap token to verify it with.
+ */
+export function defaultNamespacedRoles(apiDomain: string): RoleObject[] {
+  const keys = policyKeys(apiDomain);
+  return [
+    {
+      apiVersion: `${rbacGroup(apiDomain)}/v1`,
+      kind: 'Role',
+      metadata: {
+        name: CLUSTER_INFO_READER,
+        namespace: CLUSTER_PUBLIC_NAMESPACE,
+        labels: { [keys.bootstrapping]: 'rbac-defaults' },
+        annotations: { [keys.autoupdate]: 'true' },
+      },
+      rules: [{ verbs: ['get'], apiGroups: [''], resources: ['configmaps'], resourceNames: [CLUSTER_INFO_NAME] }],
+    },
+  ];
+}
+
+/** Default namespaced RoleBindings: the reader of cluster-info, for anonymous requests. */
+export function defaultNamespacedRoleBindings(apiDomain: string): BindingObject[] {
+  const g = rbacGroup(apiDomain);
+  const keys = policyKeys(apiDomain);
+  return [
+    {
+      apiVersion: `${g}/v1`,
+      kind: 'RoleBinding',
+      metadata: {
+        name: CLUSTER_INFO_READER,
+        namespace: CLUSTER_PUBLIC_NAMESPACE,
+        labels: { [keys.bootstrapping]: 'rbac-defaults' },
+        annotations: { [keys.autoupdate]: 'true' },
+      },
+      roleRef: { apiGroup: g, kind: 'Role', name: CLUSTER_INFO_READER },
+      // Wildcard subjects never cover anonymous requests (SPEC 5.4), so both are named.
+      subjects: [
+        { kind: 'User', apiGroup: g, name: 'system:anonymous' },
+        { kind: 'Group', apiGroup: g, name: 'system:unauthenticated' },
+      ],
+    },
+  ];
+}

@@ -1,5 +1,5 @@
 import { reconcileBinding, reconcileRole } from './reconcile.js';
-import { defaultClusterRoleBindings, defaultClusterRoles } from './policy.js';
+import { defaultClusterRoleBindings, defaultClusterRoles, defaultNamespacedRoleBindings, defaultNamespacedRoles } from './policy.js';
 import type { BindingObject, RoleObject } from '../types.js';
 
 const KEY = 'rbac.authorization.k8s.io/autoupdate';
@@ -80,5 +80,17 @@ describe('default policy data', () => {
     const edit = roles.find((r) => r.metadata.name === 'edit')!;
     expect(edit.metadata.labels).toMatchObject({ 'example.org/bootstrapping': 'rbac-defaults', 'rbac.authorization.example.org/aggregate-to-admin': 'true' });
     expect(JSON.stringify(roles)).not.toContain('k8s.io');
+  });
+
+  test('namespaced defaults: each binding names a Role of its own namespace; anonymous may read cluster-info', () => {
+    const roles = defaultNamespacedRoles('example.org');
+    for (const b of defaultNamespacedRoleBindings('example.org')) {
+      expect(b.roleRef.kind).toBe('Role');
+      expect(roles.some((r) => r.metadata.name === b.roleRef.name && r.metadata.namespace === b.metadata.namespace)).toBe(true);
+    }
+    const reader = defaultNamespacedRoleBindings('example.org').find((b) => b.metadata.namespace === 'cluster-public')!;
+    expect(reader.subjects?.map((s) => s.name)).toEqual(['system:anonymous', 'system:unauthenticated']);
+    expect(roles[0]!.rules).toEqual([{ verbs: ['get'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['cluster-info'] }]);
+    expect(JSON.stringify([...roles, reader])).not.toContain('k8s.io');
   });
 });
