@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { parseFlags } from '../../src/flags.js';
+import { parseFlags, type ServerOptions } from '../../src/flags.js';
 import { startServer, type RunningServer } from '../../src/start.js';
 
 export interface Reply {
@@ -34,9 +34,9 @@ export interface TestServer {
 }
 
 /** Starts a replica (HTTPS, generated CA, admin token) for a test file; call stop() in afterAll. */
-export async function startTestServer(extraFlags: string[] = []): Promise<TestServer> {
+export async function startTestServer(extraFlags: string[] = [], overrides: Partial<ServerOptions> = {}): Promise<TestServer> {
   const dataDir = await mkdtemp(join(tmpdir(), 'apiserver-test-'));
-  const opts = parseFlags(['--data-dir', dataDir, '--secure-port', '0', '--bind-address', '127.0.0.1', ...extraFlags]);
+  const opts = { ...parseFlags(['--data-dir', dataDir, '--secure-port', '0', '--bind-address', '127.0.0.1', ...extraFlags]), ...overrides };
   const server = await startServer(opts, pino({ level: 'silent' }));
   const request = (method: string, path: string, ro: RequestOptions = {}) =>
     send(server, method, path, ro);
@@ -91,10 +91,10 @@ function send(server: RunningServer, method: string, path: string, ro: RequestOp
  * Starts a replica for the enclosing test file before its tests and stops it after them; call at
  * the top level of the file and use the returned getter in tests.
  */
-export function useTestServer(extraFlags: string[] = []): () => TestServer {
+export function useTestServer(extraFlags: string[] = [], overrides: Partial<ServerOptions> = {}): () => TestServer {
   let ts: TestServer | undefined;
   beforeAll(async () => {
-    ts = await startTestServer(extraFlags);
+    ts = await startTestServer(extraFlags, overrides);
   }, 60_000);
   afterAll(async () => {
     await ts?.stop();
