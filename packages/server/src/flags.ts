@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { join } from 'node:path';
+import { knownControllerNames } from '@cluster/controllers';
 import {
   FLAG_DEFINITIONS,
   defaultServerOptions,
@@ -213,6 +214,14 @@ function validate(o: ServerOptions): void {
     errors.push(`authentication-token-webhook-version must be v1 or v1beta1`);
   }
   if (o.apiDomain === '') errors.push('--api-domain must not be empty');
+  const known = knownControllerNames();
+  for (const c of o.controllers) {
+    const name = c.startsWith('-') ? c.slice(1) : c;
+    if (c !== '*' && !known.includes(name)) errors.push(`${goQuote(name)} is not in the list of known controllers`);
+  }
+  if ((o.clusterSigningCertFile === '') !== (o.clusterSigningKeyFile === '')) {
+    errors.push('--cluster-signing-cert-file and --cluster-signing-key-file must be specified together');
+  }
   errors.push(...validateServiceAccountFlags(o));
   if (!LOG_LEVELS.includes(o.logLevel)) {
     errors.push(`--log-level ${goQuote(o.logLevel)} must be one of ${LOG_LEVELS.join(', ')}`);

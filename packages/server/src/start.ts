@@ -302,10 +302,7 @@ async function clusterSigningAuthority(
   opts: ServerOptions,
   dataDirCa: { certPem: string; keyPem: string } | undefined,
 ): Promise<SigningAuthority | undefined> {
-  if (opts.clusterSigningCertFile || opts.clusterSigningKeyFile) {
-    if (!opts.clusterSigningCertFile || !opts.clusterSigningKeyFile) {
-      throw new Error('--cluster-signing-cert-file and --cluster-signing-key-file must be given together');
-    }
+  if (opts.clusterSigningCertFile) {
     const [cert, key] = await Promise.all([readFile(opts.clusterSigningCertFile, 'utf8'), readFile(opts.clusterSigningKeyFile, 'utf8')]);
     return loadSigningAuthority(cert, key);
   }
