@@ -98,3 +98,14 @@ describe('csrapproving', () => {
     expect(cert.subject).toBe('O=system:nodes\nCN=system:node:n1');
   });
 });
+
+describe('controller metrics', () => {
+  test('work queues and leadership are on /metrics', async () => {
+    const text = (await ts().request('GET', '/metrics')).text;
+    expect(text).toMatch(/^leader_election_master_status\{name="cluster-controller-manager"\} 1$/m);
+    expect(text).toMatch(/^workqueue_adds_total\{name="csrsigning"\} [1-9]\d*$/m);
+    expect(text).toMatch(/^workqueue_depth\{name="csrapproving"\} \d+$/m);
+    expect(text).toMatch(/^workqueue_work_duration_seconds_count\{name="csrsigning"\} [1-9]\d*$/m);
+    expect(text).toContain('# TYPE controller_runtime_reconcile_errors_total counter');
+  });
+});
