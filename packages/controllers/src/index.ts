@@ -49,7 +49,7 @@ export interface ControllerSettings {
   csrRetention?: RetentionPeriods;
   /** Server URL and cluster CA that `bootstrapsigner` publishes in `cluster-public/cluster-info`. */
   clusterInfo?: ClusterInfoSource;
-  /** Poll period of the polling controllers (namespace, bootstrapsigner, tokencleaner; 1 s by default). */
+  /** Poll period of the namespace controller (1 s by default). */
   resyncMs?: number;
 }
 
@@ -110,13 +110,13 @@ export function builtinControllers(settings: ControllerSettings = {}): Controlle
           ctx.logger.warn('no cluster information to publish: bootstrapsigner does not run');
           return;
         }
-        await runBootstrapSigner({ client: ctx.client, logger: ctx.logger, apiDomain: ctx.apiDomain, cluster: settings.clusterInfo, resyncMs }, signal);
+        await runBootstrapSigner(ctx, settings.clusterInfo, signal);
       },
     },
     {
       name: 'tokencleaner',
       onByDefault: false,
-      start: (ctx, signal) => runTokenCleaner({ client: ctx.client, logger: ctx.logger, apiDomain: ctx.apiDomain, resyncMs }, signal),
+      start: (ctx, signal) => runTokenCleaner(ctx, signal),
     },
   ];
 }

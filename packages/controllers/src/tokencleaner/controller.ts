@@ -1,40 +1,35 @@
-import type { Logger } from 'pino';
-import { ApiError, type ApiClient } from '../client/api-client.js';
+import { ApiError } from '../client/api-client.js';
+import type { ControllerContext } from '../index.js';
+import { delayUntil, nextExpiry } from '../bootstraptoken/expiry.js';
 import { BOOTSTRAP_TOKEN_NAMESPACE, bootstrapTokenListPath, type Secret } from '../bootstraptoken/secrets.js';
-import { runPeriodically } from '../loop/poll.js';
+import { WorkQueue } from '../workqueue/queue.js';
 import { expiredTokens } from './reconcile.js';
-
-export interface TokenCleanerOptions {
-  client: ApiClient;
-  logger: Logger;
-  apiDomain: string;
-  /** How often expirations are checked. */
-  resyncMs: number;
-  /** Clock in ms; Date.now by default. */
-  now?: () => number;
-}
 
 /**
  * The token cleaner (upstream `tokencleaner`): deletes expired bootstrap token Secrets in
- * `cluster-system`. Runs while its replica leads. Each delete carries the Secret's UID as a
- * precondition, so a token re-created under the same name in between is not removed.
+ * `cluster-system`, looking again whenever a token changes and when the next one expires. Each
+ * delete carries the Secret's UID as a precondition, so a token re-created under the same name in
+ * between is not removed.
  */
-export function runTokenCleaner(opts: TokenCleanerOptions, signal: AbortSignal): Promise<void> {
-  const { client, logger } = opts;
-  const pass = async () => {
-    const secrets = await client.list<Secret>(bootstrapTokenListPath(opts.apiDomain));
-    for (const d of expiredTokens(secrets.items, opts.apiDomain, (opts.now ?? Date.now)())) {
+export async function runTokenCleaner(ctx: ControllerContext, signal: AbortSignal, now: () => number = Date.now): Promise<void> {
+  const informer = ctx.informers.informerFor<Secret>(bootstrapTokenListPath(ctx.apiDomain));
+  const queue = new WorkQueue({ name: 'tokencleaner', metrics: ctx.metrics, logger: ctx.logger });
+  const KEY = 'tokens';
+  informer.onChange(() => queue.add(KEY));
+  await queue.run(async () => {
+    const secrets = informer.list();
+    for (const d of expiredTokens(secrets, ctx.apiDomain, now())) {
       if (signal.aborted) return;
-      const body = { apiVersion: 'v1', kind: 'DeleteOptions', ...(d.uid ? { preconditions: { uid: d.uid } } : {}) };
+      const body = d.uid ? { preconditions: { uid: d.uid } } : undefined;
       try {
-        await client.call('DELETE', `/api/v1/namespaces/${BOOTSTRAP_TOKEN_NAMESPACE}/secrets/${encodeURIComponent(d.name)}`, body);
-        logger.info({ secret: d.name }, 'expired bootstrap token deleted');
+        await ctx.client.delete(`/api/v1/namespaces/${BOOTSTRAP_TOKEN_NAMESPACE}/secrets/${encodeURIComponent(d.name)}`, body);
+        ctx.logger.info({ secret: d.name }, 'expired bootstrap token deleted');
       } catch (e) {
         // Gone already, or replaced by a newer Secret of the same name: nothing to do.
-        if (e instanceof ApiError && (e.code === 404 || e.code === 409)) continue;
-        throw e;
+        if (!(e instanceof ApiError && (e.code === 404 || e.code === 409))) throw e;
       }
     }
-  };
-  return runPeriodically('tokencleaner', pass, opts.resyncMs, logger, signal);
+    const wait = delayUntil(nextExpiry(secrets, ctx.apiDomain, now()), now());
+    if (wait !== undefined) queue.addAfter(KEY, wait);
+  }, signal);
 }
