@@ -49,7 +49,7 @@ export interface ControllerSettings {
   csrRetention?: RetentionPeriods;
   /** Server URL and cluster CA that `bootstrapsigner` publishes in `cluster-public/cluster-info`. */
   clusterInfo?: ClusterInfoSource;
-  /** Poll period of the namespace controller (1 s by default). */
+  /** How soon the namespace controller looks again at a namespace still being emptied (1 s by default). */
   resyncMs?: number;
 }
 
@@ -86,7 +86,7 @@ const YEAR_MS = 365 * 24 * 60 * 60 * 1000;
 export function builtinControllers(settings: ControllerSettings = {}): ControllerDefinition[] {
   const resyncMs = settings.resyncMs ?? 1_000;
   return [
-    { name: 'namespace', onByDefault: true, start: (ctx, signal) => runNamespaceController({ client: ctx.client, logger: ctx.logger, resyncMs }, signal) },
+    { name: 'namespace', onByDefault: true, start: (ctx, signal) => runNamespaceController(ctx, signal, resyncMs) },
     {
       name: 'csrsigning',
       onByDefault: true,

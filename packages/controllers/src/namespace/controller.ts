@@ -1,44 +1,32 @@
-import type { Logger } from 'pino';
-import type { ApiClient } from '../client/api-client.js';
+import { ApiError } from '../client/api-client.js';
+import type { ControllerContext } from '../index.js';
+import { WorkQueue } from '../workqueue/queue.js';
 import { discoverNamespacedCollections } from './discover.js';
 import { reconcileNamespace, type Namespace } from './reconcile.js';
 
-export interface NamespaceControllerOptions {
-  client: ApiClient;
-  logger: Logger;
-  /** How often terminating namespaces are looked for. */
-  resyncMs: number;
-}
-
 /**
  * The namespace finalizer: empties namespaces that are being deleted and then finalizes them.
- * Runs only while its replica leads; each pass re-reads discovery so new resources are covered.
+ * Acts on namespace changes from the shared informer; a namespace still waiting for its contents
+ * (objects held by finalizers) is looked at again after `retryMs`. Each pass re-reads discovery so
+ * new resources are covered.
  */
-export function runNamespaceController(opts: NamespaceControllerOptions, signal: AbortSignal): Promise<void> {
-  const { client, logger } = opts;
-  return new Promise((resolve) => {
-    let timer: NodeJS.Timeout | undefined;
-    const pass = async () => {
-      try {
-        const list = await client.list<Namespace>('/api/v1/namespaces');
-        const terminating = list.items.filter((n) => n.metadata.deletionTimestamp);
-        if (terminating.length > 0) {
-          const collections = await discoverNamespacedCollections(client);
-          for (const ns of terminating) {
-            if (signal.aborted) break;
-            const result = await reconcileNamespace(client, ns, collections);
-            if (result === 'done') logger.info({ namespace: ns.metadata.name }, 'namespace finalized');
-          }
-        }
-      } catch (err) {
-        logger.warn({ err }, 'namespace controller pass failed');
-      }
-      if (!signal.aborted) timer = setTimeout(pass, opts.resyncMs);
-    };
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    void pass();
+export async function runNamespaceController(ctx: ControllerContext, signal: AbortSignal, retryMs = 1_000): Promise<void> {
+  const informer = ctx.informers.informerFor<Namespace>('/api/v1/namespaces');
+  const queue = new WorkQueue({ name: 'namespace', metrics: ctx.metrics, logger: ctx.logger });
+  informer.onChange((type, ns) => {
+    if (type !== 'DELETED' && ns.metadata.deletionTimestamp) queue.add(ns.metadata.name!);
   });
+  await queue.run(async (name) => {
+    const ns = informer.get('', name);
+    if (!ns?.metadata.deletionTimestamp) return;
+    try {
+      const result = await reconcileNamespace(ctx.client, ns, await discoverNamespacedCollections(ctx.client));
+      if (result === 'done') ctx.logger.info({ namespace: name }, 'namespace finalized');
+      else if (result === 'waiting') queue.addAfter(name, retryMs);
+    } catch (err) {
+      // Finalized or changed meanwhile: the informer brings the new state.
+      if (err instanceof ApiError && (err.code === 404 || err.code === 409)) return;
+      throw err;
+    }
+  }, signal);
 }
