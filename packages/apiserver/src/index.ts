@@ -21,3 +21,6 @@ export { RbacAuthorizer } from './authz/rbac/rbac-authorizer.js';
 export { rbacEscalationPlugin } from './authz/rbac/escalation.js';
 export { aggregateUntilStable, startClusterRoleAggregator } from './authz/rbac/aggregator.js';
 export { ensureDefaultRbac } from './authz/rbac/bootstrap/ensure.js';
+export { parseAuditPolicy, type AuditPolicy } from './audit/policy.js';
+export { AuditLogBackend } from './audit/log-backend.js';
+export type { AuditConfig, AuditSink } from './filters/with-audit.js';

@@ -94,6 +94,10 @@ export interface ServerOptions {
   csrRetention?: { finishedMs: number; pendingMs: number };
   controllers: string[];
   auditLogPath: string;
+  auditPolicyFile: string;
+  auditLogMaxsize: number;
+  auditLogMaxbackup: number;
+  auditLogMaxage: number;
   /** `--dev-insecure-http` (ours): serve plain HTTP, loopback only, for development. */
   devInsecureHttp: boolean;
   /** `--log-level` (ours): pino level. */
@@ -161,6 +165,10 @@ export function defaultServerOptions(): ServerOptions {
     nodeJoinBindings: false,
     controllers: ['*'],
     auditLogPath: '',
+    auditPolicyFile: '',
+    auditLogMaxsize: 0,
+    auditLogMaxbackup: 0,
+    auditLogMaxage: 0,
     devInsecureHttp: false,
     logLevel: 'info',
     verbosity: 0,
@@ -223,6 +231,10 @@ export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'cluster-signing-key-file', key: 'clusterSigningKeyFile', kind: 'string', help: 'Filename containing a PEM-encoded RSA or ECDSA private key used to sign cluster-scoped certificates. Defaults to the key of the CA generated in the data directory.' },
   { name: 'controllers', key: 'controllers', kind: 'stringSlice', help: "A list of controllers to enable. '*' enables all on-by-default controllers, 'foo' enables the controller named 'foo', '-foo' disables the controller named 'foo'." },
   { name: 'audit-log-path', key: 'auditLogPath', kind: 'string', help: "If set, all requests coming to the apiserver will be logged to this file. '-' means standard out." },
+  { name: 'audit-policy-file', key: 'auditPolicyFile', kind: 'string', help: 'Path to the file that defines the audit policy configuration.' },
+  { name: 'audit-log-maxsize', key: 'auditLogMaxsize', kind: 'int', help: 'The maximum size in megabytes of the audit log file before it gets rotated.' },
+  { name: 'audit-log-maxbackup', key: 'auditLogMaxbackup', kind: 'int', help: 'The maximum number of old audit log files to retain. Setting a value of 0 will mean there\'s no restriction on the number of files.' },
+  { name: 'audit-log-maxage', key: 'auditLogMaxage', kind: 'int', help: 'The maximum number of days to retain old audit log files based on the timestamp encoded in their filename.' },
   { name: 'dev-insecure-http', key: 'devInsecureHttp', kind: 'bool', help: 'Serve plain HTTP instead of HTTPS, on loopback only. For development (ours).' },
   { name: 'log-level', key: 'logLevel', kind: 'string', help: 'Log level: trace, debug, info, warn, error, fatal or silent (ours).' },
   { name: 'v', key: 'verbosity', kind: 'level', shorthand: 'v', typeName: 'Level', help: 'Accepted for compatibility and ignored; use --log-level.' },

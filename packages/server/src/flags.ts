@@ -219,6 +219,9 @@ function validate(o: ServerOptions): void {
     const name = c.startsWith('-') ? c.slice(1) : c;
     if (c !== '*' && !known.includes(name)) errors.push(`${goQuote(name)} is not in the list of known controllers`);
   }
+  for (const [flag, v] of [['audit-log-maxsize', o.auditLogMaxsize], ['audit-log-maxbackup', o.auditLogMaxbackup], ['audit-log-maxage', o.auditLogMaxage]] as const) {
+    if (v < 0) errors.push(`--${flag} must be greater than or equal to 0`);
+  }
   if ((o.clusterSigningCertFile === '') !== (o.clusterSigningKeyFile === '')) {
     errors.push('--cluster-signing-cert-file and --cluster-signing-key-file must be specified together');
   }

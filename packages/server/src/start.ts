@@ -22,6 +22,9 @@ import {
   startClusterRoleAggregator,
   aggregateUntilStable,
   ensureDefaultRbac,
+  AuditLogBackend,
+  parseAuditPolicy,
+  type AuditConfig,
   type Authenticator,
   type ApiServer,
   type RegistrySet,
@@ -171,6 +174,7 @@ async function startWithEtcd(
   // The RBAC index (watch of the four kinds) also drives ClusterRole aggregation, so it runs in every mode.
   const rbac = new RbacAuthorizer(() => api.registries, { apiDomain: opts.apiDomain, log: (msg, err) => logger.warn({ err }, msg) });
   const authorizer = authorizersFor(opts.authorizationModes, rbac);
+  const audit = await auditConfig(opts, metrics, logger);
   const api = createApiServer({
     store,
     logger,
@@ -185,6 +189,7 @@ async function startWithEtcd(
     anonymousAuth: opts.anonymousAuth,
     authorizer,
     extraAdmission: [rbacEscalationPlugin(opts.apiDomain, () => authorizer, rbac)],
+    audit: audit?.config,
     protobuf: protobufCodecFor(opts.apiDomain),
     inflight: { readOnly: opts.maxRequestsInflight, mutating: opts.maxMutatingRequestsInflight },
     requestTimeoutMs: opts.requestTimeout,
@@ -284,6 +289,7 @@ async function startWithEtcd(
       if (opts.shutdownDelayDuration > 0) await new Promise((r) => setTimeout(r, opts.shutdownDelayDuration));
       // Long-running requests (watches) would hold the close open; they end after a grace period.
       await server.close(2_000);
+      await audit?.backend.close();
       await compactor?.stop();
       await store.close();
       await etcd?.stop();
@@ -307,4 +313,25 @@ async function clusterSigningAuthority(
     return loadSigningAuthority(cert, key);
   }
   return dataDirCa && loadSigningAuthority(dataDirCa.certPem, dataDirCa.keyPem);
+}
+
+/**
+ * The audit log of --audit-log-path with the policy of --audit-policy-file. As upstream, a log
+ * without a policy records nothing (said once in the log), and a policy without a log has nowhere
+ * to write. A policy file that does not parse stops start-up.
+ */
+async function auditConfig(opts: ServerOptions, metrics: Registry, logger: Logger): Promise<{ config: AuditConfig; backend: AuditLogBackend } | undefined> {
+  if (!opts.auditLogPath || !opts.auditPolicyFile) {
+    if (opts.auditLogPath) logger.warn('--audit-log-path without --audit-policy-file: no audit events are recorded');
+    return undefined;
+  }
+  const policy = parseAuditPolicy(await readFile(opts.auditPolicyFile, 'utf8'), opts.apiDomain);
+  const backend = new AuditLogBackend({
+    path: opts.auditLogPath,
+    maxSizeMB: opts.auditLogMaxsize,
+    maxBackups: opts.auditLogMaxbackup,
+    maxAgeDays: opts.auditLogMaxage,
+    metrics,
+  });
+  return { config: { policy, sink: backend }, backend };
 }

@@ -10,7 +10,7 @@ describe('unsupportedFlags', () => {
   test.each([
     [['--oidc-issuer-url=https://issuer.example'], ['--oidc-issuer-url']],
     [['--runtime-config=api/all=true'], ['--runtime-config']],
-    [['--audit-log-path=/tmp/a', '--feature-gates=Foo=true'], ['--feature-gates=Foo', '--audit-log-path']],
+    [['--runtime-config=api/all=true', '--feature-gates=Foo=true'], ['--feature-gates=Foo', '--runtime-config']],
     [['--feature-gates=ConsistentListFromCache=false,Bar=true'], ['--feature-gates=Bar']],
   ])('%p is refused', (args, want) => {
     expect(unsupportedFlags(parseFlags(args))).toEqual(want);

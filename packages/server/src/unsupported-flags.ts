@@ -12,7 +12,6 @@ const NOT_YET: readonly (readonly [keyof ServerOptions, string])[] = [
   ['requestheaderUsernameHeaders', 'requestheader-username-headers'],
   ['requestheaderClientCaFile', 'requestheader-client-ca-file'],
   ['runtimeConfig', 'runtime-config'],
-  ['auditLogPath', 'audit-log-path'],
 ];
 
 /** Feature gates this server knows (upstream names); any other is refused. */

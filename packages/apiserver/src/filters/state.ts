@@ -9,4 +9,6 @@ export interface RequestState {
   warnings: string[];
   /** Set by the metrics filter for the verb label (LIST, WATCH, APPLY, ...). */
   metricsVerb?: string;
+  /** Set by the audit filter when the request is audited: what later filters add to its events. */
+  audit?: { annotations: Record<string, string>; impersonatedUser?: UserInfo };
 }

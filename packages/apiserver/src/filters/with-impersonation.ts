@@ -29,6 +29,7 @@ export function withImpersonation(authorizer: Authorizer, apiDomain: string): Mi
       await authorizeOrForbid(authorizer, { user: caller, info });
     }
     ctx.state.user = impersonatedUser(asked);
+    if (ctx.state.audit) ctx.state.audit.impersonatedUser = ctx.state.user;
     for (const name of Object.keys(ctx.req.headers)) {
       if (name.startsWith('impersonate-')) delete ctx.req.headers[name];
     }

@@ -5,6 +5,7 @@ import type { Store } from '@cluster/storage';
 import type { AdmissionPlugin } from '../admission/admission.js';
 import type { Authenticator } from '../authn/authenticator.js';
 import type { Authorizer } from '../authz/authorizer.js';
+import type { AuditConfig } from '../filters/with-audit.js';
 import type { ProtobufCodec } from '../handlers/scope.js';
 import type { HealthCheck } from '../health/health.js';
 import type { ResourceRegistration } from '../registry/registration.js';
@@ -31,6 +32,8 @@ export interface ApiServerConfig {
   /** host:port clients use to reach this server (discovery's serverAddressByClientCIDRs). */
   serverAddress: string;
   extraAdmission?: readonly AdmissionPlugin[];
+  /** --audit-policy-file and --audit-log-path: absent, nothing is audited and the filter is not in the chain. */
+  audit?: AuditConfig;
 }
 
 export interface ApiServer {

@@ -8,6 +8,7 @@ import { withBody } from '../filters/with-body.js';
 import { withAuthentication } from '../filters/with-authentication.js';
 import { withAuthorization } from '../filters/with-authorization.js';
 import { withImpersonation } from '../filters/with-impersonation.js';
+import { withAudit } from '../filters/with-audit.js';
 import type { RegistrySet } from '../registry/registry-set.js';
 import type { ApiServerConfig } from './app.js';
 import type { ApiCatalog } from './api-catalog.js';
@@ -18,8 +19,8 @@ const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
 /**
  * The one place the filter order is written (DESIGN "Request path"): request info -> metrics, log
- * and recovery -> request deadline -> in-flight limit -> body limit -> authentication ->
- * impersonation -> authorization -> handler. The deadline comes before authentication, as
+ * and recovery -> request deadline -> in-flight limit -> body limit -> authentication -> audit
+ * (when configured) -> impersonation -> authorization -> handler. The deadline comes before authentication, as
  * upstream's does: a bad `timeout` parameter is a 400 whoever sends it.
  */
 export function buildHandlerChain(
@@ -35,7 +36,8 @@ export function buildHandlerChain(
   app.use(withInflightLimit(config.inflight, config.metrics));
   app.use(withBody());
   app.use(withAuthentication(config.authenticators, config.anonymousAuth));
+  if (config.audit) app.use(withAudit(config.audit, config.apiDomain));
   app.use(withImpersonation(config.authorizer, config.apiDomain));
-  app.use(withAuthorization(config.authorizer));
+  app.use(withAuthorization(config.authorizer, config.apiDomain));
   app.use(apiHandler(config, registries, catalog));
 }
