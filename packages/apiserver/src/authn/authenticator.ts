@@ -90,8 +90,19 @@ export function bearerToken(req: IncomingMessage): string | undefined {
   return m ? m[1]!.trim() : undefined;
 }
 
-/** Adds system:authenticated once, as upstream does for every authenticated user. */
+const withGroup = new WeakMap<UserInfo, UserInfo>();
+
+/**
+ * Adds system:authenticated once, as upstream does for every authenticated user. The result is
+ * remembered per user object, so an authenticator that hands out the same object (x509, per
+ * connection) gets the same answer object, which authorizers can cache on.
+ */
 export function withAuthenticatedGroup(user: UserInfo): UserInfo {
   if (user.groups.includes('system:authenticated')) return user;
-  return { ...user, groups: [...user.groups, 'system:authenticated'] };
+  let out = withGroup.get(user);
+  if (!out) {
+    out = { ...user, groups: [...user.groups, 'system:authenticated'] };
+    withGroup.set(user, out);
+  }
+  return out;
 }

@@ -9,9 +9,24 @@ import type { Authenticator } from './authenticator.js';
  * the subject CN and each O is a group (SPEC 5). A presented certificate that did not verify is 401.
  */
 export class X509Authenticator implements Authenticator {
+  /**
+   * The verdict per TLS connection: a connection's peer certificate never changes (no
+   * renegotiation), and reading it builds a fresh object each time, which showed in the request
+   * benchmarks. HTTP/2 streams of one connection share its socket object.
+   */
+  private readonly byConnection = new WeakMap<object, UserInfo | null>();
+
   authenticate(req: IncomingMessage): UserInfo | undefined {
     const socket = req.socket as TLSSocket;
     if (typeof socket.getPeerCertificate !== 'function') return undefined;
+    const known = this.byConnection.get(socket);
+    if (known !== undefined) return known ?? undefined;
+    const user = this.fromCertificate(socket);
+    this.byConnection.set(socket, user ?? null);
+    return user;
+  }
+
+  private fromCertificate(socket: TLSSocket): UserInfo | undefined {
     const cert = socket.getPeerCertificate();
     if (!cert || Object.keys(cert).length === 0) return undefined;
     if (!socket.authorized) throw newUnauthorized();

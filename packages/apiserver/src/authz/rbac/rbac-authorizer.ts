@@ -23,6 +23,8 @@ export interface RbacAuthorizerOptions {
 export class RbacAuthorizer implements Authorizer {
   readonly index = new RbacIndex();
   private readonly cache = new Map<string, ResolvedRules>();
+  /** The same, per user object (users are never mutated after authentication). */
+  private byUser = new WeakMap<UserInfo, Map<string, ResolvedRules>>();
   private cachedGeneration = -1;
   private synced: Promise<void> | undefined;
   private readonly abort = new AbortController();
@@ -115,14 +117,21 @@ export class RbacAuthorizer implements Authorizer {
   private resolved(user: UserInfo, namespace: string): ResolvedRules {
     if (this.cachedGeneration !== this.index.generation || this.cache.size > MAX_CACHED) {
       this.cache.clear();
+      this.byUser = new WeakMap();
       this.cachedGeneration = this.index.generation;
     }
+    // Fast path: authenticators that reuse one user object per connection (x509) skip even the key.
+    let perUser = this.byUser.get(user);
+    const hit = perUser?.get(namespace);
+    if (hit) return hit;
     const key = `${namespace}\u0000${user.username}\u0000${user.groups.join('\u0001')}`;
     let r = this.cache.get(key);
     if (!r) {
       r = namespace ? this.index.namespaceRules(user, namespace) : this.index.clusterRules(user);
       this.cache.set(key, r);
     }
+    if (!perUser) this.byUser.set(user, (perUser = new Map()));
+    if (perUser.size < 64) perUser.set(namespace, r);
     return r;
   }
 }
