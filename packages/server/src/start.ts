@@ -157,6 +157,7 @@ async function startWithEtcd(
   const compactor = opts.etcdCompactionInterval > 0 ? new Compactor(client, { intervalMs: opts.etcdCompactionInterval }) : undefined;
   compactor?.start();
   let shuttingDown = false;
+  const shutdown = new AbortController();
   const etcdCheck = { name: 'etcd', check: () => store.ping() };
   // --livez-grace-period: while starting up, a failing check does not make the process "dead".
   const startedAt = Date.now();
@@ -171,6 +172,15 @@ async function startWithEtcd(
     },
   };
   const ping = { name: 'ping', check: async () => {} };
+  // SPEC 4.9 post-start hooks, reported by readyz (`poststarthook/<name>`) until each has run.
+  const hooksDone = new Set<string>();
+  const hook = (name: string) => ({
+    name: `poststarthook/${name}`,
+    check: async () => {
+      if (!hooksDone.has(name)) throw new Error('not finished');
+    },
+  });
+  const hooks = ['start-system-namespaces-controller', 'rbac/bootstrap-roles', 'informer-sync'].map(hook);
   // The RBAC index (watch of the four kinds) also drives ClusterRole aggregation, so it runs in every mode.
   const rbac = new RbacAuthorizer(() => api.registries, { apiDomain: opts.apiDomain, log: (msg, err) => logger.warn({ err }, msg) });
   const authorizer = authorizersFor(opts.authorizationModes, rbac);
@@ -190,6 +200,7 @@ async function startWithEtcd(
     authorizer,
     extraAdmission: [rbacEscalationPlugin(opts.apiDomain, () => authorizer, rbac)],
     audit: audit?.config,
+    shutdownSignal: shutdown.signal,
     protobuf: protobufCodecFor(opts.apiDomain),
     inflight: { readOnly: opts.maxRequestsInflight, mutating: opts.maxMutatingRequestsInflight },
     requestTimeoutMs: opts.requestTimeout,
@@ -198,6 +209,7 @@ async function startWithEtcd(
       readyz: [
         ping,
         etcdCheck,
+        ...hooks,
         {
           name: 'shutdown',
           check: async () => {
@@ -212,10 +224,13 @@ async function startWithEtcd(
   // Every resource gets its watch cache now, not under the first burst of reads that need it.
   for (const registry of api.registries.stored()) store.cacherFor(registry.prefix(''));
   await ensureBuiltinNamespaces(api);
+  hooksDone.add('start-system-namespaces-controller');
   await ensureDefaultRbac(api.registries, opts.apiDomain, { nodeJoin: opts.nodeJoinBindings });
   const clusterRoles = api.registries.byResource(`rbac.authorization.${opts.apiDomain}`, 'clusterroles')!;
   await aggregateUntilStable(clusterRoles);
   await rbac.start();
+  hooksDone.add('rbac/bootstrap-roles');
+  hooksDone.add('informer-sync');
   const stopAggregator = startClusterRoleAggregator(rbac.index, () => clusterRoles);
 
   let tls: { cert: string; key: string; clientCa?: string } | undefined;
@@ -281,14 +296,19 @@ async function startWithEtcd(
   let stopped: Promise<void> | undefined;
   const stop = () => {
     stopped ??= (async () => {
+      // SPEC 4.9: readyz fails at once, so load balancers stop sending; the Lease is released
+      // so another replica's controllers take over; requests are served normally for
+      // --shutdown-delay-duration; then watches end cleanly (their clients see the stream end and
+      // re-watch elsewhere), the listener stops accepting, and requests in flight finish (bounded
+      // by --request-timeout) before connections close.
       shuttingDown = true;
       stopReclaimer();
       await controllers.stop();
+      if (opts.shutdownDelayDuration > 0) await new Promise((r) => setTimeout(r, opts.shutdownDelayDuration));
+      shutdown.abort();
+      await server.close(opts.requestTimeout > 0 ? opts.requestTimeout : 60_000);
       stopAggregator();
       rbac.stop();
-      if (opts.shutdownDelayDuration > 0) await new Promise((r) => setTimeout(r, opts.shutdownDelayDuration));
-      // Long-running requests (watches) would hold the close open; they end after a grace period.
-      await server.close(2_000);
       await audit?.backend.close();
       await compactor?.stop();
       await store.close();

@@ -48,7 +48,10 @@ export function apiHandler(config: ApiServerConfig, registries: RegistrySet, cat
       throw notFoundResource();
     }
     if (registry.info.namespaced === false && info.namespace && info.resource !== 'namespaces') throw notFoundResource();
-    const signal = info.verb === 'watch' ? clientGoneSignal(ctx) : NEVER_ABORTED;
+    // A watch ends when its client leaves, or cleanly (the stream's last chunk is written) when
+    // the replica shuts down, so clients see the stream end rather than a reset.
+    const signal =
+      info.verb !== 'watch' ? NEVER_ABORTED : config.shutdownSignal ? AbortSignal.any([clientGoneSignal(ctx), config.shutdownSignal]) : clientGoneSignal(ctx);
     const scope: RequestScope = {
       registry,
       info,

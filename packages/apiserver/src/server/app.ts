@@ -32,6 +32,8 @@ export interface ApiServerConfig {
   /** host:port clients use to reach this server (discovery's serverAddressByClientCIDRs). */
   serverAddress: string;
   extraAdmission?: readonly AdmissionPlugin[];
+  /** Aborted when the replica shuts down: open watches then end cleanly. */
+  shutdownSignal?: AbortSignal;
   /** --audit-policy-file and --audit-log-path: absent, nothing is audited and the filter is not in the chain. */
   audit?: AuditConfig;
 }

@@ -287,6 +287,11 @@ describe('namespaces, discovery, health and metrics', () => {
     expect((await ts().request('GET', '/healthz')).text).toBe('ok');
     const excluded = await ts().request('GET', '/readyz?verbose&exclude=etcd');
     expect(excluded.text).toContain('[+]etcd excluded: ok');
+    // The post-start hooks (SPEC 4.9) have run by the time the replica serves.
+    for (const hook of ['start-system-namespaces-controller', 'rbac/bootstrap-roles', 'informer-sync']) {
+      expect(excluded.text).toContain(`[+]poststarthook/${hook} ok`);
+    }
+    expect(excluded.text).toContain('[+]shutdown ok');
   });
   test('metrics count requests by verb, resource and code', async () => {
     await ts().request('GET', '/api/v1/namespaces/default/configmaps');
