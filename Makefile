@@ -3,6 +3,8 @@
 NODE_JEST = node --experimental-vm-modules node_modules/jest/bin/jest.js
 DATA_DIR ?= ./data
 PORT ?= 6443
+# Extra server flags for `make run`, e.g. ARGS="--feature-gates=ConsistentListFromCache=false".
+ARGS ?=
 
 .PHONY: all deps build run test test-unit clean bench
 
@@ -20,7 +22,7 @@ build: deps
 	@bash hack/build-native.sh
 
 run: build
-	node packages/server/dist/src/main.js --data-dir $(DATA_DIR) --secure-port $(PORT) --bind-address 127.0.0.1 --enable-bootstrap-token-auth --node-join-bindings --controllers='*,bootstrapsigner,tokencleaner'
+	node packages/server/dist/src/main.js --data-dir $(DATA_DIR) --secure-port $(PORT) --bind-address 127.0.0.1 --enable-bootstrap-token-auth --node-join-bindings --controllers='*,bootstrapsigner,tokencleaner' $(ARGS)
 
 test: build
 	$(NODE_JEST) --forceExit --json --outputFile=test-results.json
