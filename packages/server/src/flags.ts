@@ -7,6 +7,7 @@ import {
   type FlagDefinition,
   type ServerOptions,
 } from './flag-definitions.js';
+import { resolveFeatureGates } from './feature-gates.js';
 import { validateServiceAccountFlags } from './service-accounts.js';
 import {
   formatGoDuration,
@@ -214,6 +215,7 @@ function validate(o: ServerOptions): void {
     errors.push(`authentication-token-webhook-version must be v1 or v1beta1`);
   }
   if (o.apiDomain === '') errors.push('--api-domain must not be empty');
+  for (const e of resolveFeatureGates(o.featureGates).errors) errors.push(`invalid argument for "--feature-gates" flag: ${e}`);
   const known = knownControllerNames();
   for (const c of o.controllers) {
     const name = c.startsWith('-') ? c.slice(1) : c;

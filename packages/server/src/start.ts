@@ -34,6 +34,7 @@ import {
 import { CachedStore, Compactor, Etcd3Store, EtcdKvClient, newEtcdClient, startEtcd, type EtcdProcess } from '@cluster/storage';
 import type { ServerOptions } from './flags.js';
 import { ensureCertificates } from './certs.js';
+import { resolveFeatureGates } from './feature-gates.js';
 import { ensureAdminToken, parseTokenFile, writeAdminKubeconfig } from './admin-credentials.js';
 import { authorizersFor } from './authorizers.js';
 import { ensureBuiltinNamespaces } from './bootstrap.js';
@@ -130,7 +131,9 @@ async function startWithEtcd(
   });
   // Upstream's gate (on by default): most-recent lists and their pages from the watch cache once
   // shown current; off: from etcd. Progress requests only where etcd orders their answers.
-  const consistentListFromCache = opts.featureGates['ConsistentListFromCache'] !== false;
+  const gates = resolveFeatureGates(opts.featureGates);
+  for (const w of gates.warnings) logger.warn(w);
+  const consistentListFromCache = gates.enabled['ConsistentListFromCache']!;
   // Ranges and transactions go through the lean KV client, each store on a connection of its own
   // (the cache's lists must not queue behind writes); watches stay on the etcd3 clients.
   const store = new CachedStore(
@@ -201,6 +204,7 @@ async function startWithEtcd(
     extraAdmission: [rbacEscalationPlugin(opts.apiDomain, () => authorizer, rbac)],
     audit: audit?.config,
     shutdownSignal: shutdown.signal,
+    listChunking: gates.enabled['APIListChunking']!,
     protobuf: protobufCodecFor(opts.apiDomain),
     inflight: { readOnly: opts.maxRequestsInflight, mutating: opts.maxMutatingRequestsInflight },
     requestTimeoutMs: opts.requestTimeout,

@@ -10,8 +10,6 @@ describe('unsupportedFlags', () => {
   test.each([
     [['--oidc-issuer-url=https://issuer.example'], ['--oidc-issuer-url']],
     [['--runtime-config=api/all=true'], ['--runtime-config']],
-    [['--runtime-config=api/all=true', '--feature-gates=Foo=true'], ['--feature-gates=Foo', '--runtime-config']],
-    [['--feature-gates=ConsistentListFromCache=false,Bar=true'], ['--feature-gates=Bar']],
   ])('%p is refused', (args, want) => {
     expect(unsupportedFlags(parseFlags(args))).toEqual(want);
   });

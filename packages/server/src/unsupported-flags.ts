@@ -14,13 +14,8 @@ const NOT_YET: readonly (readonly [keyof ServerOptions, string])[] = [
   ['runtimeConfig', 'runtime-config'],
 ];
 
-/** Feature gates this server knows (upstream names); any other is refused. */
-export const KNOWN_FEATURE_GATES: readonly string[] = ['ConsistentListFromCache'];
-
 /** Names of flags set to something this server cannot honour yet (empty when all is well). */
 export function unsupportedFlags(opts: ServerOptions): string[] {
   const defaults = defaultServerOptions();
-  const refused = NOT_YET.filter(([key]) => JSON.stringify(opts[key]) !== JSON.stringify(defaults[key])).map(([, flag]) => `--${flag}`);
-  const unknownGates = Object.keys(opts.featureGates).filter((gate) => !KNOWN_FEATURE_GATES.includes(gate));
-  return [...unknownGates.map((gate) => `--feature-gates=${gate}`), ...refused];
+  return NOT_YET.filter(([key]) => JSON.stringify(opts[key]) !== JSON.stringify(defaults[key])).map(([, flag]) => `--${flag}`);
 }

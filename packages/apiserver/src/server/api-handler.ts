@@ -55,7 +55,7 @@ export function apiHandler(config: ApiServerConfig, registries: RegistrySet, cat
     const scope: RequestScope = {
       registry,
       info,
-      query: ctx.URL.searchParams,
+      query: config.listChunking === false && info.verb === 'list' ? withoutChunking(ctx.URL.searchParams) : ctx.URL.searchParams,
       body: ctx.state.body,
       contentType: ctx.get('Content-Type') || undefined,
       user: ctx.state.user!,
@@ -90,6 +90,14 @@ export function apiHandler(config: ApiServerConfig, registries: RegistrySet, cat
     const result = await handleResource(scope);
     writeResult(ctx, result, registry, n, config, metaGroup);
   };
+}
+
+/** A list query with `limit` and `continue` removed, for APIListChunking=false. */
+function withoutChunking(query: URLSearchParams): URLSearchParams {
+  const q = new URLSearchParams(query);
+  q.delete('limit');
+  q.delete('continue');
+  return q;
 }
 
 /** Requests that finish on their own need no cancellation; one shared signal serves them all. */

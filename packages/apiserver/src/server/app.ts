@@ -32,6 +32,8 @@ export interface ApiServerConfig {
   /** host:port clients use to reach this server (discovery's serverAddressByClientCIDRs). */
   serverAddress: string;
   extraAdmission?: readonly AdmissionPlugin[];
+  /** Feature gate APIListChunking (default on): off, lists ignore `limit` and `continue`. */
+  listChunking?: boolean;
   /** Aborted when the replica shuts down: open watches then end cleanly. */
   shutdownSignal?: AbortSignal;
   /** --audit-policy-file and --audit-log-path: absent, nothing is audited and the filter is not in the chain. */
