@@ -99,6 +99,12 @@ export function defaultClusterRoles(apiDomain: string): RoleObject[] {
     role(`system:certificates.${d}:certificatesigningrequests:selfnodeclient`, [
       rule(['create'], [`certificates.${d}`], ['certificatesigningrequests/selfnodeclient']),
     ]),
+    // Who may approve requests for each built-in signer (SPEC 4.10; upstream's *-approver roles).
+    ...['api-server-client', 'api-server-client-node-agent', 'node-agent-serving', 'legacy-unknown'].map((signer) =>
+      role(`system:certificates.${d}:${signer}-approver`, [
+        { apiGroups: [`certificates.${d}`], resources: ['signers'], resourceNames: [`${d}/${signer}`], verbs: ['approve'] },
+      ]),
+    ),
   ];
 }
 

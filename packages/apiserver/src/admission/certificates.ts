@@ -1,0 +1,75 @@
+import { certificateRequestDetails, newForbidden } from '@cluster/apimachinery';
+import type { UserInfo } from '../authn/user.js';
+import { checkedRequestInfo, type Authorizer } from '../authz/authorizer.js';
+import type { AdmissionAttributes, AdmissionPlugin } from './admission.js';
+
+interface Csr {
+  metadata: { name?: string };
+  spec?: { signerName?: string; request?: string };
+  status?: { certificate?: string };
+}
+
+/**
+ * Whether `user` holds `verb` on `signers` for `signerName`, by name or by `<domain>/*` (SPEC
+ * 4.10; upstream's IsAuthorizedForSignerName).
+ */
+export async function authorizedForSigner(authorizer: Authorizer, apiDomain: string, user: UserInfo, verb: 'approve' | 'sign', signerName: string): Promise<boolean> {
+  const ask = async (name: string) =>
+    (await authorizer.authorize({ user, info: checkedRequestInfo({ verb, apiGroup: `certificates.${apiDomain}`, apiVersion: '*', resource: 'signers', name }) })).decision === 'allow';
+  if (await ask(signerName)) return true;
+  const slash = signerName.indexOf('/');
+  return slash > 0 && ask(`${signerName.slice(0, slash)}/*`);
+}
+
+/**
+ * The certificates admission plugins of upstream, on certificatesigningrequests:
+ * CertificateApproval (changing conditions through `approval` needs `approve` on the signer),
+ * CertificateSigning (changing `status.certificate` through `status` needs `sign` on the signer)
+ * and CertificateSubjectRestriction (no `system:masters` organization for the api-server-client
+ * signer). The server's own writes (no user) pass.
+ */
+export function certificateAdmissionPlugins(apiDomain: string, authorizer: () => Authorizer): AdmissionPlugin[] {
+  const group = `certificates.${apiDomain}`;
+  const applies = (a: AdmissionAttributes) => a.resource.group === group && a.resource.resource === 'certificatesigningrequests' && !!a.object;
+  const forbid = (a: AdmissionAttributes, msg: string) => newForbidden({ group, resource: 'certificatesigningrequests' }, a.name, msg);
+  return [
+    {
+      name: 'CertificateApproval',
+      async validate(a) {
+        if (!applies(a) || a.subresource !== 'approval' || a.operation !== 'UPDATE' || !a.user) return;
+        const signer = (a.object as Csr).spec?.signerName ?? '';
+        if (!(await authorizedForSigner(authorizer(), apiDomain, a.user, 'approve', signer))) {
+          throw forbid(a, `user not permitted to approve requests with signerName "${signer}"`);
+        }
+      },
+    },
+    {
+      name: 'CertificateSigning',
+      async validate(a) {
+        if (!applies(a) || a.subresource !== 'status' || a.operation !== 'UPDATE' || !a.user) return;
+        const before = (a.oldObject as Csr | undefined)?.status?.certificate ?? '';
+        if (before === ((a.object as Csr).status?.certificate ?? '')) return;
+        const signer = (a.oldObject as Csr | undefined)?.spec?.signerName ?? '';
+        if (!(await authorizedForSigner(authorizer(), apiDomain, a.user, 'sign', signer))) {
+          throw forbid(a, `user not permitted to sign requests with signerName "${signer}"`);
+        }
+      },
+    },
+    {
+      name: 'CertificateSubjectRestriction',
+      async validate(a) {
+        if (!applies(a) || a.subresource || a.operation !== 'CREATE') return;
+        const csr = a.object as Csr;
+        const signer = `${apiDomain}/api-server-client`;
+        if (csr.spec?.signerName !== signer) return;
+        let organizations: string[];
+        try {
+          organizations = certificateRequestDetails(Buffer.from(csr.spec.request ?? '', 'base64')).organizations;
+        } catch {
+          return; // validation reports a request that does not parse
+        }
+        if (organizations.includes('system:masters')) throw forbid(a, `use of ${signer} signer with system:masters group is not allowed`);
+      },
+    },
+  ];
+}
