@@ -11,7 +11,7 @@ export type { Authorizer, AuthorizationAttributes, PolicyRule, RulesResult } fro
 export { TokenFileAuthenticator } from './authn/token-file.js';
 export { X509Authenticator } from './authn/x509.js';
 export { alwaysAllow, alwaysDeny, privilegedGroup, UnionAuthorizer } from './authz/authorizer.js';
-export { builtinResources, builtinDefinitions } from './resources/builtin.js';
+export { builtinResources, builtinDefinitions, builtinResourceInfos } from './resources/builtin.js';
 export { ServiceAccountAuthenticator, type ObjectLookup } from './authn/service-account.js';
 export { BootstrapTokenAuthenticator } from './authn/bootstrap-token.js';
 export { ServiceAccountTokenIssuer } from './authn/service-account-token.js';

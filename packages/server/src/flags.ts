@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { join } from 'node:path';
+import { builtinResourceInfos } from '@cluster/apiserver';
 import { knownControllerNames } from '@cluster/controllers';
 import {
   FLAG_DEFINITIONS,
@@ -8,6 +9,7 @@ import {
   type ServerOptions,
 } from './flag-definitions.js';
 import { resolveFeatureGates } from './feature-gates.js';
+import { parseRuntimeConfig, servedGroupVersions } from './runtime-config.js';
 import { validateServiceAccountFlags } from './service-accounts.js';
 import {
   formatGoDuration,
@@ -215,6 +217,11 @@ function validate(o: ServerOptions): void {
     errors.push(`authentication-token-webhook-version must be v1 or v1beta1`);
   }
   if (o.apiDomain === '') errors.push('--api-domain must not be empty');
+  try {
+    parseRuntimeConfig(o.runtimeConfig, servedGroupVersions(builtinResourceInfos(o.apiDomain)));
+  } catch (e) {
+    errors.push((e as Error).message);
+  }
   for (const e of resolveFeatureGates(o.featureGates).errors) errors.push(`invalid argument for "--feature-gates" flag: ${e}`);
   const known = knownControllerNames();
   for (const c of o.controllers) {

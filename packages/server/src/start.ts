@@ -8,6 +8,7 @@ import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { registerEtcdRequestHistogram, registerStorageObjectsGauge } from './storage-metrics.js';
 import {
   builtinResources,
+  builtinResourceInfos,
   createApiServer,
   BearerTokenAuthenticator,
   BootstrapTokenAuthenticator,
@@ -36,6 +37,7 @@ import { CachedStore, Compactor, Etcd3Store, EtcdKvClient, newEtcdClient, startE
 import type { ServerOptions } from './flags.js';
 import { ensureCertificates } from './certs.js';
 import { resolveFeatureGates } from './feature-gates.js';
+import { parseRuntimeConfig, servedGroupVersions } from './runtime-config.js';
 import { ensureAdminToken, parseTokenFile, writeAdminKubeconfig } from './admin-credentials.js';
 import { authorizersFor } from './authorizers.js';
 import { ensureBuiltinNamespaces } from './bootstrap.js';
@@ -133,6 +135,7 @@ async function startWithEtcd(
   // Upstream's gate (on by default): most-recent lists and their pages from the watch cache once
   // shown current; off: from etcd. Progress requests only where etcd orders their answers.
   const gates = resolveFeatureGates(opts.featureGates);
+  const runtimeConfig = parseRuntimeConfig(opts.runtimeConfig, servedGroupVersions(builtinResourceInfos(opts.apiDomain)));
   for (const w of gates.warnings) logger.warn(w);
   const consistentListFromCache = gates.enabled['ConsistentListFromCache']!;
   // Ranges and transactions go through the lean KV client, each store on a connection of its own
@@ -206,6 +209,7 @@ async function startWithEtcd(
     audit: audit?.config,
     shutdownSignal: shutdown.signal,
     listChunking: gates.enabled['APIListChunking']!,
+    serves: (info) => runtimeConfig.serves(info.group, info.version, info.resource),
     protobuf: protobufCodecFor(opts.apiDomain),
     inflight: { readOnly: opts.maxRequestsInflight, mutating: opts.maxMutatingRequestsInflight },
     requestTimeoutMs: opts.requestTimeout,

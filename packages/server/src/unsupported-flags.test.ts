@@ -9,7 +9,7 @@ describe('unsupportedFlags', () => {
   });
   test.each([
     [['--oidc-issuer-url=https://issuer.example'], ['--oidc-issuer-url']],
-    [['--runtime-config=api/all=true'], ['--runtime-config']],
+    [['--etcd-prefix=/other'], ['--etcd-prefix']],
   ])('%p is refused', (args, want) => {
     expect(unsupportedFlags(parseFlags(args))).toEqual(want);
   });

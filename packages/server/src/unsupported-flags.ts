@@ -11,7 +11,6 @@ const NOT_YET: readonly (readonly [keyof ServerOptions, string])[] = [
   ['authenticationTokenWebhookConfigFile', 'authentication-token-webhook-config-file'],
   ['requestheaderUsernameHeaders', 'requestheader-username-headers'],
   ['requestheaderClientCaFile', 'requestheader-client-ca-file'],
-  ['runtimeConfig', 'runtime-config'],
 ];
 
 /** Names of flags set to something this server cannot honour yet (empty when all is well). */

@@ -1,5 +1,5 @@
 import type { ResourceRegistration } from '../registry/registration.js';
-import type { Definitions } from '../registry/resource-info.js';
+import type { Definitions, ResourceInfo } from '../registry/resource-info.js';
 import { configMaps } from './core/configmaps/register.js';
 import { namespaces } from './core/namespaces/register.js';
 import { coreDefinitions } from './core/schemas.js';
@@ -14,7 +14,7 @@ import { coordinationDefinitions } from './coordination/schemas.js';
 import { clusterRoles, roles } from './rbac/roles/register.js';
 import { clusterRoleBindings, roleBindings } from './rbac/rolebindings/register.js';
 import { rbacDefinitions } from './rbac/schemas.js';
-import type { Authorizer } from '../authz/authorizer.js';
+import { alwaysDeny, type Authorizer } from '../authz/authorizer.js';
 import { authenticationDefinitions } from './authentication/schemas.js';
 import { selfSubjectReviews } from './authentication/selfsubjectreviews/register.js';
 import type { TokenReviewDeps } from './authentication/tokenreviews/review.js';
@@ -45,6 +45,19 @@ export function builtinResources(apiDomain: string, identity: IdentityDeps = {})
     ...rbacResources(apiDomain),
     ...reviewResources(apiDomain, identity),
   ];
+}
+
+/**
+ * What every built-in resource is (group, version, name, ...), for checks made before a server
+ * exists (--runtime-config at flag parsing). The review kinds need deps to serve; stand-ins that
+ * are never called are enough to describe them.
+ */
+export function builtinResourceInfos(apiDomain: string): ResourceInfo[] {
+  const describeOnly: IdentityDeps = {
+    authorizer: alwaysDeny,
+    tokenReview: { tokens: { judge: async () => ({ unknown: true }) }, apiAudiences: [] },
+  };
+  return builtinResources(apiDomain, describeOnly).map((r) => r.info);
 }
 
 /** OpenAPI definitions of every served kind (meta/v1 comes from apimachinery). */

@@ -44,7 +44,7 @@ export function apiHandler(config: ApiServerConfig, registries: RegistrySet, cat
       return;
     }
     const registry = registries.lookup(info.apiGroup, info.apiVersion, info.resource);
-    if (!registry || (info.subresource && !registry.info.subresources?.some((s) => s.name === info.subresource))) {
+    if (!registry || (config.serves && !config.serves(registry.info)) || (info.subresource && !registry.info.subresources?.some((s) => s.name === info.subresource))) {
       throw notFoundResource();
     }
     if (registry.info.namespaced === false && info.namespace && info.resource !== 'namespaces') throw notFoundResource();

@@ -6,6 +6,7 @@ import type { AdmissionPlugin } from '../admission/admission.js';
 import type { Authenticator } from '../authn/authenticator.js';
 import type { Authorizer } from '../authz/authorizer.js';
 import type { AuditConfig } from '../filters/with-audit.js';
+import type { ResourceInfo } from '../registry/resource-info.js';
 import type { ProtobufCodec } from '../handlers/scope.js';
 import type { HealthCheck } from '../health/health.js';
 import type { ResourceRegistration } from '../registry/registration.js';
@@ -32,6 +33,8 @@ export interface ApiServerConfig {
   /** host:port clients use to reach this server (discovery's serverAddressByClientCIDRs). */
   serverAddress: string;
   extraAdmission?: readonly AdmissionPlugin[];
+  /** --runtime-config: whether a resource at its group version is served (absent: all are). */
+  serves?: (info: ResourceInfo) => boolean;
   /** Feature gate APIListChunking (default on): off, lists ignore `limit` and `continue`. */
   listChunking?: boolean;
   /** Aborted when the replica shuts down: open watches then end cleanly. */
@@ -48,7 +51,10 @@ export interface ApiServer {
 
 /** Wires registries, documents and the filter chain into a Koa application (no listening). */
 export function createApiServer(config: ApiServerConfig): ApiServer {
-  const catalog = new ApiCatalog(config.registrations, config.apiDomain, config.serverAddress);
+  // Disabled versions are left out of discovery and OpenAPI and answer 404; their registries
+  // still exist for the server's own use (RBAC index, bootstrap).
+  const served = config.serves ? config.registrations.filter((r) => config.serves!(r.info)) : config.registrations;
+  const catalog = new ApiCatalog(served, config.apiDomain, config.serverAddress);
   let admission: readonly AdmissionPlugin[] = [];
   const registries = new RegistrySet(config.registrations, config.store, () => admission, (d) => catalog.schemas(d));
   admission = catalog.defaultAdmission(registries, config.extraAdmission ?? []);
