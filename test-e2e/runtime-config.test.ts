@@ -14,7 +14,7 @@ let server: ServerProcess;
 let client: KubeconfigClient;
 
 beforeAll(async () => {
-  server = await startServerProcess(['--runtime-config=coordination.k8s.io/v1=false,api/v1/secrets=false']);
+  server = await startServerProcess(['--runtime-config=coordination.k8s.io/v1=false,api/v1/secrets=false,rbac.authorization.k8s.io/v1beta1']);
   client = new KubeconfigClient(server.kubeconfig);
 }, 60_000);
 afterAll(async () => {
@@ -43,6 +43,13 @@ test('a disabled resource leaves its version\'s list; the rest of the version is
   expect(names).toContain('configmaps');
   expect((await client.call('GET', '/api/v1/namespaces/default/secrets')).status).toBe(404);
   expect((await kubectl(server, ['get', 'configmaps', '-n', 'default'])).code).toBe(0);
+});
+
+test('kubectl prints the Warning of a removed version served again', async () => {
+  const r = await kubectl(server, ['get', 'clusterroles.v1beta1.rbac.authorization.k8s.io', 'view']);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toMatch(/^NAME\s+CREATED AT\nview\s/);
+  expect(r.stderr).toContain('Warning: rbac.authorization.k8s.io/v1beta1 ClusterRole is deprecated in v1.17+, unavailable in v1.22+; use rbac.authorization.k8s.io/v1 ClusterRole');
 });
 
 test.each([

@@ -343,7 +343,18 @@ export class GenericRegistry {
     const errs = this.strategy.validate(next);
     if (errs.length) throw newInvalid({ group: this.info.group, kind: this.info.kind }, next.metadata.name ?? '', errs);
     await runAdmission(this.admissionPlugins(), this.attrs(op, next.metadata.namespace ?? '', next.metadata.name ?? '', next, undefined, opts));
-    return next;
+    return this.toStorageVersion(next);
+  }
+
+  /**
+   * Objects are stored in their storage version: a removed version served again (SPEC 9.4) reads
+   * and writes the same objects as the current one; responses get the served version back from
+   * the handlers. Only versions whose schema equals the storage version's are registered this way.
+   */
+  private toStorageVersion(obj: KubeObject): KubeObject {
+    const storage = this.info.storageVersion;
+    if (storage && storage !== this.info.version) obj.apiVersion = this.info.group ? `${this.info.group}/${storage}` : storage;
+    return obj;
   }
 
   private async prepareUpdate(
@@ -383,7 +394,7 @@ export class GenericRegistry {
     if (errs.length) throw newInvalid({ group: this.info.group, kind: this.info.kind }, name, errs);
     await runAdmission(this.admissionPlugins(), this.attrs('UPDATE', next.metadata.namespace ?? '', name, next, current, opts, subresourceName));
     delete next.metadata.resourceVersion;
-    return next;
+    return this.toStorageVersion(next);
   }
 
   /** Records the writer's ownership of what it changed (SPEC 4.8 rule 2), unless apply already did. */

@@ -25,8 +25,11 @@ export interface ResourceInfo {
    * registered in the definitions table passed to the OpenAPI builders.
    */
   definitionName: string;
-  /** True for removed versions served only behind --runtime-config (adds Warning headers). */
-  deprecated?: { removedRelease: string; replacement?: string };
+  /**
+   * Set for removed versions served again only through --runtime-config (SPEC 9.4): every request
+   * gets a Warning header, audit annotations and the deprecated-APIs gauge (SPEC 9.3 rule 10).
+   */
+  deprecated?: { deprecatedRelease: string; removedRelease: string; replacementApiVersion: string };
   /**
    * Version objects are stored in, when it differs from `version` (removed versions round-trip to
    * the stored one); discovery derives `storageVersionHash` from it. Defaults to `version`.

@@ -24,6 +24,7 @@ import { localSubjectAccessReviews } from './authorization/localsubjectaccessrev
 import { selfSubjectAccessReviews } from './authorization/selfsubjectaccessreviews/register.js';
 import { selfSubjectRulesReviews } from './authorization/selfsubjectrulesreviews/register.js';
 import { subjectAccessReviews } from './authorization/subjectaccessreviews/register.js';
+import { removedVersionDefinitions, removedVersionRegistrations } from './removed-versions.js';
 
 /** What the identity resources need of the server: token issuing, token review and the authorizer. */
 export interface IdentityDeps {
@@ -35,7 +36,7 @@ export interface IdentityDeps {
 
 /** Every resource this server serves: adding one is one strategy module plus one line here. */
 export function builtinResources(apiDomain: string, identity: IdentityDeps = {}): ResourceRegistration[] {
-  return [
+  const current = [
     namespaces,
     configMaps,
     secrets(apiDomain),
@@ -45,6 +46,7 @@ export function builtinResources(apiDomain: string, identity: IdentityDeps = {})
     ...rbacResources(apiDomain),
     ...reviewResources(apiDomain, identity),
   ];
+  return [...current, ...removedVersionRegistrations(apiDomain, current)];
 }
 
 /**
@@ -53,16 +55,20 @@ export function builtinResources(apiDomain: string, identity: IdentityDeps = {})
  * are never called are enough to describe them.
  */
 export function builtinResourceInfos(apiDomain: string): ResourceInfo[] {
-  const describeOnly: IdentityDeps = {
+  return builtinResources(apiDomain, describeOnlyDeps()).map((r) => r.info);
+}
+
+/** Stand-in deps that let the review kinds be described; never called. */
+function describeOnlyDeps(): IdentityDeps {
+  return {
     authorizer: alwaysDeny,
     tokenReview: { tokens: { judge: async () => ({ unknown: true }) }, apiAudiences: [] },
   };
-  return builtinResources(apiDomain, describeOnly).map((r) => r.info);
 }
 
 /** OpenAPI definitions of every served kind (meta/v1 comes from apimachinery). */
 export function builtinDefinitions(apiDomain: string): Definitions {
-  return {
+  const current: Definitions = {
     ...coreDefinitions(apiDomain),
     ...tokenRequestDefinitions(apiDomain),
     ...coordinationDefinitions(apiDomain),
@@ -71,6 +77,8 @@ export function builtinDefinitions(apiDomain: string): Definitions {
     ...authorizationDefinitions(apiDomain),
     ...certificatesDefinitions(apiDomain),
   };
+  const describeOnly = builtinResources(apiDomain, describeOnlyDeps());
+  return { ...current, ...removedVersionDefinitions(apiDomain, describeOnly, current) };
 }
 
 /** The virtual review kinds of authentication/v1 and authorization/v1. */

@@ -16,6 +16,7 @@ import type { RegistrySet } from '../registry/registry-set.js';
 import { toTable, type IncludeObject } from '../tables/table.js';
 import type { ApiCatalog } from './api-catalog.js';
 import type { ApiServerConfig } from './app.js';
+import { deprecatedApiSignals } from './deprecated-apis.js';
 
 /** Upstream's answer for a path under /api or /apis that names nothing served. */
 function notFoundResource(): StatusError {
@@ -33,6 +34,7 @@ export function apiHandler(config: ApiServerConfig, registries: RegistrySet, cat
   const metaGroup = `meta.${config.apiDomain}`;
   const encodings = new EncodingCache<WatchEvent>();
   const flusher = new WatchFlusher();
+  const markDeprecated = deprecatedApiSignals(config.metrics, config.apiDomain);
   return async (ctx) => {
     const info = ctx.state.requestInfo;
     if (!info.isResourceRequest) {
@@ -48,6 +50,7 @@ export function apiHandler(config: ApiServerConfig, registries: RegistrySet, cat
       throw notFoundResource();
     }
     if (registry.info.namespaced === false && info.namespace && info.resource !== 'namespaces') throw notFoundResource();
+    markDeprecated(ctx as Context & { state: RequestState }, registry.info, info.subresource);
     // A watch ends when its client leaves, or cleanly (the stream's last chunk is written) when
     // the replica shuts down, so clients see the stream end rather than a reset.
     const signal =
@@ -143,7 +146,7 @@ function writeResult(
     );
   }
   const warnings = result.warnings ?? [];
-  if (warnings.length) ctx.set('Warning', warnings.map(warningHeader));
+  if (warnings.length) ctx.append('Warning', warnings.map(warningHeader));
   if (n.encoding === 'json' && !n.as && !n.pretty) {
     const list = result.isList ? (result.object as unknown as KubeList) : undefined;
     if (result.json || (list && list.items.length >= STREAM_LIST_THRESHOLD)) {

@@ -1,0 +1,126 @@
+import type { KubeObject } from '@cluster/apimachinery';
+import type { ResourceRegistration } from '../registry/registration.js';
+import type { Definitions, SchemaObject } from '../registry/resource-info.js';
+
+/**
+ * A removed version (SPEC 9.4) of a served kind, servable again through --runtime-config: the
+ * group prefix (without the API domain), the old version, the releases it was deprecated in and
+ * removed in, and how a request body and an answer convert when the old schema differs (the
+ * access reviews' `spec.group` is v1's `spec.groups`).
+ */
+interface RemovedVersion {
+  prefix: string;
+  version: string;
+  deprecatedRelease: string;
+  removedRelease: string;
+  resources: readonly string[];
+  convertIn?: (body: KubeObject) => KubeObject;
+  convertOut?: (answer: KubeObject) => KubeObject;
+}
+
+/** authorization/v1beta1's SubjectAccessReviewSpec names the groups `group`; v1 `groups`. */
+function renameField(obj: KubeObject, from: string, to: string): KubeObject {
+  const spec = (obj as { spec?: Record<string, unknown> }).spec;
+  if (!spec || !(from in spec)) return obj;
+  const { [from]: value, ...rest } = spec;
+  return { ...obj, spec: { ...rest, [to]: value } } as KubeObject;
+}
+
+const REMOVED: readonly RemovedVersion[] = [
+  { prefix: 'rbac.authorization', version: 'v1beta1', deprecatedRelease: '1.17', removedRelease: '1.22', resources: ['roles', 'rolebindings', 'clusterroles', 'clusterrolebindings'] },
+  { prefix: 'coordination', version: 'v1beta1', deprecatedRelease: '1.19', removedRelease: '1.22', resources: ['leases'] },
+  { prefix: 'authentication', version: 'v1beta1', deprecatedRelease: '1.19', removedRelease: '1.22', resources: ['tokenreviews'] },
+  {
+    prefix: 'authorization',
+    version: 'v1beta1',
+    deprecatedRelease: '1.19',
+    removedRelease: '1.22',
+    resources: ['subjectaccessreviews', 'selfsubjectaccessreviews', 'localsubjectaccessreviews', 'selfsubjectrulesreviews'],
+    convertIn: (body) => renameField(body, 'group', 'groups'),
+    convertOut: (answer) => renameField(answer, 'groups', 'group'),
+  },
+];
+
+/** `io.k8s.api.rbac.v1.Role` -> `io.k8s.api.rbac.v1beta1.Role`. */
+const oldDefinitionName = (name: string, version: string) => name.replace(/\.v1\.([A-Za-z]+)$/, `.${version}.$1`);
+
+/**
+ * The registrations of the removed versions of `current`'s kinds: same strategy and storage
+ * (objects are stored in the current version), old version in discovery and URLs, the
+ * deprecation marks, and the body conversions of kinds whose schema changed. Off unless
+ * --runtime-config enables them.
+ */
+export function removedVersionRegistrations(apiDomain: string, current: readonly ResourceRegistration[]): ResourceRegistration[] {
+  const out: ResourceRegistration[] = [];
+  for (const rv of REMOVED) {
+    const group = `${rv.prefix}.${apiDomain}`;
+    for (const reg of current) {
+      if (reg.info.group !== group || reg.info.version !== 'v1' || !rv.resources.includes(reg.info.resource)) continue;
+      const info = {
+        ...reg.info,
+        version: rv.version,
+        storageVersion: reg.virtual ? undefined : 'v1',
+        definitionName: oldDefinitionName(reg.info.definitionName, rv.version),
+        deprecated: { deprecatedRelease: rv.deprecatedRelease, removedRelease: rv.removedRelease, replacementApiVersion: `${group}/v1` },
+        // Subresources of other kinds (serviceaccounts/token) stay with their own versions.
+        subresources: reg.info.subresources,
+      };
+      const virtual = reg.virtual;
+      out.push({
+        ...reg,
+        info,
+        virtual: virtual && {
+          async create(req, body) {
+            const answer = await virtual.create(req, rv.convertIn ? rv.convertIn(body) : body);
+            return rv.convertOut ? rv.convertOut(answer) : answer;
+          },
+        },
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * OpenAPI definitions of the removed versions: each kind's current definition under its old
+ * name with the old group-version-kind, and, for the access reviews, `spec.group` in place of
+ * `spec.groups`. Nested definitions are shared with the current version (same schema).
+ */
+export function removedVersionDefinitions(apiDomain: string, registrations: readonly ResourceRegistration[], defs: Definitions): Definitions {
+  const out: Definitions = {};
+  for (const reg of registrations) {
+    if (!reg.info.deprecated) continue;
+    const currentName = reg.info.definitionName.replace(/\.v1beta1\.([A-Za-z]+)$/, '.v1.$1');
+    const source = defs[currentName];
+    if (!source) continue;
+    const gvk = (kind: string) => [{ group: reg.info.group, kind, version: reg.info.version }];
+    out[reg.info.definitionName] = { ...(source as SchemaObject), 'x-kubernetes-group-version-kind': gvk(reg.info.kind) };
+    const list = defs[`${currentName}List`] as SchemaObject | undefined;
+    if (list) {
+      const items = { ...((list['properties'] as Record<string, SchemaObject>)['items'] ?? {}) };
+      const itemRefs = { ...((items['items'] as SchemaObject | undefined) ?? {}), $ref: `#/definitions/${reg.info.definitionName}` };
+      out[`${reg.info.definitionName}List`] = {
+        ...list,
+        properties: { ...(list['properties'] as Record<string, SchemaObject>), items: { ...items, items: itemRefs } },
+        'x-kubernetes-group-version-kind': gvk(reg.info.listKind),
+      };
+    }
+    if (reg.info.group === `authorization.${apiDomain}`) {
+      const specName = `io.k8s.api.authorization.v1beta1.${reg.info.kind === 'SelfSubjectRulesReview' ? 'SelfSubjectRulesReviewSpec' : reg.info.kind === 'SelfSubjectAccessReview' ? 'SelfSubjectAccessReviewSpec' : 'SubjectAccessReviewSpec'}`;
+      const v1Spec = defs[specName.replace('.v1beta1.', '.v1.')] as SchemaObject | undefined;
+      if (v1Spec) {
+        const props = { ...((v1Spec['properties'] as Record<string, unknown>) ?? {}) };
+        if ('groups' in props) {
+          props['group'] = props['groups'];
+          delete props['groups'];
+        }
+        out[specName] = { ...v1Spec, properties: props } as SchemaObject;
+        const kindDef = out[reg.info.definitionName] as SchemaObject;
+        const kindProps = { ...((kindDef['properties'] as Record<string, SchemaObject>) ?? {}) };
+        if (kindProps['spec']) kindProps['spec'] = { ...kindProps['spec'], $ref: `#/definitions/${specName}` };
+        out[reg.info.definitionName] = { ...kindDef, properties: kindProps } as SchemaObject;
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,85 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { useTestServer } from '../support/test-server.js';
+
+// SPEC 9.4 removed versions served again through --runtime-config: same stored objects as v1
+// (lossless round trip), the Warning header, the audit annotations and the deprecated-APIs gauge
+// (SPEC 9.3 rule 10), and authorization/v1beta1's spec.group.
+const dir = mkdtempSync(join(tmpdir(), 'removed-'));
+const logPath = join(dir, 'audit.log');
+const policyPath = join(dir, 'policy.yaml');
+writeFileSync(policyPath, 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Metadata\n  resources: [{group: rbac.authorization.k8s.io}]\n');
+const ts = useTestServer([
+  '--runtime-config=rbac.authorization.k8s.io/v1beta1=true,coordination.k8s.io/v1beta1,authorization.k8s.io/v1beta1,authentication.k8s.io/v1beta1',
+  '--audit-log-path',
+  logPath,
+  '--audit-policy-file',
+  policyPath,
+]);
+const RBAC = 'rbac.authorization.k8s.io';
+const V1BETA1 = `/apis/${RBAC}/v1beta1`;
+
+test('a v1beta1 Role is the v1 Role: every field round-trips both ways', async () => {
+  const role = {
+    apiVersion: `${RBAC}/v1beta1`,
+    kind: 'Role',
+    metadata: { name: 'old-style', namespace: 'default', labels: { a: 'b' }, annotations: { c: 'd' } },
+    rules: [{ apiGroups: [''], resources: ['configmaps'], resourceNames: ['x'], verbs: ['get', 'list'] }],
+  };
+  const created = await ts().request('POST', `${V1BETA1}/namespaces/default/roles`, { body: role });
+  expect(created.status).toBe(201);
+  expect(created.json.apiVersion).toBe(`${RBAC}/v1beta1`);
+  expect(String(created.headers['warning'])).toBe(
+    `299 - "${RBAC}/v1beta1 Role is deprecated in v1.17+, unavailable in v1.22+; use ${RBAC}/v1 Role"`,
+  );
+  const v1 = await ts().request('GET', `/apis/${RBAC}/v1/namespaces/default/roles/old-style`);
+  expect(v1.status).toBe(200);
+  expect(v1.headers['warning']).toBeUndefined();
+  expect(v1.json).toMatchObject({ apiVersion: `${RBAC}/v1`, kind: 'Role', metadata: { labels: { a: 'b' }, annotations: { c: 'd' } }, rules: role.rules });
+  // Written through v1, read through v1beta1.
+  const updated = await ts().request('PUT', `/apis/${RBAC}/v1/namespaces/default/roles/old-style`, { body: { ...v1.json, rules: [{ apiGroups: [''], resources: ['secrets'], verbs: ['get'] }] } });
+  expect(updated.status).toBe(200);
+  const back = await ts().request('GET', `${V1BETA1}/namespaces/default/roles/old-style`);
+  expect(back.json).toMatchObject({ apiVersion: `${RBAC}/v1beta1`, rules: [{ resources: ['secrets'] }], metadata: { resourceVersion: updated.json.metadata.resourceVersion } });
+  const list = await ts().request('GET', `${V1BETA1}/roles`);
+  expect(list.json).toMatchObject({ apiVersion: `${RBAC}/v1beta1`, kind: 'RoleList' });
+});
+
+test('discovery lists the enabled removed versions; v1 stays the preferred version', async () => {
+  const group = await ts().request('GET', `/apis/${RBAC}`);
+  expect(group.json.versions.map((v: { version: string }) => v.version)).toEqual(['v1', 'v1beta1']);
+  expect(group.json.preferredVersion.version).toBe('v1');
+  const leases = await ts().request('GET', '/apis/coordination.k8s.io/v1beta1');
+  expect(leases.json.resources.map((r: { name: string }) => r.name)).toContain('leases');
+  // Not enabled: certificates/v1beta1 does not exist.
+  expect((await ts().request('GET', '/apis/certificates.k8s.io/v1beta1')).status).toBe(404);
+});
+
+test('authorization/v1beta1 SubjectAccessReview takes spec.group and answers with it', async () => {
+  const r = await ts().request('POST', '/apis/authorization.k8s.io/v1beta1/subjectaccessreviews', {
+    body: {
+      apiVersion: 'authorization.k8s.io/v1beta1',
+      kind: 'SubjectAccessReview',
+      spec: { user: 'x', group: ['system:masters'], resourceAttributes: { verb: 'get', resource: 'configmaps', namespace: 'default' } },
+    },
+  });
+  expect(r.status).toBe(201);
+  expect(r.json).toMatchObject({ apiVersion: 'authorization.k8s.io/v1beta1', spec: { group: ['system:masters'] }, status: { allowed: true } });
+  expect(r.json.spec.groups).toBeUndefined();
+  expect(String(r.headers['warning'])).toContain('authorization.k8s.io/v1beta1 SubjectAccessReview is deprecated in v1.19+, unavailable in v1.22+');
+});
+
+test('the gauge and the audit annotations record the deprecated request', async () => {
+  const metrics = (await ts().request('GET', '/metrics')).text;
+  expect(metrics).toMatch(/^apiserver_requested_deprecated_apis\{group="rbac\.authorization\.k8s\.io",version="v1beta1",resource="roles",subresource="",removed_release="1\.22"\} 1$/m);
+  const r = await ts().request('GET', `${V1BETA1}/clusterroles/view`);
+  expect(r.status).toBe(200);
+  const id = String(r.headers['audit-id']);
+  let event: { annotations?: Record<string, string> } | undefined;
+  for (let i = 0; i < 100 && !event; i++) {
+    event = readFileSync(logPath, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((e) => e.auditID === id && e.stage === 'ResponseComplete');
+    if (!event) await new Promise((res) => setTimeout(res, 20));
+  }
+  expect(event?.annotations).toMatchObject({ 'k8s.io/deprecated': 'true', 'k8s.io/removed-release': '1.22' });
+});
