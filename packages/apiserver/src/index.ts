@@ -25,3 +25,4 @@ export { ensureDefaultRbac } from './authz/rbac/bootstrap/ensure.js';
 export { parseAuditPolicy, type AuditPolicy } from './audit/policy.js';
 export { AuditLogBackend } from './audit/log-backend.js';
 export type { AuditConfig, AuditSink } from './filters/with-audit.js';
+export { validateShowHiddenMetricsVersion } from './metrics/stability.js';

@@ -95,6 +95,7 @@ export interface ServerOptions {
   controllers: string[];
   auditLogPath: string;
   auditPolicyFile: string;
+  showHiddenMetricsForVersion: string;
   auditLogMaxsize: number;
   auditLogMaxbackup: number;
   auditLogMaxage: number;
@@ -166,6 +167,7 @@ export function defaultServerOptions(): ServerOptions {
     controllers: ['*'],
     auditLogPath: '',
     auditPolicyFile: '',
+    showHiddenMetricsForVersion: '',
     auditLogMaxsize: 0,
     auditLogMaxbackup: 0,
     auditLogMaxage: 0,
@@ -231,6 +233,7 @@ export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'cluster-signing-key-file', key: 'clusterSigningKeyFile', kind: 'string', help: 'Filename containing a PEM-encoded RSA or ECDSA private key used to sign cluster-scoped certificates. Defaults to the key of the CA generated in the data directory.' },
   { name: 'controllers', key: 'controllers', kind: 'stringSlice', help: "A list of controllers to enable. '*' enables all on-by-default controllers, 'foo' enables the controller named 'foo', '-foo' disables the controller named 'foo'." },
   { name: 'audit-log-path', key: 'auditLogPath', kind: 'string', help: "If set, all requests coming to the apiserver will be logged to this file. '-' means standard out." },
+  { name: 'show-hidden-metrics-for-version', key: 'showHiddenMetricsForVersion', kind: 'string', help: 'The previous version for which you want to show hidden metrics. Only the previous minor version is meaningful, other values will not be allowed. The format is <major>.<minor>, e.g.: \'1.16\'.' },
   { name: 'audit-policy-file', key: 'auditPolicyFile', kind: 'string', help: 'Path to the file that defines the audit policy configuration.' },
   { name: 'audit-log-maxsize', key: 'auditLogMaxsize', kind: 'int', help: 'The maximum size in megabytes of the audit log file before it gets rotated.' },
   { name: 'audit-log-maxbackup', key: 'auditLogMaxbackup', kind: 'int', help: 'The maximum number of old audit log files to retain. Setting a value of 0 will mean there\'s no restriction on the number of files.' },

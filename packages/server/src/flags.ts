@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { join } from 'node:path';
-import { builtinResourceInfos } from '@cluster/apiserver';
+import { builtinResourceInfos, validateShowHiddenMetricsVersion } from '@cluster/apiserver';
 import { knownControllerNames } from '@cluster/controllers';
 import {
   FLAG_DEFINITIONS,
@@ -222,6 +222,8 @@ function validate(o: ServerOptions): void {
   } catch (e) {
     errors.push((e as Error).message);
   }
+  const hiddenMetrics = validateShowHiddenMetricsVersion(o.showHiddenMetricsForVersion);
+  if (hiddenMetrics) errors.push(hiddenMetrics);
   for (const e of resolveFeatureGates(o.featureGates).errors) errors.push(`invalid argument for "--feature-gates" flag: ${e}`);
   const known = knownControllerNames();
   for (const c of o.controllers) {

@@ -209,6 +209,7 @@ async function startWithEtcd(
     audit: audit?.config,
     shutdownSignal: shutdown.signal,
     listChunking: gates.enabled['APIListChunking']!,
+    showHiddenMetricsForVersion: opts.showHiddenMetricsForVersion || undefined,
     serves: (info) => runtimeConfig.serves(info.group, info.version, info.resource),
     protobuf: protobufCodecFor(opts.apiDomain),
     inflight: { readOnly: opts.maxRequestsInflight, mutating: opts.maxMutatingRequestsInflight },

@@ -17,6 +17,7 @@ import { toTable, type IncludeObject } from '../tables/table.js';
 import type { ApiCatalog } from './api-catalog.js';
 import type { ApiServerConfig } from './app.js';
 import { deprecatedApiSignals } from './deprecated-apis.js';
+import { withStability } from '../metrics/stability.js';
 
 /** Upstream's answer for a path under /api or /apis that names nothing served. */
 function notFoundResource(): StatusError {
@@ -178,7 +179,7 @@ async function serveNonResource(ctx: Context, config: ApiServerConfig, catalog: 
   }
   if (path === '/metrics') {
     ctx.type = config.metrics.contentType;
-    ctx.body = await config.metrics.metrics();
+    ctx.body = withStability(await config.metrics.metrics(), config.showHiddenMetricsForVersion);
     return true;
   }
   const doc = catalog.document(path, ctx.URL.searchParams, ctx.get('Accept'));

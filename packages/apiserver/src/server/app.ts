@@ -35,6 +35,8 @@ export interface ApiServerConfig {
   extraAdmission?: readonly AdmissionPlugin[];
   /** --runtime-config: whether a resource at its group version is served (absent: all are). */
   serves?: (info: ResourceInfo) => boolean;
+  /** --show-hidden-metrics-for-version: shows metrics deprecated two releases ago again. */
+  showHiddenMetricsForVersion?: string;
   /** Feature gate APIListChunking (default on): off, lists ignore `limit` and `continue`. */
   listChunking?: boolean;
   /** Aborted when the replica shuts down: open watches then end cleanly. */

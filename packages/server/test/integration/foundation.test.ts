@@ -298,6 +298,9 @@ describe('namespaces, discovery, health and metrics', () => {
     const res = await ts().request('GET', '/metrics');
     expect(res.text).toMatch(/apiserver_request_total\{[^}]*verb="LIST"[^}]*resource="configmaps"[^}]*scope="namespace"[^}]*code="200"\} \d+/);
     expect(res.text).toContain('apiserver_request_duration_seconds_bucket');
+    // Stability classes as upstream labels them (SPEC 9.3 rule 9).
+    expect(res.text).toMatch(/^# HELP apiserver_request_total \[STABLE\] /m);
+    expect(res.text).toMatch(/^# HELP etcd_request_duration_seconds \[ALPHA\] /m);
   });
   test('metrics: stored objects per resource from the watch caches, requests in flight per kind', async () => {
     const metric = (text: string, series: string): number | undefined => {
