@@ -2,3 +2,4 @@ export * from './pem.js';
 export * from './csr-pem.js';
 export * from './csr-details.js';
 export * from './testing-csr.js';
+export * from './node-requests.js';

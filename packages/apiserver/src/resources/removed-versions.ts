@@ -1,6 +1,7 @@
 import type { KubeObject } from '@cluster/apimachinery';
 import type { ResourceRegistration } from '../registry/registration.js';
 import type { Definitions, SchemaObject } from '../registry/resource-info.js';
+import { csrV1beta1Strategy } from './certificates/certificatesigningrequests/strategy-v1beta1.js';
 
 /**
  * A removed version (SPEC 9.4) of a served kind, servable again through --runtime-config: the
@@ -16,6 +17,8 @@ interface RemovedVersion {
   resources: readonly string[];
   convertIn?: (body: KubeObject) => KubeObject;
   convertOut?: (answer: KubeObject) => KubeObject;
+  /** The old version's own behaviour (defaults, validation), when it differs from the current one. */
+  strategy?: (apiDomain: string) => ResourceRegistration['strategy'];
 }
 
 /** authorization/v1beta1's SubjectAccessReviewSpec names the groups `group`; v1 `groups`. */
@@ -29,6 +32,14 @@ function renameField(obj: KubeObject, from: string, to: string): KubeObject {
 const REMOVED: readonly RemovedVersion[] = [
   { prefix: 'rbac.authorization', version: 'v1beta1', deprecatedRelease: '1.17', removedRelease: '1.22', resources: ['roles', 'rolebindings', 'clusterroles', 'clusterrolebindings'] },
   { prefix: 'coordination', version: 'v1beta1', deprecatedRelease: '1.19', removedRelease: '1.22', resources: ['leases'] },
+  {
+    prefix: 'certificates',
+    version: 'v1beta1',
+    deprecatedRelease: '1.19',
+    removedRelease: '1.22',
+    resources: ['certificatesigningrequests'],
+    strategy: (apiDomain) => csrV1beta1Strategy(apiDomain) as ResourceRegistration['strategy'],
+  },
   { prefix: 'authentication', version: 'v1beta1', deprecatedRelease: '1.19', removedRelease: '1.22', resources: ['tokenreviews'] },
   {
     prefix: 'authorization',
@@ -68,6 +79,7 @@ export function removedVersionRegistrations(apiDomain: string, current: readonly
       const virtual = reg.virtual;
       out.push({
         ...reg,
+        ...(rv.strategy ? { strategy: rv.strategy(apiDomain) } : {}),
         info,
         virtual: virtual && {
           async create(req, body) {

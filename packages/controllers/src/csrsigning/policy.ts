@@ -1,4 +1,4 @@
-import type { CertificateRequestDetails } from '@cluster/apimachinery';
+import { nodeClientRequestError, nodeServingRequestError, type CertificateRequestDetails } from '@cluster/apimachinery';
 
 /**
  * What a built-in signer (SPEC 4.11) makes of a request: not one of its requests, a request that
@@ -40,25 +40,6 @@ export const EXT_KEY_USAGE_OIDS: Readonly<Record<string, string>> = {
   'netscape sgc': '2.16.840.1.113730.4.1',
 };
 
-const sameSet = (a: readonly string[], b: readonly string[]) => new Set(a).size === new Set(b).size && b.every((u) => a.includes(u));
-
-/**
- * The exact usages of a node-agent signer: the three of SPEC 4.11, or (as upstream accepts for
- * keys that cannot encipher, ECDSA) the same without `key encipherment`.
- */
-function usagesMatch(usages: readonly string[], required: readonly string[]): boolean {
-  return sameSet(usages, required) || sameSet(usages, required.filter((u) => u !== 'key encipherment'));
-}
-
-const NODE_PREFIX = 'system:node:';
-
-/** The subject rule of both node-agent signers: organizations exactly `system:nodes`, CN `system:node:...`. */
-function nodeSubjectError(d: CertificateRequestDetails): string | undefined {
-  if (d.organizations.length !== 1 || d.organizations[0] !== 'system:nodes') return 'subject organization is not system:nodes';
-  if (!d.commonName.startsWith(NODE_PREFIX)) return 'subject common name does not begin with system:node:';
-  return undefined;
-}
-
 /**
  * Upstream's signer validation of the built-in signers under `apiDomain` (pure). Usage names are
  * those of certificates/v1 and were checked for being known when the request was created.
@@ -74,27 +55,12 @@ export function signerVerdict(apiDomain: string, signerName: string, d: Certific
       return { recognized: true, honourSubjectAltNames: true };
     }
     case `${apiDomain}/api-server-client-node-agent`: {
-      const subject = nodeSubjectError(d);
-      if (subject) return fail(subject);
-      if (d.dnsNames.length > 0) return fail('DNS subjectAltNames are not allowed');
-      if (d.emailAddresses.length > 0) return fail('Email subjectAltNames are not allowed');
-      if (d.ipAddresses.length > 0) return fail('IP subjectAltNames are not allowed');
-      if (d.uris.length > 0) return fail('URI subjectAltNames are not allowed');
-      if (!usagesMatch(usages, ['key encipherment', 'digital signature', 'client auth'])) {
-        return fail('usages did not match [client auth digital signature key encipherment]');
-      }
-      return { recognized: true, honourSubjectAltNames: false };
+      const error = nodeClientRequestError(d, usages);
+      return error ? fail(error) : { recognized: true, honourSubjectAltNames: false };
     }
     case `${apiDomain}/node-agent-serving`: {
-      if (d.organizations.length !== 1 || d.organizations[0] !== 'system:nodes') return fail('subject organization is not system:nodes');
-      if (d.dnsNames.length === 0 && d.ipAddresses.length === 0) return fail('DNS or IP subjectAltName is required');
-      if (d.emailAddresses.length > 0) return fail('Email subjectAltNames are not allowed');
-      if (d.uris.length > 0) return fail('URI subjectAltNames are not allowed');
-      if (!usagesMatch(usages, ['key encipherment', 'digital signature', 'server auth'])) {
-        return fail('usages did not match [digital signature key encipherment server auth]');
-      }
-      if (!d.commonName.startsWith(NODE_PREFIX)) return fail('subject common name does not begin with system:node:');
-      return { recognized: true, honourSubjectAltNames: true };
+      const error = nodeServingRequestError(d, usages);
+      return error ? fail(error) : { recognized: true, honourSubjectAltNames: true };
     }
     case `${apiDomain}/legacy-unknown`:
       return { recognized: true, honourSubjectAltNames: true };

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { makeTestCsr } from '@cluster/apimachinery';
 import { useTestServer } from '../support/test-server.js';
 
 // SPEC 9.4 removed versions served again through --runtime-config: same stored objects as v1
@@ -11,7 +12,8 @@ const logPath = join(dir, 'audit.log');
 const policyPath = join(dir, 'policy.yaml');
 writeFileSync(policyPath, 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Metadata\n  resources: [{group: rbac.authorization.k8s.io}]\n');
 const ts = useTestServer([
-  '--runtime-config=rbac.authorization.k8s.io/v1beta1=true,coordination.k8s.io/v1beta1,authorization.k8s.io/v1beta1,authentication.k8s.io/v1beta1',
+  '--runtime-config=rbac.authorization.k8s.io/v1beta1=true,coordination.k8s.io/v1beta1,authorization.k8s.io/v1beta1,authentication.k8s.io/v1beta1,certificates.k8s.io/v1beta1',
+  '--controllers=-csrsigning,-csrapproving,-csrcleaner',
   '--audit-log-path',
   logPath,
   '--audit-policy-file',
@@ -52,8 +54,8 @@ test('discovery lists the enabled removed versions; v1 stays the preferred versi
   expect(group.json.preferredVersion.version).toBe('v1');
   const leases = await ts().request('GET', '/apis/coordination.k8s.io/v1beta1');
   expect(leases.json.resources.map((r: { name: string }) => r.name)).toContain('leases');
-  // Not enabled: certificates/v1beta1 does not exist.
-  expect((await ts().request('GET', '/apis/certificates.k8s.io/v1beta1')).status).toBe(404);
+  // Not enabled: coordination's v1beta1 is, networking's does not exist at all.
+  expect((await ts().request('GET', '/apis/networking.k8s.io/v1beta1')).status).toBe(404);
 });
 
 test('authorization/v1beta1 SubjectAccessReview takes spec.group and answers with it', async () => {
@@ -82,4 +84,27 @@ test('the gauge and the audit annotations record the deprecated request', async 
     if (!event) await new Promise((res) => setTimeout(res, 20));
   }
   expect(event?.annotations).toMatchObject({ 'k8s.io/deprecated': 'true', 'k8s.io/removed-release': '1.22' });
+});
+
+test('certificates/v1beta1 keeps its defaults: usages, the signer from the request, legacy-unknown allowed', async () => {
+  const CSRS = '/apis/certificates.k8s.io/v1beta1/certificatesigningrequests';
+  const node = makeTestCsr({ commonName: 'system:node:n9', organizations: ['system:nodes'] }).request;
+  const nodeCsr = await ts().request('POST', CSRS, {
+    body: { apiVersion: 'certificates.k8s.io/v1beta1', kind: 'CertificateSigningRequest', metadata: { name: 'old-node' }, spec: { request: node, usages: ['digital signature', 'key encipherment', 'client auth'] } },
+  });
+  expect(nodeCsr.status).toBe(201);
+  expect(nodeCsr.json.spec.signerName).toBe('k8s.io/api-server-client-node-agent');
+  const plain = await ts().request('POST', CSRS, {
+    body: { apiVersion: 'certificates.k8s.io/v1beta1', kind: 'CertificateSigningRequest', metadata: { name: 'old-plain' }, spec: { request: makeTestCsr({ commonName: 'x' }).request } },
+  });
+  expect(plain.status).toBe(201);
+  expect(plain.json.spec).toMatchObject({ signerName: 'k8s.io/legacy-unknown', usages: ['digital signature', 'key encipherment'] });
+  // Read through v1, the same object.
+  const v1 = await ts().request('GET', '/apis/certificates.k8s.io/v1/certificatesigningrequests/old-plain');
+  expect(v1.json).toMatchObject({ apiVersion: 'certificates.k8s.io/v1', spec: { signerName: 'k8s.io/legacy-unknown' } });
+  // v1 itself still refuses the legacy signer on create.
+  const refused = await ts().request('POST', '/apis/certificates.k8s.io/v1/certificatesigningrequests', {
+    body: { apiVersion: 'certificates.k8s.io/v1', kind: 'CertificateSigningRequest', metadata: { name: 'new-legacy' }, spec: { request: makeTestCsr({ commonName: 'y' }).request, signerName: 'k8s.io/legacy-unknown', usages: ['client auth'] } },
+  });
+  expect(refused.status).toBe(422);
 });

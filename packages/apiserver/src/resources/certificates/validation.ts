@@ -33,10 +33,10 @@ interface SpecOptions {
 }
 
 /** A new request: metadata, spec (request, signerName, usages, expirationSeconds) and status. */
-export function validateCsr(csr: CertificateSigningRequest, apiDomain: string): FieldErrorList {
+export function validateCsr(csr: CertificateSigningRequest, apiDomain: string, allowLegacySigner = false): FieldErrorList {
   return [
     ...validateObjectMeta(csr.metadata, csrMeta),
-    ...validateSpec(csr.spec ?? {}, apiDomain, { allowLegacySigner: false, allowDuplicateUsages: false }),
+    ...validateSpec(csr.spec ?? {}, apiDomain, { allowLegacySigner, allowDuplicateUsages: false }),
     ...validateStatus(csr),
   ];
 }
