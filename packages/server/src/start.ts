@@ -33,7 +33,7 @@ import {
   type TokenAuthenticator,
   type UserInfo,
 } from '@cluster/apiserver';
-import { CachedStore, Compactor, Etcd3Store, EtcdKvClient, newEtcdClient, startEtcd, type EtcdProcess } from '@cluster/storage';
+import { CachedStore, Compactor, Etcd3Store, EtcdKvClient, newEtcdClient, superviseEtcd, type SupervisedEtcd } from '@cluster/storage';
 import type { ServerOptions } from './flags.js';
 import { ensureCertificates } from './certs.js';
 import { resolveFeatureGates } from './feature-gates.js';
@@ -57,6 +57,8 @@ export interface RunningServer {
   adminToken: string;
   caPem?: string;
   api: ApiServer;
+  /** The supervised embedded etcd, when this replica owns one. */
+  embeddedEtcd?: SupervisedEtcd;
   /** Graceful stop: readyz fails, listeners close, etcd client closes, the embedded etcd stops. */
   stop(): Promise<void>;
 }
@@ -67,12 +69,18 @@ export interface RunningServer {
  */
 export async function startServer(opts: ServerOptions, logger: Logger = pino({ level: opts.logLevel })): Promise<RunningServer> {
   const dataDir = resolve(opts.dataDir);
-  let etcd: EtcdProcess | undefined;
+  let etcd: SupervisedEtcd | undefined;
   let endpoints = opts.etcdServers;
   if (endpoints.length === 0) {
-    etcd = await startEtcd({ dataDir: join(dataDir, 'etcd'), log: (line) => logger.debug({ etcd: line }) });
+    // The embedded etcd is supervised: if it dies it comes back (same ports and data) with
+    // backoff, and readyz reports etcd until then.
+    etcd = await superviseEtcd({
+      dataDir: join(dataDir, 'etcd'),
+      log: (line) => logger.debug({ etcd: line }),
+      onEvent: (e) => (e.type === 'restarted' ? logger.info({ etcd: e.detail }, 'embedded etcd restarted') : logger.warn({ etcd: e.detail }, `embedded etcd ${e.type}`)),
+    });
     endpoints = [etcd.endpoint];
-    logger.info({ endpoint: etcd.endpoint, pid: etcd.pid }, 'embedded etcd started');
+    logger.info({ endpoint: etcd.endpoint, pid: etcd.pid() }, 'embedded etcd started');
   }
   try {
     return await startWithEtcd(opts, logger, dataDir, endpoints, etcd);
@@ -87,7 +95,7 @@ async function startWithEtcd(
   logger: Logger,
   dataDir: string,
   endpoints: string[],
-  etcd: EtcdProcess | undefined,
+  etcd: SupervisedEtcd | undefined,
 ): Promise<RunningServer> {
   const admin = await ensureAdminToken(dataDir);
   const tokens = new Map<string, UserInfo>();
@@ -326,7 +334,7 @@ async function startWithEtcd(
     })();
     return stopped;
   };
-  return { url, port, kubeconfigPath, adminToken: admin.token, caPem, api, stop };
+  return { url, port, kubeconfigPath, adminToken: admin.token, caPem, api, stop, embeddedEtcd: etcd };
 }
 
 /**
