@@ -3,3 +3,4 @@ export * from './csr-pem.js';
 export * from './csr-details.js';
 export * from './testing-csr.js';
 export * from './node-requests.js';
+export * from './types.js';

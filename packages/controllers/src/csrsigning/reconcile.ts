@@ -1,28 +1,7 @@
-import { certificateRequestDetails, type CertificateRequestDetails, type KubeObject } from '@cluster/apimachinery';
+import { certificateRequestDetails, type CertificateRequestDetails, type CertificateSigningRequest, type CsrCondition } from '@cluster/apimachinery';
 import { signerVerdict } from './policy.js';
 
-export interface CsrCondition {
-  type: string;
-  status: string;
-  reason?: string;
-  message?: string;
-  lastUpdateTime?: string;
-  lastTransitionTime?: string;
-}
-
-export interface CertificateSigningRequest extends KubeObject {
-  spec?: {
-    request?: string;
-    signerName?: string;
-    usages?: string[];
-    expirationSeconds?: number | null;
-    username?: string;
-    uid?: string;
-    groups?: string[];
-    extra?: Record<string, string[]>;
-  };
-  status?: { conditions?: CsrCondition[]; certificate?: string };
-}
+export type { CertificateSigningRequest, CsrCondition } from '@cluster/apimachinery';
 
 export const hasTrueCondition = (csr: CertificateSigningRequest, type: string) =>
   (csr.status?.conditions ?? []).some((c) => c.type === type && c.status === 'True');
