@@ -21,3 +21,5 @@ export { RbacAuthorizer } from './authz/rbac/rbac-authorizer.js';
 export { rbacEscalationPlugin } from './authz/rbac/escalation.js';
 export { aggregateUntilStable, startClusterRoleAggregator } from './authz/rbac/aggregator.js';
 export { ensureDefaultRbac } from './authz/rbac/bootstrap/ensure.js';
+export { OidcAuthenticator, OIDC_ALLOWED_SIGNING_ALGS, type OidcAuthenticatorOptions } from './authn/oidc.js';
+export { httpsJsonGetter, type JsonGetter } from './authn/oidc-fetch.js';

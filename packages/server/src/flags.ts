@@ -8,6 +8,7 @@ import {
   type ServerOptions,
 } from './flag-definitions.js';
 import { validateServiceAccountFlags } from './service-accounts.js';
+import { validateOidcFlags } from './oidc.js';
 import {
   formatGoDuration,
   goQuote,
@@ -223,6 +224,7 @@ function validate(o: ServerOptions): void {
     errors.push('--cluster-signing-cert-file and --cluster-signing-key-file must be specified together');
   }
   errors.push(...validateServiceAccountFlags(o));
+  errors.push(...validateOidcFlags(o));
   if (!LOG_LEVELS.includes(o.logLevel)) {
     errors.push(`--log-level ${goQuote(o.logLevel)} must be one of ${LOG_LEVELS.join(', ')}`);
   }

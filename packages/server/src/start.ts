@@ -38,6 +38,7 @@ import { protobufCodecFor } from './protobuf.js';
 import { startMemoryReclaimer } from './memory-reclaimer.js';
 import { createListener, type RequestListener } from './listener.js';
 import { loadServiceAccountConfig } from './service-accounts.js';
+import { startOidcAuthenticator } from './oidc.js';
 
 /** Upstream's "golang's default" for --http2-max-streams-per-connection=0. */
 const DEFAULT_HTTP2_MAX_STREAMS = 250;
@@ -113,6 +114,9 @@ async function startWithEtcd(
         : undefined,
     }),
   );
+  // OIDC after service accounts, as upstream: both read JWTs, and an OIDC miss may refetch keys.
+  const oidc = await startOidcAuthenticator(opts, sa.apiAudiences, logger);
+  if (oidc) tokenMethods.push(oidc);
   const tokenAuthenticator = new TokenAuthenticatorChain(tokenMethods);
   const tokenIssuer = new ServiceAccountTokenIssuer(sa.signingKey, sa.issuers[0]!, opts.apiDomain);
   authenticators.push(new BearerTokenAuthenticator(tokenAuthenticator));
@@ -281,6 +285,7 @@ async function startWithEtcd(
       await controllers.stop();
       stopAggregator();
       rbac.stop();
+      oidc?.stop();
       if (opts.shutdownDelayDuration > 0) await new Promise((r) => setTimeout(r, opts.shutdownDelayDuration));
       // Long-running requests (watches) would hold the close open; they end after a grace period.
       await server.close(2_000);

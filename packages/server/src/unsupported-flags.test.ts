@@ -6,9 +6,9 @@ describe('unsupportedFlags', () => {
     expect(unsupportedFlags(parseFlags([]))).toEqual([]);
     expect(unsupportedFlags(parseFlags(['--secure-port=7443', '--token-auth-file=/x']))).toEqual([]);
     expect(unsupportedFlags(parseFlags(['--feature-gates=ConsistentListFromCache=false']))).toEqual([]);
+    expect(unsupportedFlags(parseFlags(['--oidc-issuer-url=https://issuer.example', '--oidc-client-id=kube']))).toEqual([]);
   });
   test.each([
-    [['--oidc-issuer-url=https://issuer.example'], ['--oidc-issuer-url']],
     [['--runtime-config=api/all=true'], ['--runtime-config']],
     [['--audit-log-path=/tmp/a', '--feature-gates=Foo=true'], ['--feature-gates=Foo', '--audit-log-path']],
     [['--feature-gates=ConsistentListFromCache=false,Bar=true'], ['--feature-gates=Bar']],
