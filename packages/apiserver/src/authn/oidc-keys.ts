@@ -59,12 +59,13 @@ export class OidcKeySource {
   }
 
   /**
-   * The cached key set, fetching it first if there is none yet. Throws {@link OidcNotReadyError}
-   * before discovery, or the fetch error when no set was ever fetched.
+   * The cached key set, fetching it first if there is none yet (rate-limited like any refetch, so
+   * a failing key endpoint is not asked once per token). Throws {@link OidcNotReadyError} before
+   * discovery, or the fetch error when no set was ever fetched.
    */
   async current(): Promise<JWTVerifyGetKey> {
     if (!this.jwksUri) throw new OidcNotReadyError('oidc: authenticator not initialized');
-    if (!this.keys) await this.refresh(true);
+    if (!this.keys) await this.refresh();
     if (!this.keys) throw new Error('oidc: no key set fetched yet');
     return this.keys;
   }

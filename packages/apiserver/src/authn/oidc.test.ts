@@ -215,6 +215,35 @@ describe('OidcAuthenticator', () => {
     expect((await a.authenticateToken(token))?.user.username).toBe('alice');
   });
 
+  test('a failing key endpoint is asked at most once per interval, and its set is used once it answers', async () => {
+    const issuer = new FakeIssuer();
+    issuer.published = [rsa];
+    const realGet = issuer.getJson;
+    let keysDown = true;
+    issuer.getJson = async (url) => {
+      if (url === JWKS_URI && keysDown) {
+        issuer.keyFetches++;
+        throw new Error('503');
+      }
+      return realGet(url);
+    };
+    let now = Date.now();
+    const a = new OidcAuthenticator({
+      issuerUrl: ISSUER, clientId: 'kube', usernameClaim: 'sub', usernamePrefix: '-', groupsClaim: '', groupsPrefix: '',
+      requiredClaims: {}, signingAlgs: ['RS256'], apiAudiences: [], getJson: issuer.getJson, keyRefreshIntervalMs: 5_000, now: () => now,
+    });
+    started.push(a);
+    a.start();
+    await waitFor(() => issuer.keyFetches === 1);
+    const token = await sign(rsa, {});
+    for (let i = 0; i < 3; i++) await expect(a.authenticateToken(token)).rejects.toMatchObject({ status: { code: 401 } });
+    expect(issuer.keyFetches).toBe(1);
+    keysDown = false;
+    now += 5_000;
+    expect((await a.authenticateToken(token))?.user.username).toBe('alice');
+    expect(issuer.keyFetches).toBe(2);
+  });
+
   test('a discovery document naming another issuer is not accepted', async () => {
     const issuer = new FakeIssuer();
     issuer.published = [rsa];
