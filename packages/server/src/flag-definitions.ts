@@ -67,6 +67,8 @@ export interface ServerOptions {
   oidcRequiredClaims: Record<string, string>;
   oidcCaFile: string;
   oidcSigningAlgs: string[];
+  /** Not a flag: OIDC discovery retry and key refetch intervals (10 s each), which tests shorten. */
+  oidcTiming?: { discoveryRetryMs?: number; keyRefreshIntervalMs?: number };
   authenticationTokenWebhookConfigFile: string;
   authenticationTokenWebhookCacheTtl: number;
   authenticationTokenWebhookVersion: string;

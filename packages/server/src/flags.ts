@@ -11,6 +11,7 @@ import {
 import { resolveFeatureGates } from './feature-gates.js';
 import { parseRuntimeConfig, servedGroupVersions } from './runtime-config.js';
 import { validateServiceAccountFlags } from './service-accounts.js';
+import { validateOidcFlags } from './oidc.js';
 import {
   formatGoDuration,
   goQuote,
@@ -237,6 +238,7 @@ function validate(o: ServerOptions): void {
     errors.push('--cluster-signing-cert-file and --cluster-signing-key-file must be specified together');
   }
   errors.push(...validateServiceAccountFlags(o));
+  errors.push(...validateOidcFlags(o));
   if (!LOG_LEVELS.includes(o.logLevel)) {
     errors.push(`--log-level ${goQuote(o.logLevel)} must be one of ${LOG_LEVELS.join(', ')}`);
   }

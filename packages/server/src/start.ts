@@ -45,6 +45,7 @@ import { protobufCodecFor } from './protobuf.js';
 import { startMemoryReclaimer } from './memory-reclaimer.js';
 import { createListener, type RequestListener } from './listener.js';
 import { loadServiceAccountConfig } from './service-accounts.js';
+import { startOidcAuthenticator } from './oidc.js';
 
 /** Upstream's "golang's default" for --http2-max-streams-per-connection=0. */
 const DEFAULT_HTTP2_MAX_STREAMS = 250;
@@ -128,6 +129,9 @@ async function startWithEtcd(
         : undefined,
     }),
   );
+  // OIDC after service accounts, as upstream: both read JWTs, and an OIDC miss may refetch keys.
+  const oidc = await startOidcAuthenticator(opts, sa.apiAudiences, logger);
+  if (oidc) tokenMethods.push(oidc);
   const tokenAuthenticator = new TokenAuthenticatorChain(tokenMethods);
   const tokenIssuer = new ServiceAccountTokenIssuer(sa.signingKey, sa.issuers[0]!, opts.apiDomain);
   authenticators.push(new BearerTokenAuthenticator(tokenAuthenticator));
@@ -328,6 +332,7 @@ async function startWithEtcd(
       stopAggregator();
       rbac.stop();
       await audit?.backend.close();
+      oidc?.stop();
       await compactor?.stop();
       await store.close();
       await etcd?.stop();

@@ -6,8 +6,6 @@ import { defaultServerOptions, type ServerOptions } from './flag-definitions.js'
  */
 const NOT_YET: readonly (readonly [keyof ServerOptions, string])[] = [
   ['etcdPrefix', 'etcd-prefix'],
-  ['oidcIssuerUrl', 'oidc-issuer-url'],
-  ['oidcClientId', 'oidc-client-id'],
   ['authenticationTokenWebhookConfigFile', 'authentication-token-webhook-config-file'],
   ['requestheaderUsernameHeaders', 'requestheader-username-headers'],
   ['requestheaderClientCaFile', 'requestheader-client-ca-file'],
