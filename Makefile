@@ -6,7 +6,7 @@ PORT ?= 6443
 # Extra server flags for `make run`, e.g. ARGS="--feature-gates=ConsistentListFromCache=false".
 ARGS ?=
 
-.PHONY: all deps build run test test-unit clean bench
+.PHONY: all deps build run test test-unit clean bench up-ha down-ha e2e-ha
 
 all: build
 
@@ -35,3 +35,16 @@ bench: build
 
 clean:
 	rm -rf packages/*/dist test-results.json
+
+# The HA control plane on this machine: three etcd members, three replicas, HAProxy in front.
+up-ha: build
+	@bash hack/ensure-haproxy.sh
+	bash hack/local-up-ha.sh up
+
+down-ha:
+	bash hack/local-up-ha.sh down
+
+# The HA fault suite alone: brings its own cluster up (in a temporary directory) and down.
+e2e-ha: build
+	@bash hack/ensure-haproxy.sh
+	$(NODE_JEST) --selectProjects e2e test-e2e/ha.test.ts
