@@ -28,3 +28,6 @@ export type { AuditConfig, AuditSink } from './filters/with-audit.js';
 export { validateShowHiddenMetricsVersion } from './metrics/stability.js';
 export { OidcAuthenticator, OIDC_ALLOWED_SIGNING_ALGS, type OidcAuthenticatorOptions } from './authn/oidc.js';
 export { httpsJsonGetter, type JsonGetter } from './authn/oidc-fetch.js';
+export { RequestHeaderAuthenticator, certificatesOf, userFromHeaders, type RequestHeaderOptions } from './authn/request-header.js';
+export { WebhookTokenAuthenticator, type WebhookTokenOptions } from './authn/webhook-token.js';
+export { parseWebhookConfig, type WebhookConfig } from './authn/webhook-config.js';

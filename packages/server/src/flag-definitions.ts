@@ -73,6 +73,7 @@ export interface ServerOptions {
   authenticationTokenWebhookCacheTtl: number;
   authenticationTokenWebhookVersion: string;
   requestheaderUsernameHeaders: string[];
+  requestheaderUidHeaders: string[];
   requestheaderGroupHeaders: string[];
   requestheaderExtraHeadersPrefix: string[];
   requestheaderClientCaFile: string;
@@ -92,6 +93,8 @@ export interface ServerOptions {
   clusterSigningKeyFile: string;
   /** `--node-join-bindings` (ours): install the RBAC bindings that let machines join by bootstrap token. */
   nodeJoinBindings: boolean;
+  /** Not a flag: the token webhook's per-call bound in ms (default 10 s), which tests shorten. */
+  webhookTimeoutMs?: number;
   /** Not a flag: CSR garbage-collection periods (SPEC 3.2), which tests shorten. */
   csrRetention?: { finishedMs: number; pendingMs: number };
   controllers: string[];
@@ -149,6 +152,7 @@ export function defaultServerOptions(): ServerOptions {
     authenticationTokenWebhookCacheTtl: 2 * MINUTE,
     authenticationTokenWebhookVersion: 'v1beta1',
     requestheaderUsernameHeaders: [],
+    requestheaderUidHeaders: [],
     requestheaderGroupHeaders: [],
     requestheaderExtraHeadersPrefix: [],
     requestheaderClientCaFile: '',
@@ -216,6 +220,7 @@ export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'authentication-token-webhook-cache-ttl', key: 'authenticationTokenWebhookCacheTtl', kind: 'duration', help: 'The duration to cache responses from the webhook token authenticator.' },
   { name: 'authentication-token-webhook-version', key: 'authenticationTokenWebhookVersion', kind: 'string', help: 'The API version of the authentication.k8s.io TokenReview to send to and expect from the webhook.' },
   { name: 'requestheader-username-headers', key: 'requestheaderUsernameHeaders', kind: 'stringSlice', help: 'List of request headers to inspect for usernames. X-Remote-User is common.' },
+  { name: 'requestheader-uid-headers', key: 'requestheaderUidHeaders', kind: 'stringSlice', help: 'List of request headers to inspect for UIDs. X-Remote-Uid is suggested.' },
   { name: 'requestheader-group-headers', key: 'requestheaderGroupHeaders', kind: 'stringSlice', help: 'List of request headers to inspect for groups. X-Remote-Group is suggested.' },
   { name: 'requestheader-extra-headers-prefix', key: 'requestheaderExtraHeadersPrefix', kind: 'stringSlice', help: 'List of request header prefixes to inspect. X-Remote-Extra- is suggested.' },
   { name: 'requestheader-client-ca-file', key: 'requestheaderClientCaFile', kind: 'string', help: 'Root certificate bundle to use to verify client certificates on incoming requests before trusting usernames in headers.' },

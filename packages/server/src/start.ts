@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID, type X509Certificate } from 'node:crypto';
 import { loadSigningAuthority, startControllerManager, type SigningAuthority } from '@cluster/controllers';
 import { join, resolve } from 'node:path';
 import { pino, type Logger } from 'pino';
@@ -18,6 +19,10 @@ import {
   TokenAuthenticatorChain,
   TokenFileAuthenticator,
   X509Authenticator,
+  RequestHeaderAuthenticator,
+  WebhookTokenAuthenticator,
+  certificatesOf,
+  parseWebhookConfig,
   RbacAuthorizer,
   rbacEscalationPlugin,
   certificateAdmissionPlugins,
@@ -107,8 +112,26 @@ async function startWithEtcd(
   const loopbackToken = randomBytes(32).toString('base64url');
   tokens.set(loopbackToken, { username: 'system:apiserver', uid: randomUUID(), groups: ['system:masters'] });
   const authenticators: Authenticator[] = [];
-  // Without a client CA the TLS layer asks for no certificate, so x509 then never answers.
-  authenticators.push(new X509Authenticator());
+  // The authenticating proxy first (SPEC 5.3): it strips its headers from every request.
+  const requestHeaderCaPem = opts.requestheaderClientCaFile ? await readFile(opts.requestheaderClientCaFile, 'utf8') : undefined;
+  if (requestHeaderCaPem) {
+    const cas = certificatesOf(requestHeaderCaPem);
+    if (cas.length === 0) throw new Error(`--requestheader-client-ca-file ${opts.requestheaderClientCaFile}: no certificate found`);
+    authenticators.push(
+      new RequestHeaderAuthenticator({
+        cas,
+        allowedNames: opts.requestheaderAllowedNames,
+        usernameHeaders: opts.requestheaderUsernameHeaders,
+        uidHeaders: opts.requestheaderUidHeaders,
+        groupHeaders: opts.requestheaderGroupHeaders,
+        extraHeaderPrefixes: opts.requestheaderExtraHeadersPrefix,
+      }),
+    );
+  }
+  // Without a client CA the TLS layer asks for no certificate, so x509 then never answers. The
+  // listener also trusts the proxy's CA; x509 accepts only leaves of the client CA.
+  let clientCaCerts: X509Certificate[] = [];
+  authenticators.push(new X509Authenticator(() => clientCaCerts));
   // Token methods in DESIGN's order: token file, bootstrap tokens, service-account JWTs. The
   // lookups read through the registries, bound once the API server exists.
   const sa = await loadServiceAccountConfig(opts, opts.certDir || join(dataDir, 'certs'));
@@ -132,6 +155,21 @@ async function startWithEtcd(
   // OIDC after service accounts, as upstream: both read JWTs, and an OIDC miss may refetch keys.
   const oidc = await startOidcAuthenticator(opts, sa.apiAudiences, logger);
   if (oidc) tokenMethods.push(oidc);
+  if (opts.authenticationTokenWebhookConfigFile) {
+    const file = opts.authenticationTokenWebhookConfigFile;
+    const config = parseWebhookConfig(await readFile(file, 'utf8'), file, (p) => readFileSync(p, 'utf8'));
+    tokenMethods.push(
+      new WebhookTokenAuthenticator({
+        config,
+        version: opts.authenticationTokenWebhookVersion as 'v1' | 'v1beta1',
+        apiDomain: opts.apiDomain,
+        apiAudiences: sa.apiAudiences,
+        cacheTtlMs: opts.authenticationTokenWebhookCacheTtl,
+        timeoutMs: opts.webhookTimeoutMs,
+        onError: (err) => logger.warn({ err: err.message }, 'token webhook failed'),
+      }),
+    );
+  }
   const tokenAuthenticator = new TokenAuthenticatorChain(tokenMethods);
   const tokenIssuer = new ServiceAccountTokenIssuer(sa.signingKey, sa.issuers[0]!, opts.apiDomain);
   authenticators.push(new BearerTokenAuthenticator(tokenAuthenticator));
@@ -256,6 +294,7 @@ async function startWithEtcd(
   const stopAggregator = startClusterRoleAggregator(rbac.index, () => clusterRoles);
 
   let tls: { cert: string; key: string; clientCa?: string } | undefined;
+  let clientCaPem: string | undefined;
   let caPem: string | undefined;
   let dataDirCa: { certPem: string; keyPem: string } | undefined;
   if (!opts.devInsecureHttp) {
@@ -277,7 +316,10 @@ async function startWithEtcd(
     // certificates, as an installer configures a single-machine cluster: the certificates the
     // cluster issues (admin, nodes) then authenticate. Explicit certificates keep upstream's rule.
     const clientCa = opts.clientCaFile ? await readFile(opts.clientCaFile, 'utf8') : caPem;
-    tls = { cert, key, clientCa };
+    clientCaPem = clientCa;
+    clientCaCerts = clientCa ? certificatesOf(clientCa) : [];
+    const trusted = [clientCa, requestHeaderCaPem].filter(Boolean).join('\n');
+    tls = { cert, key, clientCa: trusted || undefined };
   }
   const server = createListener(
     {
@@ -311,7 +353,7 @@ async function startWithEtcd(
       // What bootstrapsigner publishes in cluster-public/cluster-info: this URL, and the cluster CA.
       // With explicit serving certificates that is taken to be the --client-ca-file, as in a
       // kubeadm cluster where one CA signs both; in plain-HTTP development there is none.
-      clusterInfo: { serverUrl: url, caPem: caPem ?? tls?.clientCa },
+      clusterInfo: { serverUrl: url, caPem: caPem ?? clientCaPem },
     },
   });
 

@@ -6,9 +6,6 @@ import { defaultServerOptions, type ServerOptions } from './flag-definitions.js'
  */
 const NOT_YET: readonly (readonly [keyof ServerOptions, string])[] = [
   ['etcdPrefix', 'etcd-prefix'],
-  ['authenticationTokenWebhookConfigFile', 'authentication-token-webhook-config-file'],
-  ['requestheaderUsernameHeaders', 'requestheader-username-headers'],
-  ['requestheaderClientCaFile', 'requestheader-client-ca-file'],
 ];
 
 /** Names of flags set to something this server cannot honour yet (empty when all is well). */

@@ -1,14 +1,19 @@
 import type { IncomingMessage } from 'node:http';
+import { X509Certificate } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
 import { newUnauthorized } from '@cluster/apimachinery';
 import type { UserInfo } from './user.js';
 import type { Authenticator } from './authenticator.js';
 
 /**
- * X.509 client certificates verified against --client-ca-file by the TLS layer: the user name is
- * the subject CN and each O is a group (SPEC 5). A presented certificate that did not verify is 401.
+ * X.509 client certificates verified against --client-ca-file: the user name is the subject CN
+ * and each O is a group (SPEC 5). A presented certificate that did not verify is 401. The TLS
+ * layer may trust more CAs than the client CA (the authenticating proxy's), so the leaf must also
+ * be issued by one of `clientCas` (directly: intermediates are not followed).
  */
 export class X509Authenticator implements Authenticator {
+  constructor(private readonly clientCas: () => readonly X509Certificate[] = () => []) {}
+
   /**
    * The verdict per TLS connection: a connection's peer certificate never changes (no
    * renegotiation), and reading it builds a fresh object each time, which showed in the request
@@ -30,6 +35,11 @@ export class X509Authenticator implements Authenticator {
     const cert = socket.getPeerCertificate();
     if (!cert || Object.keys(cert).length === 0) return undefined;
     if (!socket.authorized) throw newUnauthorized();
+    const cas = this.clientCas();
+    if (cas.length > 0 && cert.raw) {
+      const leaf = new X509Certificate(cert.raw);
+      if (!cas.some((ca) => leaf.checkIssued(ca) && leaf.verify(ca.publicKey))) throw newUnauthorized();
+    }
     const subject = cert.subject as unknown as Record<string, string | string[] | undefined>;
     const cn = subject.CN;
     const username = Array.isArray(cn) ? cn[0] ?? '' : cn ?? '';

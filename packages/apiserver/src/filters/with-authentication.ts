@@ -23,12 +23,23 @@ function isHealthProbe(path: string): boolean {
 export function withAuthentication(authenticators: readonly Authenticator[], anonymous: boolean): Middleware<RequestState> {
   return async (ctx, next) => {
     let user;
+    // As upstream's union: a method that rejects its credential does not stop the others (a
+    // proxy's certificate with a valid bearer token still authenticates); the first rejection is
+    // the answer only when no method accepts.
+    let rejected: unknown;
     for (const a of authenticators) {
-      user = await a.authenticate(ctx.req);
+      try {
+        user = await a.authenticate(ctx.req);
+      } catch (e) {
+        rejected ??= e;
+        continue;
+      }
       if (user) break;
     }
     if (user) {
       ctx.state.user = withAuthenticatedGroup(user);
+    } else if (rejected !== undefined && !isHealthProbe(ctx.path)) {
+      throw rejected;
     } else if (anonymous || isHealthProbe(ctx.path)) {
       ctx.state.user = { ...ANONYMOUS, groups: [...ANONYMOUS.groups] };
     } else {
