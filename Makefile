@@ -19,6 +19,9 @@ deps: node_modules/.package-lock.json
 
 build: deps
 	npx tsc -b
+	@# npm links a workspace's bin only when its target exists at install time: link it after the build.
+	@chmod +x packages/credential-plugin/dist/src/main.js
+	@ln -sf ../../packages/credential-plugin/dist/src/main.js node_modules/.bin/cluster-credential
 	@bash hack/build-native.sh
 
 run: build

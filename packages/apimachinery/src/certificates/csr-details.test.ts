@@ -1,5 +1,5 @@
 import { certificateRequestDetails } from './csr-details.js';
-import { makeTestCsr } from './testing-csr.js';
+import { makeTestCsr } from './certificate-request.js';
 
 describe('certificateRequestDetails', () => {
   test('subject and every kind of subject alternative name', () => {

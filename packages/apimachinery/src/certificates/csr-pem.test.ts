@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { certificatePemError, verifyCertificateRequest } from './csr-pem.js';
 import { decodePemBlocks, encodePem } from './pem.js';
-import { makeTestCsr, type TestCsrOptions } from './testing-csr.js';
+import { makeTestCsr, type TestCsrOptions } from './certificate-request.js';
 
 /** A self-signed certificate from openssl, to check status.certificate acceptance. */
 function selfSignedCert(): string {

@@ -1,6 +1,6 @@
 export * from './pem.js';
 export * from './csr-pem.js';
 export * from './csr-details.js';
-export * from './testing-csr.js';
+export * from './certificate-request.js';
 export * from './node-requests.js';
 export * from './types.js';

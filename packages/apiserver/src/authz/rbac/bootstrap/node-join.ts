@@ -6,22 +6,24 @@ import { policyKeys } from './policy.js';
  * The ClusterRoleBindings a cluster installer adds so that machines can join (kubeadm's
  * kubelet-bootstrap and node-autoapprove bindings): bootstrap-token users (group
  * `system:bootstrappers`) may create CSRs and have node-agent client CSRs auto-approved, and nodes
- * (group `system:nodes`) may have their renewals approved. Not upstream defaults: only
+ * (group `system:nodes`) may request and have their renewals approved. Not upstream defaults: only
  * `--node-join-bindings` (set by `make run`) installs them.
  */
 export function nodeJoinClusterRoleBindings(apiDomain: string): BindingObject[] {
   const g = rbacGroup(apiDomain);
   const keys = policyKeys(apiDomain);
-  const binding = (name: string, role: string, group: string): BindingObject => ({
+  const binding = (name: string, role: string, ...groups: string[]): BindingObject => ({
     apiVersion: `${g}/v1`,
     kind: 'ClusterRoleBinding',
     metadata: { name, labels: { [keys.bootstrapping]: 'node-join' }, annotations: { [keys.autoupdate]: 'true' } },
     roleRef: { apiGroup: g, kind: 'ClusterRole', name: role },
-    subjects: [{ kind: 'Group', apiGroup: g, name: group }],
+    subjects: groups.map((group) => ({ kind: 'Group', apiGroup: g, name: group })),
   });
   const csrRole = (sub: string) => `system:certificates.${apiDomain}:certificatesigningrequests:${sub}`;
   return [
-    binding('cluster:node-bootstrapper', 'system:node-bootstrapper', 'system:bootstrappers'),
+    // Nodes renewing their own certificates create requests too (upstream grants that through
+    // the Node authorizer, which this server does not have).
+    binding('cluster:node-bootstrapper', 'system:node-bootstrapper', 'system:bootstrappers', 'system:nodes'),
     binding('cluster:node-autoapprove-bootstrap', csrRole('nodeclient'), 'system:bootstrappers'),
     binding('cluster:node-autoapprove-certificate-rotation', csrRole('selfnodeclient'), 'system:nodes'),
   ];

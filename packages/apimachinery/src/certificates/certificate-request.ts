@@ -119,3 +119,12 @@ export function makeTestCsr(opts: TestCsrOptions = {}): TestCsr {
     request: Buffer.from(pem).toString('base64'),
   };
 }
+
+/**
+ * A PKCS#10 request with a fresh ECDSA P-256 key, as a client that joins the cluster makes one
+ * (the credential plugin): subject CN and O, optional subject alternative names. The key never
+ * leaves the caller. Tests use makeTestCsr for the refused variants.
+ */
+export function createCertificateRequest(opts: Pick<TestCsrOptions, 'commonName' | 'organizations' | 'dnsNames' | 'ipAddresses'>): TestCsr {
+  return makeTestCsr({ ...opts, key: 'p256', hash: 'sha256' });
+}
