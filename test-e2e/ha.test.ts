@@ -1,5 +1,7 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { get } from 'node:http';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -137,3 +139,54 @@ test.each([
   expect(unseen).toEqual([]);
   expect(doubled).toEqual([]);
 }, 120_000);
+
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as { port: number }).port;
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+function getJson(url: string): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    get(url, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        try {
+          resolve(JSON.parse(Buffer.concat(chunks).toString()));
+        } catch (e) {
+          reject(e);
+        }
+      });
+    }).on('error', reject);
+  });
+}
+
+test('Prometheus with deploy/prometheus scrapes every replica: one apiserver_request_total series set per replica', async () => {
+  const targets = replicaUrls.map((u) => `'${new URL(u).host}'`).join(', ');
+  const config = (await readFile(join(ROOT, 'deploy/prometheus/prometheus.yml'), 'utf8'))
+    .replace('@CA_FILE@', join(dir, 'certs', 'ca.crt'))
+    .replace('@TOKEN_FILE@', join(dir, 'prometheus.token'))
+    .replace('@TARGETS@', targets);
+  await writeFile(join(dir, 'prometheus.yml'), config);
+  await writeFile(join(dir, 'rules.yml'), await readFile(join(ROOT, 'deploy/prometheus/rules.yml'), 'utf8'));
+  const port = await freePort();
+  const prom = spawn('prometheus', [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'prometheus-data')}`, `--web.listen-address=127.0.0.1:${port}`], { stdio: 'ignore' });
+  try {
+    const query = encodeURIComponent('count by (instance) (apiserver_request_total)');
+    let instances: string[] = [];
+    const deadline = Date.now() + 45_000;
+    while (instances.length < 3 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 1000));
+      const r = (await getJson(`http://127.0.0.1:${port}/api/v1/query?query=${query}`).catch(() => undefined)) as { data?: { result?: { metric: { instance: string } }[] } } | undefined;
+      instances = (r?.data?.result ?? []).map((x) => x.metric.instance).sort();
+    }
+    console.log(`prometheus: series per replica for ${instances.join(', ')}`);
+    expect(instances).toEqual(replicaUrls.map((u) => new URL(u).host).sort());
+  } finally {
+    prom.kill('SIGTERM');
+    await new Promise((r) => prom.once('exit', r));
+  }
+}, 90_000);

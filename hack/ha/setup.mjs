@@ -1,6 +1,6 @@
 // Shared credentials of the local HA cluster: one CA and serving certificate (SANs for every
-// loopback name), one admin token in one token file, and the admin kubeconfig pointing at the
-// load balancer. Usage: node hack/ha/setup.mjs <dir> <lb-port>
+// loopback name), one token file (the admin, and a system:monitoring user for Prometheus), and
+// the admin kubeconfig pointing at the load balancer. Usage: node hack/ha/setup.mjs <dir> <lb-port>
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -9,7 +9,10 @@ import { ensureCertificates } from '../../packages/server/dist/src/certs.js';
 const [dir, lbPort] = process.argv.slice(2);
 const certs = await ensureCertificates({ certDir: join(dir, 'certs'), hosts: ['127.0.0.1', 'localhost'] });
 const token = randomBytes(24).toString('hex');
-await writeFile(join(dir, 'tokens.csv'), `${token},admin,admin-uid,system:masters\n`, { mode: 0o600 });
+// Prometheus scrapes /metrics as a member of system:monitoring (allowed by default RBAC).
+const prometheusToken = randomBytes(24).toString('hex');
+await writeFile(join(dir, 'tokens.csv'), `${token},admin,admin-uid,system:masters\n${prometheusToken},prometheus,prometheus-uid,system:monitoring\n`, { mode: 0o600 });
+await writeFile(join(dir, 'prometheus.token'), `${prometheusToken}\n`, { mode: 0o600 });
 const kubeconfig = [
   'apiVersion: v1',
   'kind: Config',
