@@ -50,4 +50,4 @@ down-ha:
 # The HA fault suite alone: brings its own cluster up (in a temporary directory) and down.
 e2e-ha: build
 	@bash hack/ensure-haproxy.sh
-	$(NODE_JEST) --selectProjects e2e test-e2e/ha.test.ts
+	$(NODE_JEST) --selectProjects e2e test-e2e/ha/ha.test.ts

@@ -6,14 +6,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { KubeconfigClient } from './support/http-client.js';
+import { CoreV1Api, KubeConfig, makeInformer, type V1ConfigMap } from '@kubernetes/client-node';
+import { makeTestCsr } from '@cluster/apimachinery';
+import { KubeconfigClient } from '../support/http-client.js';
 
 // The HA control plane of hack/local-up-ha.sh (three etcd members, three replicas, HAProxy), under
 // faults, through the load balancer: a write is visible on every replica; killing a replica, and
 // killing and restarting an etcd member, under a write load loses no acknowledged write, and a
-// watcher that resumes from its last resourceVersion sees every one of them exactly once.
+// watcher that resumes from its last resourceVersion sees every one of them exactly once; a
+// client-node informer stays an exact mirror while replicas are killed; a rolling restart fails
+// no kubectl request; the controllers' leader is replaced; Prometheus scrapes every replica.
+// Each fault test prints the figures it checked.
 const exec = promisify(execFile);
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SCRIPT = join(ROOT, 'hack/local-up-ha.sh');
 const CMS = '/api/v1/namespaces/default/configmaps';
 let dir = '';
@@ -189,4 +194,121 @@ test('Prometheus with deploy/prometheus scrapes every replica: one apiserver_req
     prom.kill('SIGTERM');
     await new Promise((r) => prom.once('exit', r));
   }
+}, 90_000);
+
+/** SIGKILLs one process of the cluster by its recorded PID. */
+async function kill(name: string): Promise<void> {
+  const pid = Number(/\S+ (\d+)/.exec((await exec('awk', [`$1 == "${name}"`, join(dir, 'pids')])).stdout)![1]);
+  process.kill(pid, 'SIGKILL');
+}
+
+test('a client-node informer through the load balancer stays an exact mirror while each replica in turn is killed', async () => {
+  expect((await lb.call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ha-inform' } })).status).toBe(201);
+  const kc = new KubeConfig();
+  kc.loadFromFile(join(dir, 'admin.kubeconfig'));
+  const api = kc.makeApiClient(CoreV1Api);
+  const informer = makeInformer<V1ConfigMap>(kc, '/api/v1/namespaces/ha-inform/configmaps', () => api.listNamespacedConfigMap({ namespace: 'ha-inform' }));
+  const adds = new Map<string, number>();
+  let restarts = 0;
+  informer.on('add', (cm) => adds.set(cm.metadata!.name!, (adds.get(cm.metadata!.name!) ?? 0) + 1));
+  informer.on('error', () => {
+    restarts++;
+    setTimeout(() => void informer.start().catch(() => undefined), 200);
+  });
+  await informer.start();
+  const CMS_NS = '/api/v1/namespaces/ha-inform/configmaps';
+  let running = true;
+  let n = 0;
+  const writers = Array.from({ length: 3 }, async (_, w) => {
+    while (running) {
+      const name = `m-${w}-${n++ % 60}`;
+      const get = await lb.call('GET', `${CMS_NS}/${name}`).catch(() => ({ status: 0, json: null }));
+      if (get.status === 404) await lb.call('POST', CMS_NS, { metadata: { name }, data: { v: '0' } }).catch(() => undefined);
+      else if (get.status === 200) await lb.call('PUT', `${CMS_NS}/${name}`, { ...get.json, data: { v: String(Date.now()) } }).catch(() => undefined);
+      else await new Promise((r) => setTimeout(r, 50));
+    }
+  });
+  for (const victim of ['replica0', 'replica1', 'replica2']) {
+    await new Promise((r) => setTimeout(r, 1200));
+    await kill(victim);
+    await new Promise((r) => setTimeout(r, 800));
+    await ha('restart', victim);
+  }
+  await new Promise((r) => setTimeout(r, 1500));
+  running = false;
+  await Promise.all(writers);
+  const want = async () => {
+    const list = await lb.call('GET', CMS_NS);
+    return new Map((list.json.items as V1ConfigMap[]).map((c) => [c.metadata!.name!, c.metadata!.resourceVersion!]));
+  };
+  let expected = await want();
+  const mirror = () => new Map(informer.list('ha-inform').map((c) => [c.metadata!.name!, c.metadata!.resourceVersion!]));
+  const deadline = Date.now() + 20_000;
+  while (JSON.stringify([...mirror()].sort()) !== JSON.stringify([...expected].sort()) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 200));
+    expected = await want();
+  }
+  await informer.stop();
+  const doubled = [...adds].filter(([, c]) => c > 1).map(([name]) => name);
+  console.log(`informer: ${expected.size} objects mirrored, watch cut and resumed ${restarts} times, duplicated adds ${doubled.length}`);
+  expect([...mirror()].sort()).toEqual([...expected].sort());
+  expect(doubled).toEqual([]);
+}, 120_000);
+
+test('a rolling restart of every replica (SIGTERM, one at a time, waiting for readyz) fails no kubectl request', async () => {
+  const env = { ...process.env, KUBECONFIG: join(dir, 'admin.kubeconfig') };
+  let running = true;
+  const failures: string[] = [];
+  let sent = 0;
+  const loops = Array.from({ length: 3 }, async (_, w) => {
+    for (let i = 0; running; i++) {
+      sent++;
+      const args = i % 2 === 0 ? ['create', 'configmap', `roll-${w}-${i}`, '-n', 'default', '--from-literal=a=b'] : ['get', 'configmaps', '-n', 'default', '-o', 'name'];
+      await exec('kubectl', args, { env, timeout: 30_000 }).catch((e: { stderr?: string }) => failures.push(`kubectl ${args.join(' ')}: ${e.stderr?.trim()}`));
+    }
+  });
+  for (const r of ['replica0', 'replica1', 'replica2']) {
+    await new Promise((res) => setTimeout(res, 800));
+    await ha('restart', r);
+    const url = replicaUrls[Number(r.slice(-1))]!;
+    await exec(process.execPath, [join(ROOT, 'hack/ha/wait.mjs'), `${url}/readyz`, '60']);
+  }
+  await new Promise((res) => setTimeout(res, 800));
+  running = false;
+  await Promise.all(loops);
+  console.log(`rolling restart: ${sent} kubectl requests, ${failures.length} failed`);
+  expect(sent).toBeGreaterThan(20);
+  expect(failures).toEqual([]);
+}, 180_000);
+
+test('the controllers\' leader killed: another replica takes the Lease and signs a pending approved CSR within 30 s', async () => {
+  const clients = replicaUrls.map(direct);
+  const leading = async (c: KubeconfigClient) => /^leader_election_master_status\{name="cluster-controller-manager"\} 1$/m.test(String((await c.call('GET', '/metrics').catch(() => ({ json: '' }))).json));
+  let leader = -1;
+  for (let i = 0; i < 60 && leader < 0; i++) {
+    for (let j = 0; j < clients.length; j++) if (await leading(clients[j]!)) leader = j;
+    if (leader < 0) await new Promise((r) => setTimeout(r, 500));
+  }
+  expect(leader).toBeGreaterThanOrEqual(0);
+  await kill(`replica${leader}`);
+  const killedAt = Date.now();
+  const CSRS = '/apis/certificates.k8s.io/v1/certificatesigningrequests';
+  const created = await lb.call('POST', CSRS, {
+    apiVersion: 'certificates.k8s.io/v1',
+    kind: 'CertificateSigningRequest',
+    metadata: { name: 'after-leader-kill' },
+    spec: { request: makeTestCsr({ commonName: 'x' }).request, signerName: 'k8s.io/api-server-client', usages: ['client auth'] },
+  });
+  expect(created.status).toBe(201);
+  const approved = await lb.call('PUT', `${CSRS}/after-leader-kill/approval`, { ...created.json, status: { conditions: [{ type: 'Approved', status: 'True', reason: 'Test', message: 'ok' }] } });
+  expect(approved.status).toBe(200);
+  let signed = false;
+  while (!signed && Date.now() - killedAt < 30_000) {
+    signed = !!(await lb.call('GET', `${CSRS}/after-leader-kill`).catch(() => ({ json: {} }))).json?.status?.certificate;
+    if (!signed) await new Promise((r) => setTimeout(r, 250));
+  }
+  console.log(`leader takeover: replica${leader} killed, CSR signed after ${((Date.now() - killedAt) / 1000).toFixed(1)} s`);
+  expect(signed).toBe(true);
+  await ha('restart', `replica${leader}`);
+  for (const c of clients) c.close();
 }, 90_000);
