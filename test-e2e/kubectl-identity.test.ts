@@ -1,6 +1,4 @@
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { kubectl, startServerProcess, type ServerProcess } from './support/server-process.js';
+import { kubectl, startServerProcess, tokenKubeconfig, type ServerProcess } from './support/server-process.js';
 
 // The identity-and-access issue's "done when", driven by the installed kubectl against the built
 // server with RBAC on: service accounts and their tokens, can-i, whoami, impersonation, bindings
@@ -18,28 +16,6 @@ const ok = async (args: string[], env: Record<string, string> = {}) => {
   if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')} failed (${r.code}): ${r.stderr}`);
   return r.stdout;
 };
-
-/** A kubeconfig that talks to the same server with a bearer token (and the admin's CA). */
-async function tokenKubeconfig(name: string, token: string): Promise<Record<string, string>> {
-  const cluster = (await ok(['config', 'view', '--raw', '--minify', '-o', 'jsonpath={.clusters[0].cluster.certificate-authority-data}'])).trim();
-  const file = join(server.dataDir, `${name}.kubeconfig`);
-  await writeFile(
-    file,
-    [
-      'apiVersion: v1',
-      'kind: Config',
-      'clusters:',
-      `- name: c\n  cluster:\n    server: ${server.url}\n    certificate-authority-data: ${cluster}`,
-      'users:',
-      `- name: u\n  user:\n    token: ${token}`,
-      'contexts:',
-      '- name: x\n  context:\n    cluster: c\n    user: u\n    namespace: idp',
-      'current-context: x',
-      '',
-    ].join('\n'),
-  );
-  return { KUBECONFIG: file };
-}
 
 /** Polls `fn` until it returns true, every 100 ms, for at most `ms`; returns how long it took. */
 async function within(ms: number, fn: () => Promise<boolean>): Promise<number> {
@@ -59,7 +35,7 @@ describe('kubectl identity and access (RBAC on)', () => {
     await ok(['create', 'serviceaccount', 'bot', '-n', 'idp']);
     const token = (await ok(['create', 'token', 'bot', '-n', 'idp', '--duration=1h'])).trim();
     expect(token.split('.')).toHaveLength(3);
-    botEnv = await tokenKubeconfig('bot', token);
+    botEnv = await tokenKubeconfig(server, 'bot', token, 'idp');
   }, 60_000);
 
   test('auth whoami names the service account', async () => {
@@ -114,7 +90,7 @@ describe('kubectl identity and access (RBAC on)', () => {
 
   test('a deleted service account token stops working', async () => {
     await ok(['create', 'serviceaccount', 'temp', '-n', 'idp']);
-    const env = await tokenKubeconfig('temp', (await ok(['create', 'token', 'temp', '-n', 'idp'])).trim());
+    const env = await tokenKubeconfig(server, 'temp', (await ok(['create', 'token', 'temp', '-n', 'idp'])).trim());
     expect((await kubectl(server, ['auth', 'whoami'], env)).code).toBe(0);
     await ok(['delete', 'serviceaccount', 'temp', '-n', 'idp']);
     const after = await kubectl(server, ['auth', 'whoami'], env);

@@ -1,6 +1,4 @@
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { kubectl, startServerProcess, type ServerProcess } from './support/server-process.js';
+import { kubectl, startServerProcess, type ServerProcess, tokenKubeconfig } from './support/server-process.js';
 import { newIssuerKey, startTestIssuer, type IssuerKey, type TestIssuer } from '../packages/server/test/support/oidc-issuer.js';
 
 // OpenID Connect end to end: the built server trusts an issuer on loopback (HTTPS, its own CA);
@@ -36,28 +34,6 @@ const ok = async (args: string[], env: Record<string, string> = {}) => {
   return r.stdout;
 };
 
-/** A kubeconfig for the same server whose user is an OIDC ID token. */
-async function idTokenKubeconfig(name: string, idToken: string): Promise<Record<string, string>> {
-  const ca = (await ok(['config', 'view', '--raw', '--minify', '-o', 'jsonpath={.clusters[0].cluster.certificate-authority-data}'])).trim();
-  const file = join(server.dataDir, `${name}.kubeconfig`);
-  await writeFile(
-    file,
-    [
-      'apiVersion: v1',
-      'kind: Config',
-      'clusters:',
-      `- name: c\n  cluster:\n    server: ${server.url}\n    certificate-authority-data: ${ca}`,
-      'users:',
-      `- name: ${name}\n  user:\n    token: ${idToken}`,
-      'contexts:',
-      `- name: x\n  context:\n    cluster: c\n    user: ${name}\n    namespace: default`,
-      'current-context: x',
-      '',
-    ].join('\n'),
-  );
-  return { KUBECONFIG: file };
-}
-
 async function within(ms: number, fn: () => Promise<boolean>): Promise<void> {
   const start = Date.now();
   while (!(await fn())) {
@@ -68,7 +44,7 @@ async function within(ms: number, fn: () => Promise<boolean>): Promise<void> {
 
 describe('kubectl with an OIDC ID token', () => {
   test('whoami names the prefixed user; an RBAC binding to that name authorizes it', async () => {
-    const env = await idTokenKubeconfig('alice', await issuer.sign(key, { aud: 'kubectl', sub: 'alice', groups: ['dev'] }));
+    const env = await tokenKubeconfig(server, 'alice', await issuer.sign(key, { aud: 'kubectl', sub: 'alice', groups: ['dev'] }));
     // Discovery runs in the background from start-up (the issuer is up, so it is quick).
     await within(15_000, async () => (await kubectl(server, ['auth', 'whoami'], env)).code === 0);
     const who = JSON.parse(await ok(['auth', 'whoami', '-o', 'json'], env)) as { status: { userInfo: { username: string; groups: string[] } } };
@@ -85,15 +61,15 @@ describe('kubectl with an OIDC ID token', () => {
   }, 60_000);
 
   test('a binding to the prefixed group authorizes a member', async () => {
-    const env = await idTokenKubeconfig('bob', await issuer.sign(key, { aud: 'kubectl', sub: 'bob', groups: ['editors'] }));
+    const env = await tokenKubeconfig(server, 'bob', await issuer.sign(key, { aud: 'kubectl', sub: 'bob', groups: ['editors'] }));
     await ok(['create', 'rolebinding', 'editors-edit', '--clusterrole=edit', '--group=oidc:editors', '-n', 'default']);
     await within(5_000, async () => (await kubectl(server, ['create', 'configmap', 'from-bob', '--from-literal=a=b'], env)).code === 0);
     expect(await ok(['get', 'configmap', 'from-bob', '-o', 'jsonpath={.data.a}'])).toBe('b');
   }, 60_000);
 
   test('an expired or wrong-audience ID token is refused as unauthorized', async () => {
-    const expired = await idTokenKubeconfig('late', await issuer.sign(key, { aud: 'kubectl', exp: Math.floor(Date.now() / 1000) - 60 }));
-    const wrongAud = await idTokenKubeconfig('stray', await issuer.sign(key, { aud: 'another-client' }));
+    const expired = await tokenKubeconfig(server, 'late', await issuer.sign(key, { aud: 'kubectl', exp: Math.floor(Date.now() / 1000) - 60 }));
+    const wrongAud = await tokenKubeconfig(server, 'stray', await issuer.sign(key, { aud: 'another-client' }));
     for (const env of [expired, wrongAud]) {
       const r = await kubectl(server, ['get', 'configmaps'], env);
       expect(r.code).not.toBe(0);

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -85,4 +85,29 @@ export async function kubectl(server: ServerProcess, args: string[], env: Record
     const err = e as { code?: number; stdout?: string; stderr?: string };
     return { code: typeof err.code === 'number' ? err.code : 1, stdout: err.stdout ?? '', stderr: err.stderr ?? '' };
   }
+}
+
+/**
+ * Writes a kubeconfig for the same server (the admin kubeconfig's CA) whose user is a bearer
+ * token, with `namespace` as the context's default; returns the env that selects it.
+ */
+export async function tokenKubeconfig(server: ServerProcess, name: string, token: string, namespace = 'default'): Promise<Record<string, string>> {
+  const ca = (await kubectl(server, ['config', 'view', '--raw', '--minify', '-o', 'jsonpath={.clusters[0].cluster.certificate-authority-data}'])).stdout.trim();
+  const file = join(server.dataDir, `${name}.kubeconfig`);
+  await writeFile(
+    file,
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      'clusters:',
+      `- name: c\n  cluster:\n    server: ${server.url}\n    certificate-authority-data: ${ca}`,
+      'users:',
+      `- name: ${name}\n  user:\n    token: ${token}`,
+      'contexts:',
+      `- name: x\n  context:\n    cluster: c\n    user: ${name}\n    namespace: ${namespace}`,
+      'current-context: x',
+      '',
+    ].join('\n'),
+  );
+  return { KUBECONFIG: file };
 }

@@ -1,35 +1,10 @@
 import { X509Certificate } from 'node:crypto';
-import { makeTestCsr, type TestCsrOptions } from '@cluster/apimachinery';
+import { approveCsr, csrBody as csr, CSRS, until } from '../support/csr.js';
 import { useTestServer } from '../support/test-server.js';
 
 // The CSR controllers against a real replica: the signer (only after approval, per the signer's
 // rules) and the approver (never for other requests). The garbage collector: csr-cleaner.test.ts.
 const ts = useTestServer(['--authorization-mode=RBAC']);
-const CSRS = '/apis/certificates.k8s.io/v1/certificatesigningrequests';
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() - start > ms) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-const csr = (name: string, request: TestCsrOptions, signerName: string, usages: string[], expirationSeconds?: number) => ({
-  apiVersion: 'certificates.k8s.io/v1',
-  kind: 'CertificateSigningRequest',
-  metadata: { name },
-  spec: { request: makeTestCsr(request).request, signerName, usages, ...(expirationSeconds ? { expirationSeconds } : {}) },
-});
-
-async function approve(name: string): Promise<void> {
-  const current = (await ts().request('GET', `${CSRS}/${name}`)).json;
-  const conditions = [{ type: 'Approved', status: 'True', reason: 'TestApproved', message: 'approved by the test' }];
-  const r = await ts().request('PUT', `${CSRS}/${name}/approval`, { body: { ...current, status: { ...current.status, conditions } } });
-  expect(r.status).toBe(200);
-}
 
 const certificateOf = (name: string) =>
   until(`certificate of ${name}`, async () => {
@@ -43,7 +18,7 @@ describe('csrsigning', () => {
     expect((await ts().request('POST', CSRS, { body })).status).toBe(201);
     await new Promise((r) => setTimeout(r, 1000));
     expect((await ts().request('GET', `${CSRS}/alice-client`)).json.status?.certificate).toBeUndefined();
-    await approve('alice-client');
+    await approveCsr(ts(), 'alice-client');
     const cert = await certificateOf('alice-client');
     const ca = new X509Certificate(ts().server.caPem!);
     expect(cert.verify(ca.publicKey)).toBe(true);
@@ -60,7 +35,7 @@ describe('csrsigning', () => {
   test('an approved request that breaks its signer\'s rules fails and gets no certificate', async () => {
     const body = csr('bad-usage', { commonName: 'bob' }, 'k8s.io/api-server-client', ['client auth', 'server auth']);
     expect((await ts().request('POST', CSRS, { body })).status).toBe(201);
-    await approve('bad-usage');
+    await approveCsr(ts(), 'bad-usage');
     const failed = await until('Failed condition', async () => {
       const c = (await ts().request('GET', `${CSRS}/bad-usage`)).json;
       return c.status?.conditions?.find((x: { type: string }) => x.type === 'Failed');
@@ -71,7 +46,7 @@ describe('csrsigning', () => {
 
   test('a custom signer\'s approved request is left to that signer', async () => {
     expect((await ts().request('POST', CSRS, { body: csr('custom', { commonName: 'c' }, 'example.com/custom', ['client auth']) })).status).toBe(201);
-    await approve('custom');
+    await approveCsr(ts(), 'custom');
     await new Promise((r) => setTimeout(r, 1000));
     const c = (await ts().request('GET', `${CSRS}/custom`)).json;
     expect(c.status.certificate).toBeUndefined();
