@@ -7,7 +7,8 @@ import { kubectl, startServerProcess, type ServerProcess } from './support/serve
 
 // --runtime-config (SPEC 9.1) on a real server process: a disabled group version leaves
 // discovery (plain and aggregated) and OpenAPI and answers 404, a disabled resource alone leaves
-// its version's list, and a bad value stops start-up at once with a one-line message.
+// its version's list, a removed version served again warns in kubectl, and a bad runtime-config
+// or feature-gate value stops start-up at once with a one-line message.
 const exec = promisify(execFile);
 const MAIN = join(fileURLToPath(new URL('..', import.meta.url)), 'packages/server/dist/src/main.js');
 let server: ServerProcess;
@@ -55,6 +56,8 @@ test('kubectl prints the Warning of a removed version served again', async () =>
 test.each([
   ['an unknown group version', '--runtime-config=batch/v1=true', 'unknown api groups or resources: batch/v1'],
   ['a bad value', '--runtime-config=api/all=sometimes', 'invalid value of api/all: sometimes'],
+  ['an unknown feature gate', '--feature-gates=NoSuchGate=true', 'unrecognized feature gate: NoSuchGate'],
+  ['a GA feature gate switched off', '--feature-gates=ServerSideApply=false', 'cannot set feature gate ServerSideApply to false, feature is locked to true'],
 ])('%s stops start-up with a one-line message', async (_, flag, message) => {
   const started = Date.now();
   const r = await exec(process.execPath, [MAIN, '--data-dir', '/nonexistent-never-created', flag]).then(
