@@ -68,6 +68,17 @@ export function metaObjectDefinitions(): Record<string, JsonObject> {
       type: 'string',
       format: 'date-time',
     },
+    // Value types of other apimachinery packages that kinds embed; each has its own JSON decoding.
+    'io.k8s.apimachinery.pkg.util.intstr.IntOrString': {
+      description: 'Either an int32 or a string, kept as given (a port number or a port name, a count or a percentage).',
+      type: 'string',
+      format: 'int-or-string',
+    },
+    'io.k8s.apimachinery.pkg.api.resource.Quantity': {
+      description:
+        'A fixed-point amount with an optional suffix: binary (Ki, Mi, Gi, Ti, Pi, Ei), decimal (n, u, m, k, M, G, T, P, E) or an exponent (1e3). Stored in canonical form.',
+      type: 'string',
+    },
     [`${META_V1}.LabelSelector`]: objectSchema(
       'A label query. The requirements are ANDed; an empty selector matches everything, a null one nothing.',
       {

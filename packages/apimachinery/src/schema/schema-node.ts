@@ -12,7 +12,8 @@ export type Definitions = Readonly<Record<string, JsonObject>>;
  * - `opaque`: `type: object` without properties (FieldsV1, RawExtension): Go types with their
  *   own JSON decoding that take any JSON as-is, so nothing inside is checked or reported.
  * - scalars: `string`, `bytes` (`format: byte`), `time` (`format: date-time`), `integer`,
- *   `number`, `boolean`, `intOrString`.
+ *   `number`, `boolean`, `intOrString`, `quantity` (resource.Quantity: a string or a number,
+ *   parsed by its own decoder).
  */
 export type NodeKind =
   | 'struct'
@@ -26,7 +27,8 @@ export type NodeKind =
   | 'integer'
   | 'number'
   | 'boolean'
-  | 'intOrString';
+  | 'intOrString'
+  | 'quantity';
 
 /** A resolved schema node. */
 export interface SchemaNode {
@@ -121,6 +123,7 @@ export class SchemaResolver {
     if (s['x-kubernetes-int-or-string'] === true || format === 'int-or-string') {
       return make('intOrString', named ?? 'intstr.IntOrString');
     }
+    if (definition === QUANTITY_DEFINITION) return make('quantity', 'resource.Quantity');
     if (isObj(s['properties'])) return make('struct', named ?? 'struct');
     if (s['x-kubernetes-preserve-unknown-fields'] === true) return make('free', 'interface {}');
     if (type === 'object' || s['additionalProperties'] !== undefined) {
@@ -144,6 +147,9 @@ export class SchemaResolver {
     return make('free', 'interface {}');
   }
 }
+
+/** The OpenAPI name of resource.Quantity, whose JSON decoding is its own (a string or a number). */
+export const QUANTITY_DEFINITION = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
 
 /** A schema-less position: any JSON, kept as-is. */
 export const FREE: SchemaNode = { kind: 'free', schema: {}, goType: 'interface {}' };

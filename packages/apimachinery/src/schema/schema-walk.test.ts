@@ -163,3 +163,35 @@ describe('checkAgainstSchema type errors (Go json decoder texts)', () => {
     expect(() => checkAgainstSchema({}, defs, 'nope')).toThrow('schema: unknown definition "nope"');
   });
 });
+
+describe('checkAgainstSchema resource.Quantity', () => {
+  const quantityDefs: Definitions = {
+    'q.v1.Limits': {
+      type: 'object',
+      properties: {
+        cpu: { $ref: '#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity' },
+        byName: { type: 'object', additionalProperties: { $ref: '#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity' } },
+      },
+    },
+    'io.k8s.apimachinery.pkg.api.resource.Quantity': { type: 'string' },
+  };
+  const checkLimits = (text: string) => {
+    const p = parseJsonStrict(text);
+    return checkAgainstSchema(p.value, quantityDefs, 'q.v1.Limits', { numberText: p.numberText, duplicates: p.duplicates });
+  };
+
+  test.each([
+    ['{"cpu":"0.5"}', { cpu: '500m' }],
+    ['{"cpu":0.25}', { cpu: '250m' }],
+    ['{"cpu":1000,"byName":{"memory":"1024Mi"}}', { cpu: '1k', byName: { memory: '1Gi' } }],
+  ])('%s is stored canonical', (text, expected) => {
+    const r = checkLimits(text);
+    expect(r.typeErrors).toEqual([]);
+    expect(r.value).toEqual(expected);
+  });
+
+  test.each([['{"cpu":"lots"}'], ['{"cpu":true}'], ['{"byName":{"memory":{"a":1}}}']])('%s is a decode error', (text) => {
+    const r = checkLimits(text);
+    expect(r.typeErrors.map((e) => e.goMessage)).toEqual([expect.stringContaining('quantities must match')]);
+  });
+});

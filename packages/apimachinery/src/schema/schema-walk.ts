@@ -2,6 +2,7 @@ import type { JsonObject, JsonValue } from '../meta/types.js';
 import { setOwn } from '../patch/json-value.js';
 import { goBase64Error, goRfc3339Error } from './go-decoders.js';
 import { goJsonFloat } from './go-text.js';
+import { canonicalQuantity } from './quantity.js';
 import type { DuplicateKey } from './parse-json-strict.js';
 import { SchemaResolver, structName, type Definitions, type SchemaNode } from './schema-node.js';
 
@@ -84,6 +85,8 @@ function zeroOf(node: SchemaNode): JsonValue {
   switch (node.kind) {
     case 'string':
       return '';
+    case 'quantity':
+      return '0';
     case 'integer':
     case 'number':
     case 'intOrString':
@@ -231,6 +234,12 @@ class Walker {
         if (typeof v === 'string') return v;
         if (typeof v !== 'number') return this.typeError(describe(v), 'int32', path, ctx, true);
         return this.integer(v, 'int32', path, ctx, container, key, true);
+      case 'quantity': {
+        // Quantity decodes itself: a string or a bare number, stored in canonical form.
+        const text = typeof v === 'string' ? v : typeof v === 'number' ? this.literal(container, key, v) : JSON.stringify(v);
+        const parsed = canonicalQuantity(text);
+        return 'value' in parsed ? parsed.value : this.fail(path, parsed.error, true);
+      }
       case 'number': {
         if (typeof v !== 'number') return this.typeError(describe(v), node.goType, path, ctx);
         const tooBig = !Number.isFinite(v) || (node.goType === 'float32' && Math.abs(v) > FLOAT32_MAX);

@@ -20,13 +20,15 @@ export function isJsonAlways(field: Field): boolean {
 }
 
 /** Message types whose JSON form is not an object of their fields. */
-export type SpecialShape = 'time' | 'microTime' | 'fieldsV1' | 'extraValue' | 'rawExtension';
+export type SpecialShape = 'time' | 'microTime' | 'fieldsV1' | 'extraValue' | 'rawExtension' | 'intOrString' | 'quantity';
 
 const SPECIAL: ReadonlyMap<string, SpecialShape> = new Map([
   [`.${META_V1}.Time`, 'time'],
   [`.${META_V1}.MicroTime`, 'microTime'],
   [`.${META_V1}.FieldsV1`, 'fieldsV1'],
   ['.k8s.io.apimachinery.pkg.runtime.RawExtension', 'rawExtension'],
+  ['.k8s.io.apimachinery.pkg.util.intstr.IntOrString', 'intOrString'],
+  ['.k8s.io.apimachinery.pkg.api.resource.Quantity', 'quantity'],
 ]);
 
 /** The special JSON shape of a message type, if it has one. */

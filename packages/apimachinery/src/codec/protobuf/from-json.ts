@@ -95,9 +95,31 @@ function nestedFromJson(type: Type, value: unknown, path: string): Plain {
       return { items: value };
     case 'rawExtension':
       throw new ProtobufEncodeError(path, 'an embedded object cannot be written here');
+    case 'intOrString':
+      return intOrStringFromJson(value, path);
+    case 'quantity':
+      return quantityFromJson(value, path);
     default:
       return messageFromJson(type, value, path);
   }
+}
+
+/** Go writes the number form with type 0 and intVal, the string form with type 1 and strVal. */
+function intOrStringFromJson(value: unknown, path: string): Plain {
+  if (value === undefined || (isPlainObject(value) && Object.keys(value).length === 0)) return { type: 0, intVal: 0, strVal: '' };
+  if (typeof value === 'string') return { type: 1, intVal: 0, strVal: value };
+  if (typeof value === 'number' && Number.isInteger(value) && value >= -(2 ** 31) && value < 2 ** 31) {
+    return { type: 0, intVal: value, strVal: '' };
+  }
+  throw new ProtobufEncodeError(path, 'expected an int32 or a string');
+}
+
+/** The stored JSON form of a Quantity is already its canonical string. */
+function quantityFromJson(value: unknown, path: string): Plain {
+  if (value === undefined || (isPlainObject(value) && Object.keys(value).length === 0)) return { string: '0' };
+  if (typeof value === 'string') return { string: value };
+  if (typeof value === 'number' && Number.isFinite(value)) return { string: String(value) };
+  throw new ProtobufEncodeError(path, 'expected a quantity string');
 }
 
 function elementFromJson(field: Field, value: unknown, path: string): unknown {

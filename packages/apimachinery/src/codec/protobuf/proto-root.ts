@@ -1,20 +1,22 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import protobuf from 'protobufjs';
 import type { Root, Type } from 'protobufjs';
 
-/** The .proto files of the repository's `proto/` directory, in an order where imports come first. */
-const PROTO_FILES = [
-  'runtime.proto',
-  'meta-v1.proto',
-  'core-v1.proto',
-  'authorization-v1.proto',
-  'authentication-v1.proto',
-  'coordination-v1.proto',
-  'rbac-v1.proto',
-  'certificates-v1.proto',
-] as const;
+/**
+ * The .proto files to parse: every file of the repository's `proto/` directory, runtime and meta
+ * first and the rest by name, so that adding a kind's file needs no edit here. cluster-options.proto
+ * is left out: it only extends google/protobuf/descriptor.proto, and protobufjs keeps custom field
+ * options as plain `(name)` keys without it.
+ */
+function protoFiles(protoDir: string): string[] {
+  const first = ['runtime.proto', 'meta-v1.proto'];
+  const rest = readdirSync(protoDir)
+    .filter((f) => f.endsWith('.proto') && !first.includes(f) && f !== 'cluster-options.proto')
+    .sort();
+  return [...first, ...rest];
+}
 
 /**
  * Finds the repository's `proto/` directory by walking up from this module, so the same code works
@@ -34,14 +36,12 @@ export function findProtoDir(startFile: string = fileURLToPath(import.meta.url))
 
 /**
  * Parses the .proto files into one protobufjs Root. Files are parsed one by one into the shared
- * root rather than loaded with imports: the only import that is not in the list is
- * google/protobuf/descriptor.proto (for cluster-options.proto), which the codec never needs because
- * protobufjs keeps custom field options as plain `(name)` keys.
+ * root rather than loaded with imports, and references are resolved once all are in.
  * @throws Error on a syntax error or an unresolvable type reference.
  */
 export function loadProtoRoot(protoDir: string = findProtoDir()): Root {
   const root = new protobuf.Root();
-  for (const file of PROTO_FILES) {
+  for (const file of protoFiles(protoDir)) {
     const source = readFileSync(join(protoDir, file), 'utf8');
     protobuf.parse(source, root, { keepCase: true });
   }

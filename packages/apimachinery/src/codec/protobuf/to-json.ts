@@ -85,6 +85,12 @@ function nestedToJson(type: Type, msg: Decoded, path: string): JsonValue {
     }
     case 'extraValue':
       return ((msg['items'] as unknown[] | undefined) ?? []).map(String);
+    case 'intOrString':
+      // Type 1 is a string; anything else (0, or unset on a zero value) is the number.
+      return toNumber(msg['type'] ?? 0) === 1 ? String(msg['strVal'] ?? '') : toNumber(msg['intVal'] ?? 0);
+    case 'quantity':
+      // A zero Quantity prints as "0" in Go.
+      return typeof msg['string'] === 'string' && msg['string'] !== '' ? msg['string'] : '0';
     case 'rawExtension':
       // Only WatchEvent embeds one, and watch-frame.ts handles it without this walker.
       throw new JsonConversionError(path, 'an embedded object has no JSON form here');
