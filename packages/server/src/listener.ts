@@ -1,10 +1,39 @@
-import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createHttpServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { createServer as createHttpsServer } from 'node:https';
 import { createSecureServer, type Http2ServerRequest, type Http2ServerResponse, type ServerHttp2Session } from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
 
 /** What serves the API: Koa's callback takes either protocol's request and response. */
 export type RequestListener = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => void;
+
+/**
+ * A complete HTTP/1.1 answer with a Status body, written straight to a socket that Node's parser
+ * gave up on (or that asked for CONNECT), then closed: the client reads an answer, never silence.
+ */
+function rawStatusAnswer(code: number, reason: string, message: string): string {
+  const body = JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
+  return (
+    `HTTP/1.1 ${code} ${STATUS_CODES[code] ?? 'Error'}\r\nContent-Type: application/json\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+  );
+}
+
+/** What Node's HTTP/1 parser errors mean to the client (llhttp error codes). */
+function parserErrorAnswer(err: Error & { code?: string }): string {
+  switch (err.code) {
+    case 'HPE_INVALID_METHOD':
+      return rawStatusAnswer(405, 'MethodNotAllowed', 'the request method is not one this server allows');
+    case 'HPE_INVALID_VERSION':
+      return rawStatusAnswer(505, '', 'unsupported protocol version');
+    case 'HPE_HEADER_OVERFLOW':
+      return rawStatusAnswer(431, 'BadRequest', 'request header fields too large');
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return rawStatusAnswer(408, 'Timeout', 'the request was not received in time');
+    default:
+      return rawStatusAnswer(400, 'BadRequest', `malformed HTTP request${err.code ? ` (${err.code})` : ''}`);
+  }
+}
 
 function isHttp2(socket: Socket): boolean {
   return (socket as Socket & { alpnProtocol?: string | false }).alpnProtocol === 'h2';
@@ -62,6 +91,16 @@ export function createListener(opts: ListenerOptions, handler: RequestListener):
   server.on(opts.tls ? 'secureConnection' : 'connection', (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
+  });
+  // HTTP/1.x requests Node's parser refuses (unknown methods, bad versions, control characters in
+  // headers) and CONNECT requests never reach the handler: without these, Node would answer some
+  // with an empty 400 and drop the others without a word.
+  server.on('clientError', (err: Error & { code?: string }, socket: Duplex) => {
+    if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+    socket.end(parserErrorAnswer(err));
+  });
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    socket.end(rawStatusAnswer(405, 'MethodNotAllowed', 'CONNECT is not supported by this server'));
   });
   server.on('session', (session: ServerHttp2Session) => {
     sessions.add(session);

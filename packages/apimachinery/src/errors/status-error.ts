@@ -176,3 +176,21 @@ export function successStatus(details?: StatusDetails): Status {
   if (details) s.details = details;
   return s;
 }
+
+/**
+ * An error found before a request reaches a resource (its request line, target or transport):
+ * the reason follows the code; 505 has no reason of its own upstream, so it is left empty.
+ */
+export function newRequestError(code: 400 | 404 | 405 | 408 | 413 | 415 | 431 | 505, message: string): StatusError {
+  const reasons: Record<number, StatusReason> = {
+    400: 'BadRequest',
+    404: 'NotFound',
+    405: 'MethodNotAllowed',
+    408: 'Timeout',
+    413: 'RequestEntityTooLarge',
+    415: 'UnsupportedMediaType',
+    431: 'BadRequest',
+    505: '',
+  };
+  return new StatusError(failure(code, reasons[code] ?? '', message));
+}

@@ -1,4 +1,5 @@
 import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, type Node } from 'yaml';
+import { yamlAliasProblem } from './yaml-aliases.js';
 import type { JsonValue } from '../meta/types.js';
 
 /** A YAML syntax error, worded `yaml: line N: ...` like go-yaml's (the detail is the parser's own). */
@@ -70,6 +71,16 @@ function jsonSafe(value: unknown): JsonValue {
  * @throws YamlSyntaxError for malformed YAML or values JSON cannot carry (NaN, infinities).
  */
 export function parseYamlStrict(text: string): YamlParseResult {
+  try {
+    return parseYamlDocument(text);
+  } catch (e) {
+    // Nesting deep enough to exhaust the stack is a property of the input, not a server fault.
+    if (e instanceof RangeError) throw new YamlSyntaxError('yaml: exceeded max depth of 10000');
+    throw e;
+  }
+}
+
+function parseYamlDocument(text: string): YamlParseResult {
   const lineCounter = new LineCounter();
   const docs = parseAllDocuments(text, {
     version: '1.1',
@@ -116,6 +127,10 @@ export function parseYamlStrict(text: string): YamlParseResult {
   };
   walk(doc.contents, '');
 
-  const value = jsonSafe(doc.toJS({ maxAliasCount: 100 }));
+  const aliasProblem = yamlAliasProblem(doc);
+  if (aliasProblem) throw new YamlSyntaxError(`yaml: ${aliasProblem}`);
+  // The alias guard above is go-yaml's, which allows documents the yaml package's own count would
+  // refuse (more than 100 aliases in an ordinary manifest), so that count is off.
+  const value = jsonSafe(doc.toJS({ maxAliasCount: -1 }));
   return { value, duplicates };
 }

@@ -76,18 +76,40 @@ export class BearerTokenAuthenticator implements Authenticator {
   async authenticate(req: IncomingMessage): Promise<UserInfo | undefined> {
     const token = bearerToken(req);
     if (token === undefined) return undefined;
+    // A header this method cannot read is still a credential the client meant to use: a 401
+    // (unless another method accepts the request), never an anonymous request.
+    if (token === MALFORMED) throw newUnauthorized();
     const r = await this.tokens.authenticateToken(token);
     if (!r) throw newUnauthorized();
     return r.user;
   }
 }
 
-/** The bearer token of an `Authorization: Bearer <token>` header, if any. */
-export function bearerToken(req: IncomingMessage): string | undefined {
+/** An Authorization header that holds no bearer token upstream would read. */
+export const MALFORMED: unique symbol = Symbol('malformed authorization');
+
+/**
+ * The bearer token of an Authorization header, read exactly as upstream's bearer authenticator
+ * reads it: the trimmed header split on single spaces into at most three parts, the scheme
+ * compared case-insensitively, the second part the token (so `Bearer  t`, with two spaces, has an
+ * empty token, and `Bearer\tt` no scheme). Undefined when there is no header; {@link MALFORMED}
+ * when there is one that yields no token (another scheme, no token, extra spaces).
+ */
+export function bearerToken(req: IncomingMessage): string | typeof MALFORMED | undefined {
   const h = req.headers.authorization;
-  if (!h) return undefined;
-  const m = /^Bearer\s+(.+)$/i.exec(h.trim());
-  return m ? m[1]!.trim() : undefined;
+  if (h === undefined) return undefined;
+  return tokenOfAuthorization(h);
+}
+
+/** The pure part of {@link bearerToken}. */
+export function tokenOfAuthorization(header: string): string | typeof MALFORMED | undefined {
+  const auth = header.trim();
+  if (auth === '') return undefined;
+  const first = auth.indexOf(' ');
+  if (first < 0 || auth.slice(0, first).toLowerCase() !== 'bearer') return MALFORMED;
+  const second = auth.indexOf(' ', first + 1);
+  const token = second < 0 ? auth.slice(first + 1) : auth.slice(first + 1, second);
+  return token === '' ? MALFORMED : token;
 }
 
 const withGroup = new WeakMap<UserInfo, UserInfo>();

@@ -5,7 +5,7 @@ import {
   newUnsupportedMediaType,
   type KubeObject,
 } from '@cluster/apimachinery';
-import { isProtobuf, JSON_TYPE, parseMediaType, PROTOBUF_ALIAS, PROTOBUF_TYPE, YAML_TYPE } from '../negotiation/media-type.js';
+import { isProtobuf, JSON_TYPE, mediaTypeSyntaxError, parseMediaType, PROTOBUF_ALIAS, PROTOBUF_TYPE, YAML_TYPE } from '../negotiation/media-type.js';
 import type { FieldValidation } from './options.js';
 import type { RequestScope } from './scope.js';
 
@@ -18,6 +18,21 @@ export function parseJsonBody(text: string): unknown {
   } catch (e) {
     throw newBadRequest(`couldn't get version/kind; json parse error: ${(e as Error).message}`);
   }
+}
+
+/**
+ * The media type of a request body. A Content-Type that is not a media type at all (malformed
+ * parameters) is 415 as upstream answers it, never read as the default type.
+ */
+export function requestMediaType(contentType: string | undefined, fallback: string, accepted: readonly string[]): string {
+  if (contentType === undefined || contentType === '') return fallback;
+  const problem = mediaTypeSyntaxError(contentType);
+  if (problem) {
+    const err = newUnsupportedMediaType(contentType, accepted);
+    err.status.details = { causes: [{ message: `${problem}: ${JSON.stringify(contentType)}` }] };
+    throw err;
+  }
+  return parseMediaType(contentType).type || fallback;
 }
 
 /** A decoded request object and the field-validation warnings it produced (SPEC 4.7). */
@@ -42,7 +57,7 @@ export function decodeObjectBody(
 ): DecodedBody {
   const body = scope.body;
   if (!body || body.length === 0) throw newBadRequest('the body of the request was empty');
-  const media = parseMediaType(scope.contentType ?? JSON_TYPE).type || JSON_TYPE;
+  const media = requestMediaType(scope.contentType, JSON_TYPE, scope.protobuf ? BODY_TYPES : [JSON_TYPE, YAML_TYPE]);
   if (isProtobuf(media) && scope.protobuf) {
     return { object: checkObjectShape(scope.protobuf.decode(body), expectedKind, expectedApiVersion), warnings: [] };
   }

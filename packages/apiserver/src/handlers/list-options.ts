@@ -1,4 +1,5 @@
 import { newBadRequest } from '@cluster/apimachinery';
+import { int64Param } from './query-params.js';
 
 /** The read semantics of SPEC 4.4 that a list (or watch start) resolves to. */
 export type ReadSemantic =
@@ -19,11 +20,10 @@ export interface ListQuery {
 
 const RV_PATTERN = /^[0-9]+$/;
 
-function parseNonNegativeInt(name: string, text: string | null): number | undefined {
-  if (text === null || text === '') return undefined;
-  if (!/^-?[0-9]+$/.test(text)) throw newBadRequest(`invalid value for ${name}: ${JSON.stringify(text)}: must be an integer`);
-  const n = Number(text);
-  return n < 0 ? 0 : n;
+/** A negative limit or timeout means none, as upstream reads it. */
+function parseNonNegativeInt(query: URLSearchParams, name: string): number | undefined {
+  const n = int64Param(query, name);
+  return n === undefined ? undefined : Math.max(n, 0);
 }
 
 /**
@@ -34,8 +34,8 @@ export function parseListQuery(query: URLSearchParams, isWatch: boolean): ListQu
   const rv = query.get('resourceVersion') ?? '';
   const match = query.get('resourceVersionMatch') ?? '';
   const cont = query.get('continue') ?? '';
-  const limit = parseNonNegativeInt('limit', query.get('limit')) ?? 0;
-  const timeoutSeconds = parseNonNegativeInt('timeoutSeconds', query.get('timeoutSeconds'));
+  const limit = parseNonNegativeInt(query, 'limit') ?? 0;
+  const timeoutSeconds = parseNonNegativeInt(query, 'timeoutSeconds');
   const bookmarks = query.get('allowWatchBookmarks');
   const out: ListQuery = {
     semantic: { kind: 'MostRecent' },

@@ -1,9 +1,13 @@
 import {
+  checkAgainstSchema,
   isJsonObject,
+  newBadRequest,
+  parseJsonStrict,
   newInvalid,
   notSupported,
   invalid,
   type FieldError,
+  type JsonObject,
 } from '@cluster/apimachinery';
 import type { Preconditions } from '@cluster/storage';
 import { parseJsonBody } from './decode-body.js';
@@ -62,8 +66,32 @@ export interface DeleteQuery {
 
 const propagationPolicies = ['Orphan', 'Background', 'Foreground'];
 
+const DELETE_OPTIONS = 'io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions';
+
+/**
+ * A DeleteOptions body decoded as upstream decodes it into its Go type: malformed JSON or a value
+ * of the wrong type (`"gracePeriodSeconds": "x"`) is 400 with Go's decoder message, before the
+ * object is looked up.
+ */
+function decodeDeleteBody(body: Buffer, definitions: Readonly<Record<string, JsonObject>> | undefined): unknown {
+  if (!definitions?.[DELETE_OPTIONS]) return parseJsonBody(body.toString('utf8'));
+  let parsed;
+  try {
+    parsed = parseJsonStrict(body.toString('utf8'));
+  } catch (e) {
+    throw newBadRequest(`couldn't get version/kind; json parse error: ${(e as Error).message}`);
+  }
+  const checked = checkAgainstSchema(parsed.value, definitions, DELETE_OPTIONS, { numberText: parsed.numberText, duplicates: parsed.duplicates });
+  if (checked.decodeError) throw newBadRequest(checked.decodeError.goMessage);
+  return checked.value;
+}
+
 /** DeleteOptions from the query and/or a JSON body (kubectl sends both forms). */
-export function parseDeleteOptions(query: URLSearchParams, body: Buffer | undefined): DeleteQuery {
+export function parseDeleteOptions(
+  query: URLSearchParams,
+  body: Buffer | undefined,
+  definitions?: Readonly<Record<string, JsonObject>>,
+): DeleteQuery {
   const errs: FieldError[] = [];
   const out: DeleteQuery = { dryRun: parseDryRun(query, errs) };
   const policy = query.get('propagationPolicy');
@@ -71,7 +99,7 @@ export function parseDeleteOptions(query: URLSearchParams, body: Buffer | undefi
   const grace = query.get('gracePeriodSeconds');
   if (grace !== null && grace !== '') out.gracePeriodSeconds = Number(grace);
   if (body && body.length > 0) {
-    const value = parseJsonBody(body.toString('utf8'));
+    const value = decodeDeleteBody(body, definitions);
     if (isJsonObject(value)) {
       if (typeof value.propagationPolicy === 'string') out.propagationPolicy = value.propagationPolicy;
       if (typeof value.gracePeriodSeconds === 'number') out.gracePeriodSeconds = value.gracePeriodSeconds;

@@ -21,10 +21,9 @@ import {
   type PatchType,
 } from '@cluster/apimachinery';
 import { authorizeCreateFor } from './authorize-create.js';
-import { parseMediaType } from '../negotiation/media-type.js';
 import type { GenericRegistry } from '../registry/generic-registry.js';
 import type { HandlerResult, RequestScope } from './scope.js';
-import { checkObjectShape } from './decode-body.js';
+import { checkObjectShape, requestMediaType } from './decode-body.js';
 import { managerFor, parseWriteQuery, type WriteQuery } from './options.js';
 import { withTypeMeta } from './get.js';
 
@@ -43,7 +42,7 @@ export const PATCH_TYPES: readonly string[] = [
  * write re-applies the patch to the newer object instead of losing either change.
  */
 export async function patchResource(scope: RequestScope): Promise<HandlerResult> {
-  const media = parseMediaType(scope.contentType ?? '').type;
+  const media = requestMediaType(scope.contentType, '', PATCH_TYPES);
   if (!PATCH_TYPES.includes(media)) throw newUnsupportedMediaType(media, PATCH_TYPES);
   const opts = parseWriteQuery(scope.query, 'PatchOptions');
   const reg = scope.registry;

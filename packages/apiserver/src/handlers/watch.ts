@@ -24,6 +24,8 @@ export interface WatchTarget {
   apiDomain: string;
 }
 
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /**
  * GET ...?watch=true (SPEC 4.4 watch table, 4.5, 6): answers 200 at once and streams one event
  * per change as newline-delimited JSON (or length-framed Protobuf), until timeoutSeconds, the
@@ -39,7 +41,8 @@ export async function watchResource(scope: RequestScope, target: WatchTarget): P
   const predicate = selectionPredicate(scope.registry, q.labelSelector, fieldSelector);
   const timeoutS = q.timeoutSeconds && q.timeoutSeconds > 0 ? q.timeoutSeconds : MIN_REQUEST_TIMEOUT_S * (1 + Math.random());
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), timeoutS * 1000);
+  // Node's timers hold at most 2^31-1 ms (about 24.8 days); a longer timeout would fire at once.
+  const timer = setTimeout(() => controller.abort(), Math.min(timeoutS * 1000, MAX_TIMER_MS));
   const onClientGone = () => controller.abort();
   scope.signal.addEventListener('abort', onClientGone);
   const resourceVersion =

@@ -38,3 +38,31 @@ export const WATCH_JSON_STREAM = 'application/json;stream=watch';
 export function isProtobuf(type: string): boolean {
   return type === PROTOBUF_TYPE || type === PROTOBUF_ALIAS;
 }
+
+const TOKEN = "[!#$%&'*+\\-.^_`|~0-9A-Za-z]+";
+const QUOTED = '"(?:[^"\\\\\\r\\n]|\\\\.)*"';
+const MEDIA_TYPE = new RegExp(`^${TOKEN}(?:/${TOKEN})?$`);
+const PARAM = new RegExp(`^[ \\t]*;[ \\t]*(${TOKEN})[ \\t]*=[ \\t]*(${TOKEN}|${QUOTED})`);
+
+/**
+ * Why a Content-Type is not a media type by the grammar Go's mime.ParseMediaType applies
+ * (`type/subtype` tokens, then `; name=value` with token or quoted values, names unique, a
+ * trailing `;` allowed), or undefined when it is one. Pure.
+ */
+export function mediaTypeSyntaxError(text: string): string | undefined {
+  const semi = text.indexOf(';');
+  const head = (semi < 0 ? text : text.slice(0, semi)).trim();
+  if (!MEDIA_TYPE.test(head)) return 'mime: expected slash after first token';
+  let rest = semi < 0 ? '' : text.slice(semi);
+  const seen = new Set<string>();
+  while (rest.trim() !== '') {
+    if (rest.trim() === ';') return undefined;
+    const m = PARAM.exec(rest);
+    if (!m) return 'mime: invalid media parameter';
+    const name = (m[1] as string).toLowerCase();
+    if (seen.has(name)) return 'mime: duplicate parameter name';
+    seen.add(name);
+    rest = rest.slice(m[0].length);
+  }
+  return undefined;
+}

@@ -16,6 +16,16 @@ export interface RequestInfo {
   parts: string[];
 }
 
+/** A path segment as upstream routes it: percent-decoded (`system%3Anodes` names `system:nodes`). */
+function decodeSegment(segment: string): string {
+  if (!segment.includes('%')) return segment;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 const specialVerbs = new Set(['proxy', 'watch']);
 const namespaceSubresources = new Set(['status', 'finalize']);
 
@@ -38,7 +48,7 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
     name: '',
     parts: [],
   };
-  const segments = path.replace(/^\/+/, '').replace(/\/+$/, '').split('/');
+  const segments = path.replace(/^\/+/, '').replace(/\/+$/, '').split('/').map(decodeSegment);
   const prefix = segments[0];
   if (prefix !== 'api' && prefix !== 'apis') return info;
   let rest = segments.slice(1);

@@ -2,6 +2,7 @@ import type { Context, Middleware } from 'koa';
 import { newMethodNotSupported, newNotFound, StatusError, type KubeObject, type KubeList, type Status } from '@cluster/apimachinery';
 import type { RequestState } from '../filters/state.js';
 import { handleResource } from '../handlers/resource-handler.js';
+import { checkQueryParams } from '../handlers/query-params.js';
 import { watchResource } from '../handlers/watch.js';
 import { jsonListStream, STREAM_LIST_THRESHOLD } from '../handlers/list-stream.js';
 import { EncodingCache } from '../handlers/encoding-cache.js';
@@ -52,6 +53,7 @@ export function apiHandler(config: ApiServerConfig, registries: RegistrySet, cat
     }
     if (registry.info.namespaced === false && info.namespace && info.resource !== 'namespaces') throw notFoundResource();
     markDeprecated(ctx as Context & { state: RequestState }, registry.info, info.subresource);
+    checkQueryParams(ctx.URL.searchParams);
     // A watch ends when its client leaves, or cleanly (the stream's last chunk is written) when
     // the replica shuts down, so clients see the stream end rather than a reset.
     const signal =

@@ -1,6 +1,7 @@
 import type Koa from 'koa';
 import type { RequestState } from '../filters/state.js';
 import { withRequestInfo } from '../filters/with-request-info.js';
+import { withRequestTarget } from '../filters/with-request-target.js';
 import { withObservability } from '../filters/with-observability.js';
 import { withInflightLimit } from '../filters/with-inflight-limit.js';
 import { withRequestDeadline } from '../filters/with-request-deadline.js';
@@ -18,7 +19,8 @@ import { apiHandler } from './api-handler.js';
 const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
 /**
- * The one place the filter order is written (DESIGN "Request path"): request info -> metrics, log
+ * The one place the filter order is written (DESIGN "Request path"): request target (request
+ * line, Host and path checks that Go's server makes before upstream's chain) -> request info -> metrics, log
  * and recovery -> request deadline -> in-flight limit -> body limit -> authentication -> audit
  * (when configured) -> impersonation -> authorization -> handler. The deadline comes before authentication, as
  * upstream's does: a bad `timeout` parameter is a 400 whoever sends it.
@@ -30,6 +32,7 @@ export function buildHandlerChain(
   catalog: ApiCatalog,
 ): void {
   const metaGroup = `meta.${config.apiDomain}`;
+  app.use(withRequestTarget(metaGroup, config.protobuf));
   app.use(withRequestInfo());
   app.use(withObservability({ logger: config.logger, registry: config.metrics, metaGroup, protobuf: config.protobuf }));
   app.use(withRequestDeadline(config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS));
