@@ -64,6 +64,9 @@ export function validatePatchOptions(opts: PatchOptionsInput): void {
 export function validateApplyRequest(body: JsonObject, fieldManager: string | undefined, apiDomain: string, forceSet = false): void {
   validatePatchOptions({ isApply: true, fieldManager, forceSet, apiDomain });
   const meta = body['metadata'];
+  // An applied configuration is a partial object: metadata may be left out, but when present it
+  // is an object (upstream fails to build its typed patch otherwise, with a 500).
+  if (meta !== undefined && meta !== null && !isObject(meta)) throw newBadRequest('metadata: must be an object in an applied configuration');
   if (isObject(meta) && meta['managedFields'] !== undefined && meta['managedFields'] !== null) {
     throw newBadRequest('metadata.managedFields must be nil');
   }

@@ -19,11 +19,3 @@ export function newPatchUnprocessable(cause: string): StatusError {
   err.cause = new Error(cause);
   return err;
 }
-
-/**
- * 500 without a reason: what upstream's ErrorToAPIStatus makes of a plain Go error, which is how
- * most strategic-merge-patch failures (missing merge key, unknown `$patch` value, ...) reach clients.
- */
-export function newPatchInternal(message: string): StatusError {
-  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, code: 500 });
-}

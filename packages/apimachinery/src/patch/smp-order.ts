@@ -7,7 +7,7 @@ import {
   DIRECTIVE_MARKER,
   SET_ELEMENT_ORDER_PREFIX,
   errBadArgType,
-  errInternal,
+  errMalformed,
   errNoMergeKey,
   goEqual,
   scalarKey,
@@ -28,7 +28,7 @@ function indexOf(list: readonly JsonValue[], item: JsonValue, mergeKey: string, 
 export function findMapByKey(list: readonly JsonValue[], key: string, value: JsonValue | undefined): number {
   for (let i = 0; i < list.length; i++) {
     const v = list[i];
-    if (!isObject(v)) throw errInternal(`value for key ${i} is not a map`);
+    if (!isObject(v)) throw errMalformed(`value for key ${i} is not a map`);
     if (Object.hasOwn(v, key) && goEqual(v[key], value)) return i;
   }
   return -1;
@@ -184,7 +184,7 @@ export function validatePatchWithSetOrderList(
     s++;
   }
   if (p < nonDelete.length && s >= setOrderList.length) {
-    throw errInternal(
+    throw errMalformed(
       `the order in patch list:\n${goFormat(patchList as JsonValue[])}\n doesn't match ${SET_ELEMENT_ORDER_PREFIX} list:\n${goFormat(setOrderList as JsonValue[])}`,
     );
   }

@@ -1,7 +1,7 @@
 import { newBadRequest, type StatusError } from '../errors/status-error.js';
 import type { JsonObject, JsonValue } from '../meta/types.js';
 import { goFormat, goFormatS, goTypeName, isObject, setOwn } from './json-value.js';
-import { newPatchInternal, newPatchUnprocessable } from './patch-errors.js';
+import { newPatchUnprocessable } from './patch-errors.js';
 
 export const DIRECTIVE_MARKER = '$patch';
 export const REPLACE_DIRECTIVE = 'replace';
@@ -12,21 +12,22 @@ export const DELETE_FROM_PRIMITIVE_LIST_PREFIX = '$deleteFromPrimitiveList';
 export const SET_ELEMENT_ORDER_PREFIX = '$setElementOrder';
 
 /**
- * A strategic-merge-patch failure and the status upstream's patch handler gives it:
- * interpretStrategicMergePatchError makes a few sentinel errors 400 or 422, and every other error
- * reaches the client as a reason-less 500 carrying the Go error text.
+ * A strategic-merge-patch failure and its status: upstream's interpretStrategicMergePatchError
+ * makes a few sentinel errors 400 or 422; every other error is a plain Go error that upstream
+ * lets reach the client as a reason-less 500 with the Go text. Each of those is a malformed patch
+ * (unknown `$patch` value, a directive of the wrong type, a missing merge key), so here they are
+ * 400 BadRequest with the same text: a client mistake is never a server error.
  */
 export class SmpError extends Error {
   constructor(
     message: string,
-    readonly kind: 'badRequest' | 'unprocessable' | 'internal',
+    readonly kind: 'badRequest' | 'unprocessable',
   ) {
     super(message);
   }
   toStatusError(): StatusError {
-    if (this.kind === 'badRequest') return newBadRequest(this.message);
     if (this.kind === 'unprocessable') return newPatchUnprocessable(this.message);
-    return newPatchInternal(this.message);
+    return newBadRequest(this.message);
   }
 }
 
@@ -35,20 +36,21 @@ export const errBadRetainKeys = (): SmpError => new SmpError('invalid patch form
 export const errBadSetElementOrder = (): SmpError =>
   new SmpError('invalid patch format of setElementOrder list', 'badRequest');
 export const errNoListOfLists = (): SmpError => new SmpError('lists of lists are not supported', 'unprocessable');
-export const errInternal = (message: string): SmpError => new SmpError(message, 'internal');
+/** A patch upstream fails with a plain Go error (and a 500); its text is kept. */
+export const errMalformed = (message: string): SmpError => new SmpError(message, 'badRequest');
 
 export function errNoMergeKey(m: JsonValue, key: string): SmpError {
-  return errInternal(`map: ${goFormat(m)} does not contain declared merge key: ${key}`);
+  return errMalformed(`map: ${goFormat(m)} does not contain declared merge key: ${key}`);
 }
 
 /** Upstream's ErrBadArgType; `%s` of a nil reflect.Type prints `%!s(<nil>)`. */
 export function errBadArgType(expected: 'map[string]interface {}' | '[]interface {}', actual: JsonValue | undefined): SmpError {
   const got = actual === null || actual === undefined ? '%!s(<nil>)' : goTypeName(actual);
-  return errInternal(`expected a ${expected}, but received a ${got}`);
+  return errMalformed(`expected a ${expected}, but received a ${got}`);
 }
 
 export function errBadPatchType(t: JsonValue | undefined, m: JsonObject): SmpError {
-  return errInternal(`unknown patch type: ${goFormatS(t)} in map: ${goFormat(m)}`);
+  return errMalformed(`unknown patch type: ${goFormatS(t)} in map: ${goFormat(m)}`);
 }
 
 /** Go's `==` between two decoded interface{} values, for the scalars it is defined on. */
@@ -84,7 +86,7 @@ export function mainStrategy(raw: string | undefined): string {
   if (parts.length <= 1) return first === 'retainKeys' ? '' : first;
   if (parts.length === 2 && first === 'retainKeys') return second;
   if (parts.length === 2 && second === 'retainKeys') return first;
-  throw errInternal(`unexpected patch strategy: [${parts.join(' ')}]`);
+  throw errMalformed(`unexpected patch strategy: [${parts.join(' ')}]`);
 }
 
 function isDirectiveKey(k: string): boolean {
@@ -130,11 +132,11 @@ export function sliceElementType(...lists: readonly JsonValue[][]): string {
       const cur = goTypeName(v);
       if (prev === undefined && cur === '[]interface {}') throw errNoListOfLists();
       if (cur === '<nil>' || (prev !== undefined && prev !== cur)) {
-        throw errInternal(`list element types are not identical: ${goFormat(lists as JsonValue[][])}`);
+        throw errMalformed(`list element types are not identical: ${goFormat(lists as JsonValue[][])}`);
       }
       prev = cur;
     }
   }
-  if (prev === undefined) throw errInternal('no elements in any of the given slices');
+  if (prev === undefined) throw errMalformed('no elements in any of the given slices');
   return prev === 'map[string]interface {}' ? 'map' : prev;
 }

@@ -104,6 +104,12 @@ describe('applyStrategicMergePatch: errors', () => {
     ['malformed $deleteFromPrimitiveList', { metadata: {} }, { metadata: { $deleteFromPrimitiveList: ['a'] } }, 'invalid patch format of primitive list'],
     ['misspelled $deleteFromPrimitiveList', { metadata: {} }, { metadata: { '$deleteFromPrimitiveLists/finalizers': ['a'] } }, 'invalid patch format of primitive list'],
     ['malformed $setElementOrder', { metadata: {} }, { metadata: { $setElementOrder: [] } }, 'invalid patch format of setElementOrder list'],
+    // Stricter than upstream, which skips these when the field is absent or of another type.
+    ['$deleteFromPrimitiveList not a list', { metadata: {} }, { metadata: { '$deleteFromPrimitiveList/finalizers': 'a' } }, 'invalid patch format of primitive list'],
+    ['$deleteFromPrimitiveList of maps', { metadata: { finalizers: ['a'] } }, { metadata: { '$deleteFromPrimitiveList/finalizers': [{}] } }, 'invalid patch format of primitive list'],
+    ['$retainKeys holding a number', { spec: { strategy: {} } }, { spec: { strategy: { $retainKeys: [1] } } }, 'invalid patch format of retainKeys'],
+    ['$setElementOrder of maps for a list of scalars', { metadata: {} }, { metadata: { '$setElementOrder/finalizers': [{}] } }, 'invalid patch format of setElementOrder list'],
+    ['$setElementOrder without the merge key', { spec: { containers: [] } }, { spec: { '$setElementOrder/containers': [{ image: 'x' }] } }, 'invalid patch format of setElementOrder list'],
   ])('%s is 400', (_name, original, patch, message) => {
     const err = statusErrorOf(() => smp(original, patch));
     expect(err.code).toBe(400);
@@ -130,7 +136,7 @@ describe('applyStrategicMergePatch: errors', () => {
     expect(err.status.message).toBe('the server rejected our request due to an error in our request');
   });
 
-  // Everything else is a plain Go error upstream: 500, no reason, the error text as message.
+  // Everything else is a plain Go error upstream (a 500 there); here a 400 BadRequest with the same text.
   test.each<[string, JsonValue, JsonValue, string]>([
     ['unknown $patch on a map', { spec: { nodeSelector: {} } }, { spec: { nodeSelector: { $patch: 'bogus' } } }, 'unknown patch type: bogus in map: map[$patch:bogus]'],
     ['non-string $patch on a map', { spec: {} }, { spec: { $patch: 1 } }, 'unknown patch type: %!s(int64=1) in map: map[$patch:1]'],
@@ -144,10 +150,10 @@ describe('applyStrategicMergePatch: errors', () => {
     ['bad strategy list', { spec: { odd: ['a'] } }, { spec: { odd: ['b'] } }, 'unexpected patch strategy: [merge replace]'],
     ['$setElementOrder not a list', { metadata: {} }, { metadata: { '$setElementOrder/finalizers': 'a' } }, 'expected a []interface {}, but received a string'],
     ['$setElementOrder out of order', { spec: { containers: [c('a', 'x'), c('b', 'y')] } }, { spec: { '$setElementOrder/containers': [{ name: 'a' }], containers: [c('b', 'z')] } }, "the order in patch list:\n[map[image:z name:b]]\n doesn't match $setElementOrder list:\n[map[name:a]]"],
-  ])('%s is 500', (_name, original, patch, message) => {
+  ])('%s is 400', (_name, original, patch, message) => {
     const err = statusErrorOf(() => smp(original, patch));
-    expect(err.code).toBe(500);
-    expect(err.reason).toBeUndefined();
+    expect(err.code).toBe(400);
+    expect(err.reason).toBe('BadRequest');
     expect(err.status.message).toBe(message);
   });
 });
@@ -188,7 +194,7 @@ describe('applyStrategicMergePatch: upstream MergeItem fixtures', () => {
         mergeItem,
       ),
     );
-    expect(err.code).toBe(500);
+    expect(err.code).toBe(400);
     expect(err.status.message).toContain("doesn't match");
   });
 });

@@ -19,9 +19,11 @@ import {
   SET_ELEMENT_ORDER_PREFIX,
   SmpError,
   errBadArgType,
+  errBadPrimitiveList,
+  errBadSetElementOrder,
   errBadPatchType,
   errBadRetainKeys,
-  errInternal,
+  errMalformed,
   errNoMergeKey,
   extractKey,
   mainStrategy,
@@ -57,7 +59,8 @@ function applyRetainKeysDirective(original: JsonObject, patch: JsonObject): void
   if (!Object.hasOwn(patch, RETAIN_KEYS_DIRECTIVE)) return;
   const list = patch[RETAIN_KEYS_DIRECTIVE];
   delete patch[RETAIN_KEYS_DIRECTIVE];
-  if (!Array.isArray(list)) throw errBadRetainKeys();
+  // Upstream accepts any list here; only field names can name fields, so anything else is refused.
+  if (!Array.isArray(list) || !list.every((k) => typeof k === 'string')) throw errBadRetainKeys();
   const retained = new Set(list.map(scalarKey));
   for (const [k, v] of Object.entries(patch)) {
     if (v === null || k.startsWith(DELETE_FROM_PRIMITIVE_LIST_PREFIX) || k.startsWith(SET_ELEMENT_ORDER_PREFIX)) continue;
@@ -86,6 +89,10 @@ function mergePatchIntoOriginal(original: JsonObject, patch: JsonObject, schema:
     const { meta, schema: elements } = schema.lookup(field);
     const strategy = mainStrategy(meta.patchStrategy);
     const mergeKey = meta.patchMergeKey ?? '';
+    // The order list names elements the way the list holds them: maps carrying the merge key, or
+    // scalars for a list of scalars.
+    const wellFormed = mergeKey ? setOrder.every((v) => isObject(v) && Object.hasOwn(v, mergeKey)) : setOrder.every((v) => v === null || typeof v !== 'object');
+    if (!wellFormed) throw errBadSetElementOrder();
     validatePatchWithSetOrderList(patchList, setOrder, mergeKey);
 
     let merged: JsonValue[];
@@ -113,6 +120,9 @@ function mergeMap(original: JsonObject, patch: JsonObject, schema: PatchSchema):
     const isDeleteList = patchKey.startsWith(DELETE_FROM_PRIMITIVE_LIST_PREFIX);
     const k = isDeleteList ? extractKey(patchKey, DELETE_FROM_PRIMITIVE_LIST_PREFIX) : patchKey;
 
+    // Upstream skips a malformed deletion list when the field is absent or of another type; it is
+    // a malformed patch whatever the object holds.
+    if (isDeleteList && (!Array.isArray(patchV) || patchV.some((v) => v !== null && typeof v === 'object'))) throw errBadPrimitiveList();
     if (patchV === null) {
       delete original[k];
       continue;
@@ -174,7 +184,7 @@ function mergeSliceWithSpecialElements(
       // Keep scanning so that the other `$patch` elements are pruned too.
       replace = true;
     } else if (directive === MERGE_DIRECTIVE) {
-      throw errInternal('merging lists cannot yet be specified in the patch');
+      throw errMalformed('merging lists cannot yet be specified in the patch');
     } else {
       throw errBadPatchType(directive, m);
     }
@@ -201,7 +211,7 @@ function mergeSlice(
     const seen = new Set<string>();
     merged = [...original, ...patch].filter((v) => !seen.has(scalarKey(v)) && seen.add(scalarKey(v)));
   } else {
-    if (!mergeKey) throw errInternal(`cannot merge lists without merge key for ${elements.name}`);
+    if (!mergeKey) throw errMalformed(`cannot merge lists without merge key for ${elements.name}`);
     [original, patch] = mergeSliceWithSpecialElements(original, patch, mergeKey);
     merged = [...original];
     for (const v of patch) {
@@ -233,6 +243,35 @@ function mergeSlice(
  *   500 without a reason (upstream's handling of plain errors) for anything else, such as a
  *   missing merge key or an unknown `$patch` value.
  */
+const DIRECTIVE_VALUES: ReadonlySet<JsonValue> = new Set([REPLACE_DIRECTIVE, DELETE_DIRECTIVE, MERGE_DIRECTIVE]);
+
+/**
+ * Checks the shape of every directive in the patch before merging. Upstream checks a directive
+ * only where the merge reaches it, so a malformed one under a field the object lacks is silently
+ * dropped; a malformed patch is refused here wherever it sits.
+ */
+function checkDirectives(patch: JsonValue): void {
+  if (Array.isArray(patch)) {
+    for (const item of patch) checkDirectives(item);
+    return;
+  }
+  if (!isObject(patch)) return;
+  for (const [key, entry] of Object.entries(patch)) {
+    const value = entry ?? null;
+    if (key === DIRECTIVE_MARKER) {
+      if (!DIRECTIVE_VALUES.has(value)) throw errBadPatchType(value, patch);
+    } else if (key === RETAIN_KEYS_DIRECTIVE) {
+      if (!Array.isArray(value) || !value.every((k) => typeof k === 'string')) throw errBadRetainKeys();
+    } else if (key.startsWith(DELETE_FROM_PRIMITIVE_LIST_PREFIX)) {
+      if (!Array.isArray(value) || value.some((v) => v !== null && typeof v === 'object')) throw errBadPrimitiveList();
+    } else if (key.startsWith(SET_ELEMENT_ORDER_PREFIX)) {
+      if (!Array.isArray(value)) throw errBadArgType('[]interface {}', value);
+    } else {
+      checkDirectives(value);
+    }
+  }
+}
+
 export function applyStrategicMergePatch(
   original: JsonValue,
   patch: JsonValue,
@@ -244,6 +283,7 @@ export function applyStrategicMergePatch(
     throw newBadRequest(`json: cannot unmarshal ${type} into Go value of type map[string]interface {}`);
   }
   try {
+    checkDirectives(patch);
     return mergeMap(isObject(original) ? deepClone(original) : {}, deepClone(patch), schema);
   } catch (e) {
     if (e instanceof SmpError) throw e.toStatusError();

@@ -1,5 +1,8 @@
+import { isUtf8 } from 'node:buffer';
+import type { IncomingMessage } from 'node:http';
 import type { Middleware } from 'koa';
-import { newRequestEntityTooLarge } from '@cluster/apimachinery';
+import { newBadRequest, newRequestEntityTooLarge } from '@cluster/apimachinery';
+import { firstInvalidUtf8 } from '../request/utf8.js';
 import type { RequestState } from './state.js';
 
 /** Upstream's request body limit: 3 MiB. */
@@ -7,27 +10,79 @@ export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
 /**
  * Reads the request body (for methods that carry one) into ctx.state.body, refusing more than
- * maxBytes with 413 before buffering it all.
+ * maxBytes with 413 before buffering it all, and a text body that is not UTF-8 with 400.
  */
 export function withBody(maxBytes = MAX_BODY_BYTES): Middleware<RequestState> {
   return async (ctx, next) => {
     const m = ctx.method;
     if (m === 'POST' || m === 'PUT' || m === 'PATCH' || m === 'DELETE') {
       const declared = Number(ctx.get('Content-Length') || '0');
-      if (declared > maxBytes) throw newRequestEntityTooLarge(`limit is ${maxBytes}`);
-      const chunks: Buffer[] = [];
-      let total = 0;
-      for await (const chunk of ctx.req) {
-        const buf = chunk as Buffer;
-        total += buf.length;
-        if (total > maxBytes) {
-          ctx.req.resume();
-          throw newRequestEntityTooLarge(`limit is ${maxBytes}`);
-        }
-        chunks.push(buf);
+      if (declared > maxBytes) tooLarge(ctx, maxBytes);
+      const body = await readBody(ctx.req, maxBytes);
+      if (body === undefined) tooLarge(ctx, maxBytes);
+      // Every text body (JSON, YAML, patches) is UTF-8; decoding would turn a bad byte into
+      // U+FFFD and store text the client never sent. Protobuf bodies are binary.
+      if (body.length > 0 && !ctx.get('Content-Type').includes('protobuf') && !isUtf8(body)) {
+        throw newBadRequest(`the request body is not valid UTF-8: invalid byte at offset ${firstInvalidUtf8(body)}`);
       }
-      ctx.state.body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+      ctx.state.body = body;
     }
     await next();
   };
+}
+
+/** How long the rest of a refused body is read and discarded before the connection is cut. */
+const DISCARD_MS = 5_000;
+
+/**
+ * Answers 413 so that the client reads it instead of a broken pipe: the rest of the body is read
+ * and discarded (closing or destroying the connection while the client still writes would reset
+ * it under the client's feet, before it reads the answer), and a client that keeps sending is cut
+ * off after a few seconds (an HTTP/2 client loses only that stream).
+ */
+function tooLarge(ctx: Parameters<Middleware<RequestState>>[0], maxBytes: number): never {
+  const req = ctx.req;
+  // A client that gives up while its body is discarded is no error of the server's.
+  req.on('error', () => undefined);
+  req.resume();
+  const cut = setTimeout(() => {
+    if ('stream' in req) (req as unknown as { stream: { close(code?: number): void } }).stream.close();
+    else req.socket.destroy();
+  }, DISCARD_MS);
+  cut.unref();
+  req.once('end', () => clearTimeout(cut));
+  throw newRequestEntityTooLarge(`limit is ${maxBytes}`);
+}
+
+/** The whole body, or undefined as soon as it passes maxBytes (the rest is left unread). */
+function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const onData = (chunk: Buffer): void => {
+      total += chunk.length;
+      if (total > maxBytes) {
+        cleanup();
+        resolve(undefined);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => {
+      cleanup();
+      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
+    };
+    const onError = (e: Error): void => {
+      cleanup();
+      reject(e);
+    };
+    const cleanup = (): void => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+    };
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.once('error', onError);
+  });
 }

@@ -74,6 +74,7 @@ async function mergingPatch(scope: RequestScope, type: PatchType, body: string, 
     (current) => {
       if (!current) throw newNotFound(reg.groupResource, name);
       let patched = applyPatchOfType(type, current, patch, reg.schemas?.patchMeta);
+      checkPatchedIdentity(patched, reg.info.kind, name, namespace);
       if (reg.schemas) {
         // The patched result is decoded as a request body would be: types checked, unknown fields dropped.
         const checked = validatePatchedObject({
@@ -91,6 +92,36 @@ async function mergingPatch(scope: RequestScope, type: PatchType, body: string, 
     },
     { dryRun: opts.dryRun, subresource: scope.info.subresource || undefined, fieldManager: managerFor(opts, scope.userAgent), user: scope.user },
   );
+}
+
+/**
+ * A patch may change an object, not which object it is: the patched result must still carry its
+ * kind, apiVersion and metadata, with the name (and namespace) of the URL. Removing or replacing
+ * any of them (`$patch: delete` or `replace` at the root or on metadata, a JSON patch removing
+ * `/metadata/name`, a merge patch nulling `kind`) is 400 BadRequest, with upstream's checkName
+ * message for names, and nothing is written.
+ */
+export function checkPatchedIdentity(patched: unknown, kind: string, name: string, namespace: string): void {
+  const obj = patched as Record<string, unknown> | null;
+  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) {
+    throw newBadRequest(`the object provided is unrecognized (must be of type ${kind}): the patched object is not an object`);
+  }
+  for (const field of ['kind', 'apiVersion'] as const) {
+    if (typeof obj[field] !== 'string' || obj[field] === '') {
+      throw newBadRequest(`the object provided is unrecognized (must be of type ${kind}): Object '${field === 'kind' ? 'Kind' : 'apiVersion'}' is missing in the patched object`);
+    }
+  }
+  const meta = obj['metadata'];
+  if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) {
+    throw newBadRequest(`the name of the object () does not match the name on the URL (${name})`);
+  }
+  const m = meta as Record<string, unknown>;
+  const objName = typeof m['name'] === 'string' ? m['name'] : '';
+  if (objName !== name) throw newBadRequest(`the name of the object (${objName}) does not match the name on the URL (${name})`);
+  const objNamespace = typeof m['namespace'] === 'string' ? m['namespace'] : '';
+  if (namespace && objNamespace && objNamespace !== namespace) {
+    throw newBadRequest(`the namespace of the object (${objNamespace}) does not match the namespace on the URL (${namespace})`);
+  }
 }
 
 /** SPEC 4.8 apply: YAML partial object, fieldManager required, conflicts 409 unless force; creates when absent. */
