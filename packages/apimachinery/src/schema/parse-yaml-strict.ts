@@ -76,7 +76,11 @@ export function parseYamlStrict(text: string): YamlParseResult {
   } catch (e) {
     // Nesting deep enough to exhaust the stack is a property of the input, not a server fault.
     if (e instanceof RangeError) throw new YamlSyntaxError('yaml: exceeded max depth of 10000');
-    throw e;
+    if (e instanceof YamlSyntaxError) throw e;
+    // What the yaml package finds only while building values (bad merge keys, complex keys) is a
+    // property of the document like any syntax error.
+    const message = (e as Error).message;
+    throw new YamlSyntaxError(/^Merge sources/.test(message) ? 'yaml: map merge requires map or sequence of maps as the value' : `yaml: ${message}`);
   }
 }
 
