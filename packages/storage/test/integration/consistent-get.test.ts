@@ -100,7 +100,7 @@ describe('most-recent get from the watch cache', () => {
     await store.cacherFor(res)!.waitReady();
     const before = main.revisionReadsSent;
     const got = await Promise.all(Array.from({ length: 50 }, (_, i) => store.get(`${res}ns/c${i % 5}`)));
-    expect(got.map((o) => o.data?.['v'])).toEqual(Array.from({ length: 50 }, (_, i) => String(i % 5)));
+    expect(got.map((o) => (o.data as Record<string, string> | undefined)?.['v'])).toEqual(Array.from({ length: 50 }, (_, i) => String(i % 5)));
     // The first read sends at once; the 49 arriving while it is in flight share the next one.
     expect(main.revisionReadsSent - before).toBeLessThanOrEqual(2);
     expect(main.revisionReadsSent - before).toBeGreaterThanOrEqual(1);
