@@ -149,7 +149,8 @@ export class CachedStore implements Store {
     if (!cacher?.isReady) return undefined;
     const at = await this.revisionCacheIsCurrentAt(cacher, cacher.resourcePrefix);
     if (at === undefined) return undefined;
-    // Nothing ran since the check: the cache's copy is the state at `at`.
+    // The cache can only have moved on since the check: its copy is etcd's state at `at` or a
+    // later one, either of which existed while this read was running.
     return cacher.get(key);
   }
 
