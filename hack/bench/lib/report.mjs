@@ -9,7 +9,8 @@ export function round(x) {
 
 /**
  * Builds one workload result. `kind` says how ratio is formed:
- * 'throughput' value/baseline, 'latency' baseline/value, 'memory' 3*baseline/value.
+ * 'throughput' value/baseline, 'latency' baseline/value, 'memory' baseline/value (bytes of JSON
+ * over RSS).
  * `fail` (a reason) forces ok=false, e.g. when a time cap hit or events were missed.
  */
 export function result({ value, unit, baseline, kind, budget, fail, note, extra = {} }) {
@@ -17,7 +18,7 @@ export function result({ value, unit, baseline, kind, budget, fail, note, extra 
   if (value !== null && baseline !== null && Number.isFinite(value) && Number.isFinite(baseline) && value > 0 && baseline > 0) {
     if (kind === 'throughput') ratio = value / baseline;
     else if (kind === 'latency') ratio = baseline / value;
-    else if (kind === 'memory') ratio = (3 * baseline) / value;
+    else if (kind === 'memory') ratio = baseline / value;
     else throw new Error(`unknown ratio kind ${kind}`);
   }
   const ok = ratio !== null && ratio >= budget && !fail;

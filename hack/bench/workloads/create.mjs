@@ -3,6 +3,7 @@
 import { runLoad, describeRun } from '../lib/load.mjs';
 import { compactNow, configMapBody, objectName, storedConfigMapBytes, deletePrefix } from '../lib/objects.mjs';
 import { result } from '../lib/report.mjs';
+import { BUDGETS } from '../lib/budgets.mjs';
 
 export const CREATE_NAMESPACE = 'bench-create';
 const RAW_PREFIX = '/bench-raw/create/';
@@ -55,7 +56,7 @@ export async function runCreate(ctx) {
       unit: 'ops/s',
       baseline: base.opsPerSec,
       kind: 'throughput',
-      budget: 0.25,
+      budget: BUDGETS.create,
       fail: problems(run, base),
       note: `${run.done}/${total} created in ${(run.elapsedMs / 1000).toFixed(1)} s`,
     }),

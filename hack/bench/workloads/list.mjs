@@ -6,6 +6,7 @@ import { timeRepeated, quantile } from '../lib/load.mjs';
 import { configMapPrefix, putStoredConfigMaps } from '../lib/objects.mjs';
 import { prefixEnd } from '../lib/keys.mjs';
 import { result, failed } from '../lib/report.mjs';
+import { BUDGETS } from '../lib/budgets.mjs';
 
 export const LIST_NAMESPACE = 'bench-list';
 const REPS = 5;
@@ -84,12 +85,12 @@ export async function runList(ctx) {
         unit: 'ms',
         baseline: baseMs,
         kind: 'latency',
-        budget: 0.75,
+        budget: BUDGETS[name],
         fail: fail || undefined,
         note: `${n} items${name === 'list-paged' ? `, pages of ${PAGE}` : ''}, median of ${times.length}`,
       });
     } catch (e) {
-      out[name] = failed('ms', 0.75, e.message);
+      out[name] = failed('ms', BUDGETS[name], e.message);
     }
   }
   return out;

@@ -4,6 +4,7 @@ describe('resolveFeatureGates (SPEC 9.3 rule 8, 7 rule 5)', () => {
   test('defaults: beta and GA on', () => {
     expect(resolveFeatureGates({}).enabled).toEqual({
       APIListChunking: true,
+      ConsistentGetFromCache: true,
       ConsistentListFromCache: true,
       ServerSideApply: true,
       ServerSideFieldValidation: true,
@@ -28,6 +29,6 @@ describe('resolveFeatureGates (SPEC 9.3 rule 8, 7 rule 5)', () => {
 
   test('AllBeta switches every beta gate not named on its own', () => {
     const r = resolveFeatureGates({ AllBeta: false, ConsistentListFromCache: true });
-    expect(r.enabled).toMatchObject({ APIListChunking: false, ConsistentListFromCache: true, WatchBookmark: true });
+    expect(r.enabled).toMatchObject({ APIListChunking: false, ConsistentGetFromCache: false, ConsistentListFromCache: true, WatchBookmark: true });
   });
 });

@@ -9,12 +9,15 @@ export interface FeatureSpec {
 }
 
 /**
- * The gates this server knows, upstream names. APIListChunking is GA and locked upstream; here it
- * stays switchable (beta, on) because the API versions issue asks for lists that ignore `limit`
- * when it is off.
+ * The gates this server knows, upstream names (but ConsistentGetFromCache). APIListChunking is GA
+ * and locked upstream; here it stays switchable (beta, on) because the API versions issue asks for
+ * lists that ignore `limit` when it is off.
  */
 export const FEATURE_GATES: Readonly<Record<string, FeatureSpec>> = {
   APIListChunking: { default: true, stage: 'BETA' },
+  // Not an upstream gate (upstream reads gets without resourceVersion from etcd): this server's
+  // own switch for serving them from the watch cache as ConsistentListFromCache serves lists.
+  ConsistentGetFromCache: { default: true, stage: 'BETA' },
   ConsistentListFromCache: { default: true, stage: 'BETA' },
   ServerSideApply: { default: true, stage: 'GA', lockToDefault: true },
   ServerSideFieldValidation: { default: true, stage: 'GA', lockToDefault: true },

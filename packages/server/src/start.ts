@@ -188,6 +188,8 @@ async function startWithEtcd(
   const runtimeConfig = parseRuntimeConfig(opts.runtimeConfig, servedGroupVersions(builtinResourceInfos(opts.apiDomain)));
   for (const w of gates.warnings) logger.warn(w);
   const consistentListFromCache = gates.enabled['ConsistentListFromCache']!;
+  // Ours (on by default): most-recent gets from the watch cache the same way; off: from etcd.
+  const consistentGetFromCache = gates.enabled['ConsistentGetFromCache']!;
   // Ranges and transactions go through the lean KV client, each store on a connection of its own
   // (the cache's lists must not queue behind writes); watches stay on the etcd3 clients.
   const store = new CachedStore(
@@ -196,7 +198,8 @@ async function startWithEtcd(
       cacheSource: new Etcd3Store(newEtcdClient(endpoints), { kv: new EtcdKvClient(endpoints) }),
       windowMs: opts.watchCacheHistory,
       consistentListFromCache,
-      progressRequests: consistentListFromCache ? 'auto' : 'never',
+      consistentGetFromCache,
+      progressRequests: consistentListFromCache || consistentGetFromCache ? 'auto' : 'never',
       log: (message) => logger.info({ component: 'watch-cache' }, message),
       onEtcdWatchCountChange: (delta) => etcdWatches.inc(delta),
     },

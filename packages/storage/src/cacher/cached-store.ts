@@ -32,6 +32,8 @@ export interface CachedStoreOptions extends CacherOptions {
   cacheSource?: Etcd3Store;
   /** Most-recent lists from the cache once shown current (default true); false: always etcd. */
   consistentListFromCache?: boolean;
+  /** Most-recent gets (no resourceVersion) from the cache once shown current (default true); false: always etcd. */
+  consistentGetFromCache?: boolean;
 }
 
 /** How long etcd's word that a snapshot's revision is not compacted is taken as still true. */
@@ -127,7 +129,49 @@ export class CachedStore implements Store {
       if (found === null) throw new StorageError('KeyNotFound', key, `key ${key} not found`);
       if (found) return found;
     }
+    if (!opts.resourceVersion && this.opts.consistentGetFromCache !== false) {
+      const found = await this.mostRecentGetFromCache(key);
+      if (found === null) throw new StorageError('KeyNotFound', key, `key ${key} not found`);
+      if (found) return found;
+    }
     return this.etcd.get(key, opts);
+  }
+
+  /**
+   * "Most Recent" get (SPEC 4.4) from the watch cache, as a most-recent list is served: once the
+   * cache is shown to hold etcd's state of the key's resource at a revision read after the request
+   * arrived (see {@link revisionCacheIsCurrentAt}), its copy of the key is what an etcd get would
+   * answer. Proven on the whole resource rather than the key, so that one proof serves every get
+   * of that resource until etcd moves. Null: no such key; undefined: read etcd.
+   */
+  private async mostRecentGetFromCache(key: string): Promise<KubeObject | null | undefined> {
+    const cacher = this.cacherFor(key);
+    if (!cacher?.isReady) return undefined;
+    const at = await this.revisionCacheIsCurrentAt(cacher, cacher.resourcePrefix);
+    if (at === undefined) return undefined;
+    // The cache can only have moved on since the check: its copy is etcd's state at `at` or a
+    // later one, either of which existed while this read was running.
+    return cacher.get(key);
+  }
+
+  /**
+   * A revision, read from etcd after this call, at which the cache's current state under `prefix`
+   * is etcd's; undefined when that cannot be shown in the bounded wait (the caller reads etcd).
+   * Concurrent callers share etcd's revision reads (Etcd3Store.currentRevision), each joining only
+   * a read sent after it arrived, so each answer still covers every write acknowledged before it.
+   */
+  private async revisionCacheIsCurrentAt(cacher: Cacher, prefix: string): Promise<number | undefined> {
+    for (let attempt = 0; cacher.canConfirmCurrent && attempt < MAX_CURRENT_PROOFS; attempt++) {
+      const checkedAt = cacher.revision;
+      const confirmed = await cacher.confirmCurrent(prefix);
+      if (confirmed && cacher.stillCurrent(confirmed.revision, confirmed.cacheRevision)) return confirmed.revision;
+      // Writes under the prefix the cache has not seen yet: their events are on the way.
+      if (!(await cacher.waitBeyond(checkedAt, CURRENT_PROOF_WAIT_MS))) break;
+    }
+    const since = performance.now();
+    const revision = await this.etcd.currentRevision();
+    if (!(await cacher.waitUntilFresh(revision, since))) return undefined;
+    return cacher.revision;
   }
 
   async getList(prefix: string, opts: ListOptions = {}): Promise<ListResult> {
@@ -162,20 +206,8 @@ export class CachedStore implements Store {
   private async mostRecentFromCache(prefix: string, opts: ListOptions): Promise<ListResult | undefined> {
     const cacher = this.cacherFor(prefix);
     if (!cacher?.isReady) return undefined;
-    let at: number | undefined;
-    for (let attempt = 0; cacher.canConfirmCurrent && attempt < MAX_CURRENT_PROOFS && at === undefined; attempt++) {
-      const checkedAt = cacher.revision;
-      const confirmed = await cacher.confirmCurrent(prefix);
-      if (confirmed && cacher.stillCurrent(confirmed.revision, confirmed.cacheRevision)) at = confirmed.revision;
-      // Writes under the prefix the cache has not seen yet: their events are on the way.
-      else if (!(await cacher.waitBeyond(checkedAt, CURRENT_PROOF_WAIT_MS))) break;
-    }
-    if (at === undefined) {
-      const since = performance.now();
-      const revision = await this.etcd.currentRevision();
-      if (!(await cacher.waitUntilFresh(revision, since))) return undefined;
-      at = cacher.revision;
-    }
+    const at = await this.revisionCacheIsCurrentAt(cacher, prefix);
+    if (at === undefined) return undefined;
     const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
     if (limit === 0) {
       const listed = cacher.list(prefix, opts.predicate);

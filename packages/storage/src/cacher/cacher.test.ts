@@ -26,13 +26,17 @@ class FakeSource implements CacherSource {
     return this.rev;
   }
   duringCount: (() => void) | undefined;
+  /** When set, each count's answer (taken when it is sent, as etcd would) is held until this resolves. */
+  holdCount: (() => Promise<void>) | undefined;
   counts = 0;
   async countChangesSince(prefix: string, after: number): Promise<{ revision: number; count: number; changedSince: number }> {
     this.counts++;
     this.duringCount?.();
     const under = [...this.objects].filter(([k]) => k.startsWith(prefix));
     const changedSince = under.filter(([, o]) => Number(o.metadata.resourceVersion) > after).length;
-    return { revision: this.rev, count: under.length, changedSince };
+    const answer = { revision: this.rev, count: under.length, changedSince };
+    await this.holdCount?.();
+    return answer;
   }
   remove(name: string, deliver = true): void {
     const key = `${P}ns/${name}`;
@@ -195,6 +199,24 @@ describe('Cacher (fake etcd)', () => {
       source.put('b', false);
       expect(await cacher.confirmCurrent(`${P}ns/`)).toBeUndefined();
       expect(source.counts).toBe(2);
+    });
+
+    test('concurrent callers share a count sent after they arrived; a caller arriving after it was sent sends its own', async () => {
+      const held: Array<() => void> = [];
+      source.holdCount = () => new Promise<void>((resolve) => held.push(resolve));
+      const settle = () => new Promise((r) => setImmediate(r));
+      source.rev += 2;
+      const first = [cacher.confirmCurrent(`${P}ns/`), cacher.confirmCurrent(`${P}ns/`), cacher.confirmCurrent(`${P}ns/`)];
+      await settle();
+      expect(source.counts).toBe(1);
+      // Etcd moves again; a caller arriving now must not take the answer already on its way.
+      source.rev += 1;
+      const later = cacher.confirmCurrent(`${P}ns/`);
+      await settle();
+      expect(source.counts).toBe(2);
+      for (const release of held) release();
+      expect((await Promise.all(first)).map((r) => r?.revision)).toEqual([12, 12, 12]);
+      expect((await later)?.revision).toBe(13);
     });
 
     test('what was shown no longer holds once the cache moves on below etcd\'s revision', async () => {

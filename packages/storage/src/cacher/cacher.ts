@@ -32,6 +32,15 @@ export class Cacher {
   private nextSoloSelection = 0;
   /** The last proof per prefix that the cache at `cacheRevision` was etcd's state at `etcdRevision`. */
   private readonly proofs = new Map<string, { etcdRevision: number; cacheRevision: number }>();
+  /**
+   * The count read last sent per prefix (see confirmCurrent), for callers that may share it.
+   * `sentAt` and callers' arrivals are ticks of {@link clock}, which only orders them.
+   */
+  private readonly countsInFlight = new Map<
+    string,
+    { sentAt: number; listed: number; checkedAt: number; answer: Promise<{ revision: number; count: number; changedSince: number }> }
+  >();
+  private clock = 0;
   private waiters: Waiter[] = [];
   private readyWaiters: Array<() => void> = [];
   private etcdWatch: { close(): Promise<void>; requestProgress?(): boolean } | undefined;
@@ -167,6 +176,7 @@ export class Cacher {
    */
   async confirmCurrent(prefix: string): Promise<{ revision: number; cacheRevision: number } | undefined> {
     if (!this.ready || !this.source.countChangesSince) return undefined;
+    const arrivedAt = ++this.clock;
     const listed = this.cache.listedRevision;
     // Cheap first: etcd has not moved since the last proof for this prefix (nor has the cache).
     const current = await this.source.currentRevision();
@@ -178,7 +188,7 @@ export class Cacher {
     }
     const count = this.cache.count(prefix);
     const checkedAt = this.cache.revision;
-    const etcd = await this.source.countChangesSince(prefix, checkedAt);
+    const etcd = await this.countChanges(prefix, listed, checkedAt, arrivedAt);
     if (!this.ready || this.cache.listedRevision !== listed) return undefined;
     const cacheRevision = this.cache.revision;
     if (cacheRevision >= etcd.revision) return { revision: cacheRevision, cacheRevision };
@@ -188,6 +198,30 @@ export class Cacher {
       return { revision: etcd.revision, cacheRevision };
     }
     return undefined;
+  }
+
+  /**
+   * countChangesSince for a caller of confirmCurrent that arrived at tick `arrivedAt`. Concurrent
+   * callers share one count read, but only one SENT AFTER they arrived: that read covers every
+   * write acknowledged before they arrived (it is linearizable), while one sent earlier may not
+   * (the rule of RevisionBatcher). They must also have looked at the same cache state
+   * (`listed`, `checkedAt`). So a burst of quorum reads after etcd moved costs one count.
+   */
+  private countChanges(
+    prefix: string,
+    listed: number,
+    checkedAt: number,
+    arrivedAt: number,
+  ): Promise<{ revision: number; count: number; changedSince: number }> {
+    const last = this.countsInFlight.get(prefix);
+    if (last && last.sentAt > arrivedAt && last.listed === listed && last.checkedAt === checkedAt) return last.answer;
+    const entry = { sentAt: ++this.clock, listed, checkedAt, answer: this.source.countChangesSince!(prefix, checkedAt) };
+    this.countsInFlight.set(prefix, entry);
+    const forget = (): void => {
+      if (this.countsInFlight.get(prefix) === entry) this.countsInFlight.delete(prefix);
+    };
+    entry.answer.then(forget, forget);
+    return entry.answer;
   }
 
   /** Waits up to `timeoutMs` for the cache to move beyond `revision`; true when it did. */

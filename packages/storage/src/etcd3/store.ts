@@ -1,3 +1,4 @@
+import { RevisionBatcher } from './revision-batcher.js';
 import { WriteCoalescer } from './write-coalescer.js';
 import type { Etcd3, IKeyValue, IRangeRequest, IRangeResponse } from 'etcd3';
 import type { KubeObject } from '@cluster/apimachinery';
@@ -44,6 +45,8 @@ export class Etcd3Store implements Store {
   private readonly writes: WriteCoalescer;
   /** Ranges and transactions go here: the lean client of `opts.kv`, or the etcd3 client's KV. */
   private readonly kv: KvClient;
+  /** Concurrent reads of the current revision share one etcd request (see RevisionBatcher). */
+  private readonly revisions = new RevisionBatcher(() => this.readCurrentRevision());
 
   constructor(
     private readonly client: Etcd3,
@@ -435,7 +438,20 @@ export class Etcd3Store implements Store {
     };
   }
 
-  async currentRevision(): Promise<number> {
+  /**
+   * etcd's current revision, from a linearizable read sent after this call: it covers every write
+   * acknowledged before the call, by any replica. Concurrent callers share requests.
+   */
+  currentRevision(): Promise<number> {
+    return this.revisions.read();
+  }
+
+  /** How many etcd requests {@link currentRevision} sent (callers that shared one count once). */
+  get revisionReadsSent(): number {
+    return this.revisions.sent;
+  }
+
+  private async readCurrentRevision(): Promise<number> {
     const res = await this.range({ key: Buffer.from('/registry/health-probe'), count_only: true }, '');
     return Number(res.header.revision);
   }

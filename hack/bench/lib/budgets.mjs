@@ -1,0 +1,27 @@
+// Every budget in one place: a result is ok when its ratio (higher is better, see report.mjs)
+// is at least its budget. Each compares the replica with a baseline measured in the same run,
+// so that the budgets measure the server rather than the machine (see README "Workloads").
+
+/** RSS may be at most this many times the JSON size of the cached objects. */
+export const RSS_OVER_JSON = 2.5;
+/** The watch-fanout p99 may be at most this many times the bare HTTP/2 floor's p99. */
+export const P99_OVER_FLOOR = 1.25;
+/** The watch-fanout writer must reach this share of the floor writer's rate. */
+export const WRITE_RATE_SHARE_OF_FLOOR = 0.95;
+
+export const BUDGETS = {
+  /** ops/s of API creates over raw etcd transactions. */
+  create: 0.5,
+  /** ops/s of quorum GETs over raw etcd gets (+ JSON.parse). */
+  get: 1.0,
+  /** ops/s of resourceVersion=0 GETs over a bare single-process Node HTTPS server. */
+  'get-cached': 1.25,
+  /** raw range + parse time over list time. */
+  'list-cached': 1.0,
+  'list-quorum': 1.0,
+  'list-paged': 1.0,
+  /** floor p99 over p99. */
+  'watch-fanout': Number((1 / P99_OVER_FLOOR).toFixed(3)),
+  /** JSON bytes over RSS (per worker process). */
+  memory: Number((1 / RSS_OVER_JSON).toFixed(3)),
+};
