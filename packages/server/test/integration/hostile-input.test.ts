@@ -48,7 +48,7 @@ function parseResponse(buf: Buffer): { status: number; headers: Record<string, s
 function rawHttp1(payload: string | Buffer): Promise<RawAnswer> {
   const { port, caPem } = ts().server;
   return new Promise((resolve, reject) => {
-    let buf = Buffer.alloc(0);
+    let buf: Buffer = Buffer.alloc(0);
     let answer: RawAnswer | undefined;
     const socket: TLSSocket = tlsConnect({ host: '127.0.0.1', port, ca: caPem, servername: 'localhost', ALPNProtocols: ['http/1.1'] }, () => {
       socket.write(payload);
