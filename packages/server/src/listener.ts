@@ -7,12 +7,16 @@ import type { AddressInfo, Socket } from 'node:net';
 /** What serves the API: Koa's callback takes either protocol's request and response. */
 export type RequestListener = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => void;
 
+function statusBody(code: number, reason: string, message: string): string {
+  return JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
+}
+
 /**
  * A complete HTTP/1.1 answer with a Status body, written straight to a socket that Node's parser
  * gave up on (or that asked for CONNECT), then closed: the client reads an answer, never silence.
  */
 function rawStatusAnswer(code: number, reason: string, message: string): string {
-  const body = JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
+  const body = statusBody(code, reason, message);
   return (
     `HTTP/1.1 ${code} ${STATUS_CODES[code] ?? 'Error'}\r\nContent-Type: application/json\r\n` +
     `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
@@ -99,8 +103,17 @@ export function createListener(opts: ListenerOptions, handler: RequestListener):
     if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
     socket.end(parserErrorAnswer(err));
   });
-  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
-    socket.end(rawStatusAnswer(405, 'MethodNotAllowed', 'CONNECT is not supported by this server'));
+  // The HTTP/2 server emits its CONNECT streams here too, as a request and a response.
+  server.on('connect', (req: IncomingMessage | Http2ServerRequest, socketOrRes: Duplex | Http2ServerResponse) => {
+    const message = 'CONNECT is not supported by this server';
+    if ('stream' in req) {
+      const res = socketOrRes as Http2ServerResponse;
+      const body = statusBody(405, 'MethodNotAllowed', message);
+      res.writeHead(405, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+      return;
+    }
+    (socketOrRes as Duplex).end(rawStatusAnswer(405, 'MethodNotAllowed', message));
   });
   server.on('session', (session: ServerHttp2Session) => {
     sessions.add(session);

@@ -35,7 +35,7 @@ export function withRequestTarget(metaGroup: string, protobuf?: ProtobufCodec): 
       // Nothing may read a body the request line already disqualified; draining it keeps an
       // HTTP/1.1 connection usable for the next request.
       req.resume();
-      if (problem.code === 505 || problem.message.includes('Host')) ctx.set('Connection', 'close');
+      if (isHttp1 && (problem.code === 505 || problem.message.includes('Host'))) ctx.set('Connection', 'close');
       writeStatusError(ctx, newRequestError(problem.code, problem.message), metaGroup, protobuf);
       return;
     }

@@ -264,6 +264,7 @@ describe('hostile input over HTTP/2', () => {
 
   test.each<[string, Record<string, string>, string | Buffer | undefined, number, string]>([
     ['an unknown method', { ':method': 'PROPFIND', ':path': '/api' }, undefined, 405, 'MethodNotAllowed'],
+    ['CONNECT', { ':method': 'CONNECT', ':authority': 'localhost:443' }, undefined, 405, 'MethodNotAllowed'],
     ['an encoded ../ in a namespace', { ':method': 'GET', ':path': '/api/v1/namespaces/..%2fkube-system/configmaps' }, undefined, 400, 'BadRequest'],
     ['an empty segment', { ':method': 'GET', ':path': '//api/v1/namespaces' }, undefined, 404, 'NotFound'],
     ['limit overflowing int64', { ':method': 'GET', ':path': `${NS_CM}?limit=99999999999999999999` }, undefined, 400, 'BadRequest'],
@@ -278,6 +279,11 @@ describe('hostile input over HTTP/2', () => {
     expect({ status: answer.status, reason: statusOf(answer.body).reason }).toEqual({ status, reason });
     expect(await etcdRevision()).toBe(before);
   }, 30_000);
+
+  test('a malformed :authority is refused at the HTTP/2 layer (stream reset), the session lives on', async () => {
+    await expect(h2Request({ ':method': 'GET', ':path': '/api', ':authority': 'a<b>' })).rejects.toThrow(/NGHTTP2_PROTOCOL_ERROR/);
+    expect((await h2Request({ ':method': 'GET', ':path': '/version' })).status).toBe(200);
+  });
 
   test('the session survives all of it', async () => {
     expect((await h2Request({ ':method': 'GET', ':path': '/version' })).status).toBe(200);
