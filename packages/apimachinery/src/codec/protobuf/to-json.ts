@@ -1,6 +1,6 @@
 import type { Field, Type } from 'protobufjs';
 import type { JsonObject, JsonValue } from '../../meta/types.js';
-import { isJsonAlways, isNullable, messageTypeOf, specialShape } from './field-shape.js';
+import { isInline, isJsonAlways, isNullable, messageTypeOf, specialShape } from './field-shape.js';
 import { formatMicroTime, formatTime } from './time-format.js';
 
 /** A decoded protobufjs message, read as a plain record of its fields. */
@@ -118,7 +118,10 @@ export function messageToJson(type: Type, msg: Decoded, path = ''): JsonObject {
     const fieldPath = `${path}.${name}`;
     const present = hasOwn(msg, name) && msg[name] !== null && msg[name] !== undefined;
     const value = msg[name];
-    if (field.map) {
+    const inlined = isInline(field) ? messageTypeOf(field) : undefined;
+    if (inlined) {
+      Object.assign(out, messageToJson(inlined, present ? (value as Decoded) : {}, path));
+    } else if (field.map) {
       const entries = present ? Object.entries(value as Record<string, unknown>) : [];
       if (entries.length === 0) continue;
       const obj: JsonObject = {};
