@@ -94,7 +94,8 @@ function nestedFromJson(type: Type, value: unknown, path: string): Plain {
       }
       return { items: value };
     case 'rawExtension':
-      throw new ProtobufEncodeError(path, 'an embedded object cannot be written here');
+      // An embedded object (ControllerRevision.data) travels as its JSON text, as Go's RawExtension does.
+      return { raw: Buffer.from(JSON.stringify(value), 'utf8') };
     case 'intOrString':
       return intOrStringFromJson(value, path);
     case 'quantity':
@@ -133,7 +134,7 @@ function absentValue(field: Field, path: string): unknown {
   if (!nested) return zeroScalar(field);
   const shape = specialShape(nested);
   // A zero Time is written as an empty message, not as seconds 0 (which would be 1970).
-  return shape === 'time' || shape === 'microTime' ? {} : nestedFromJson(nested, {}, path);
+  return shape === 'time' || shape === 'microTime' || shape === 'rawExtension' ? {} : nestedFromJson(nested, {}, path);
 }
 
 /**

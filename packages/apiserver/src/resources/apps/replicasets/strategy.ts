@@ -26,6 +26,7 @@ export const replicaSetStrategy = workloadStrategy<ReplicaSet>({
   validateSpecUpdate: validateSelectorImmutable,
   scaleSelector: (rs) => selectorText(rs.spec?.selector),
   selectableFields: (rs) => ({ 'status.replicas': String(rs.status?.replicas ?? 0) }),
+  initialStatus: () => ({ replicas: 0 }),
   table: {
     columns: [
       nameColumn,

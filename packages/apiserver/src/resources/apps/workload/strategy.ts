@@ -27,6 +27,11 @@ export interface WorkloadKind<T extends Workload> {
   /** The label selector string a Scale reports; undefined when the kind has no scale subresource. */
   scaleSelector?(obj: T): string;
   table: { columns: TableColumnDefinition[]; cells(obj: T): unknown[] };
+  /**
+   * The status a new object starts with: the status fields Go writes even when zero (no
+   * omitempty), so JSON and Protobuf reads of a fresh object agree.
+   */
+  initialStatus?(): NonNullable<T['status']>;
   selectableFields?(obj: T): Record<string, string>;
 }
 
@@ -93,7 +98,7 @@ function scaleSubresource<T extends Workload>(selector: (obj: T) => string): Sub
  */
 export function workloadStrategy<T extends Workload>(kind: WorkloadKind<T>) {
   const status: SubresourceStrategy<T> = {
-    merge: (requested, current) => ({ ...current, status: requested.status ?? {} }),
+    merge: (requested, current) => ({ ...current, status: { ...kind.initialStatus?.(), ...requested.status } }),
     validateUpdate: (obj, old) => validateObjectMetaUpdate(obj.metadata, old.metadata, metaOptions),
   };
   const scaleSelector = kind.scaleSelector;
@@ -107,7 +112,7 @@ export function workloadStrategy<T extends Workload>(kind: WorkloadKind<T>) {
     prepareForCreate(obj: T) {
       obj.spec ??= {};
       kind.defaults(obj);
-      obj.status = {};
+      obj.status = kind.initialStatus?.() ?? {};
       obj.metadata.generation = 1;
     },
     prepareForUpdate(obj: T, old: T) {
