@@ -102,4 +102,38 @@ describe('golden bytes', () => {
     const time = [0x08, ...varintBytes, 0x10, 0x00];
     expect(hex(encoded)).toContain(Buffer.from([0x42, time.length, ...time]).toString('hex'));
   });
+
+  test('an autoscaling/v1 Scale built by hand from upstream field numbers matches the encoder', () => {
+    const objectMeta = [
+      ...len(1, utf8('web')), // name
+      ...len(2, []), // generateName
+      ...len(3, utf8('demo')), // namespace
+      ...len(4, []), // selfLink
+      ...len(5, []), // uid
+      ...len(6, []), // resourceVersion
+      ...varint(7, 0), // generation
+      ...len(8, []), // creationTimestamp: zero Time is an empty message
+    ];
+    const scale = [
+      ...len(1, objectMeta),
+      ...len(2, varint(1, 3)), // spec{replicas = 1}
+      ...len(3, [...varint(1, 2), ...len(2, utf8('app=web'))]), // status{replicas = 1, selector = 2}
+    ];
+    const unknown = [
+      ...len(1, [...len(1, utf8('autoscaling/v1')), ...len(2, utf8('Scale'))]),
+      ...len(2, scale),
+      ...len(3, []),
+      ...len(4, []),
+    ];
+    const handBuilt = Uint8Array.from([0x6b, 0x38, 0x73, 0x00, ...unknown]);
+    const json = {
+      apiVersion: 'autoscaling/v1',
+      kind: 'Scale',
+      metadata: { name: 'web', namespace: 'demo', creationTimestamp: null },
+      spec: { replicas: 3 },
+      status: { replicas: 2, selector: 'app=web' },
+    };
+    expect(hex(encodeProtobufObject(json))).toBe(hex(handBuilt));
+    expect(decodeProtobufObject(handBuilt)).toEqual(json);
+  });
 });
