@@ -299,6 +299,14 @@ describe('pods and apps/v1 workloads through kubectl (issue 20)', () => {
     }
     expect((await client.call('GET', `/apis/apps/v1/namespaces/${ns}/daemonsets/rt/scale`)).status).toBe(404);
 
+    // A status written as sparse JSON is stored in Go's shape, so both encodings still agree.
+    const podPath = `/api/v1/namespaces/${ns}/pods/rt`;
+    const status = await client.call('PATCH', `${podPath}/status`, { status: { phase: 'Running', podIP: '10.1.2.3', containerStatuses: [{ name: 'c' }] } }, 'application/merge-patch+json');
+    expect(status.status).toBe(200);
+    expect(status.json.status.containerStatuses).toEqual([{ name: 'c', state: {}, lastState: {}, ready: false, restartCount: 0, image: '', imageID: '' }]);
+    expect(await protobufGet(podPath)).toEqual((await client.call('GET', podPath)).json);
+    expect(await ok(['get', 'pods', '-n', ns, '--field-selector', 'status.podIP=10.1.2.3', '-o', 'name'])).toBe('pod/rt\n');
+
     // @kubernetes/client-node reads them into its typed models and writes them back.
     const kc = new KubeConfig();
     kc.loadFromFile(server.kubeconfig);

@@ -11,6 +11,7 @@ import type { ResourceStrategy } from '../../../registry/strategy.js';
 import { ageColumn, nameColumn } from '../../../tables/columns.js';
 import { ageOf } from '../../../tables/human-duration.js';
 import { column } from '../workload/table.js';
+import { reshapeInPlace } from '../../core/pod-spec/go-shape.js';
 
 interface ControllerRevision extends KubeObject {
   data?: unknown;
@@ -36,8 +37,8 @@ export const controllerRevisionStrategy = {
   namespaceScoped: true,
   allowCreateOnUpdate: false,
   allowUnconditionalUpdate: true,
-  prepareForCreate() {},
-  prepareForUpdate() {},
+  prepareForCreate: (obj: ControllerRevision) => reshapeInPlace(obj),
+  prepareForUpdate: (obj: ControllerRevision) => reshapeInPlace(obj),
   validate: (obj: ControllerRevision) => [...validateObjectMeta(obj.metadata, metaOptions), ...validateRevision(obj)],
   validateUpdate: (obj: ControllerRevision, old: ControllerRevision) => [
     ...validateObjectMetaUpdate(obj.metadata, old.metadata, metaOptions),

@@ -61,7 +61,6 @@ export const daemonSetStrategy = workloadStrategy<DaemonSet>({
   defaults: defaultDaemonSet,
   validateSpec,
   validateSpecUpdate: validateSelectorImmutable,
-  initialStatus: () => ({ currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 }),
   table: {
     columns: [
       nameColumn,

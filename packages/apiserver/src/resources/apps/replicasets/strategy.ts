@@ -26,7 +26,6 @@ export const replicaSetStrategy = workloadStrategy<ReplicaSet>({
   validateSpecUpdate: validateSelectorImmutable,
   scaleSelector: (rs) => selectorText(rs.spec?.selector),
   selectableFields: (rs) => ({ 'status.replicas': String(rs.status?.replicas ?? 0) }),
-  initialStatus: () => ({ replicas: 0 }),
   table: {
     columns: [
       nameColumn,

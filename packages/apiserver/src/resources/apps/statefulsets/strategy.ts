@@ -68,7 +68,6 @@ export const statefulSetStrategy = workloadStrategy<StatefulSet>({
   validateSpec,
   validateSpecUpdate: validateSelectorImmutable,
   scaleSelector: (sts) => selectorText(sts.spec?.selector),
-  initialStatus: () => ({ replicas: 0, availableReplicas: 0 }),
   table: {
     columns: [nameColumn, column('Ready', 'string', 'Ready replicas out of desired replicas.'), ageColumn, containersColumn, imagesColumn],
     cells: (sts) => [

@@ -13,6 +13,7 @@ import {
 import type { ResourceStrategy, SubresourceStrategy, TableColumnDefinition } from '../../../registry/strategy.js';
 import type { Workload } from '../../core/pod-spec/types.js';
 import { validatePodTemplateSpec } from '../../core/pod-spec/validation.js';
+import { reshapeInPlace, reshaped } from '../../core/pod-spec/go-shape.js';
 
 const metaOptions = { namespaced: true, nameValidator: 'subdomain' as const };
 
@@ -27,11 +28,6 @@ export interface WorkloadKind<T extends Workload> {
   /** The label selector string a Scale reports; undefined when the kind has no scale subresource. */
   scaleSelector?(obj: T): string;
   table: { columns: TableColumnDefinition[]; cells(obj: T): unknown[] };
-  /**
-   * The status a new object starts with: the status fields Go writes even when zero (no
-   * omitempty), so JSON and Protobuf reads of a fresh object agree.
-   */
-  initialStatus?(): NonNullable<T['status']>;
   selectableFields?(obj: T): Record<string, string>;
 }
 
@@ -70,7 +66,7 @@ function scaleSubresource<T extends Workload>(selector: (obj: T) => string): Sub
     merge(requested, current) {
       const next = { ...current, spec: { ...current.spec, replicas: requested.spec?.replicas } } as T;
       bumpGenerationOnSpecChange(next, current);
-      return next;
+      return reshaped(next);
     },
     validateUpdate: (obj) => validateReplicas(obj.spec?.replicas),
     view: {
@@ -98,7 +94,7 @@ function scaleSubresource<T extends Workload>(selector: (obj: T) => string): Sub
  */
 export function workloadStrategy<T extends Workload>(kind: WorkloadKind<T>) {
   const status: SubresourceStrategy<T> = {
-    merge: (requested, current) => ({ ...current, status: { ...kind.initialStatus?.(), ...requested.status } }),
+    merge: (requested, current) => reshaped({ ...current, status: requested.status ?? {} }),
     validateUpdate: (obj, old) => validateObjectMetaUpdate(obj.metadata, old.metadata, metaOptions),
   };
   const scaleSelector = kind.scaleSelector;
@@ -112,13 +108,15 @@ export function workloadStrategy<T extends Workload>(kind: WorkloadKind<T>) {
     prepareForCreate(obj: T) {
       obj.spec ??= {};
       kind.defaults(obj);
-      obj.status = kind.initialStatus?.() ?? {};
+      obj.status = {};
       obj.metadata.generation = 1;
+      reshapeInPlace(obj);
     },
     prepareForUpdate(obj: T, old: T) {
       obj.spec ??= {};
       kind.defaults(obj);
       obj.status = old.status ?? {};
+      reshapeInPlace(obj);
       bumpGenerationOnSpecChange(obj, old);
     },
     validate,

@@ -8,6 +8,7 @@ import type { ResourceStrategy, SubresourceStrategy } from '../../../registry/st
 import { defaultPodOnlySpec } from '../pod-spec/defaults.js';
 import type { Pod } from '../pod-spec/types.js';
 import { validatePodSpec } from '../pod-spec/validation.js';
+import { reshapeInPlace, reshaped } from '../pod-spec/go-shape.js';
 import { podQosClass } from './qos.js';
 import { podCells, podColumns } from './table.js';
 import { validatePodSpecUpdate } from './update-rules.js';
@@ -25,7 +26,7 @@ function validateStatus(pod: Pod): FieldErrorList {
 }
 
 const status: SubresourceStrategy<Pod> = {
-  merge: (requested, current) => ({ ...current, status: requested.status ?? {} }),
+  merge: (requested, current) => reshaped({ ...current, status: requested.status ?? {} }),
   validateUpdate: (obj, old) => [...validateObjectMetaUpdate(obj.metadata, old.metadata, metaOptions), ...validateStatus(obj)],
 };
 
@@ -34,7 +35,7 @@ const ephemeralContainers: SubresourceStrategy<Pod> = {
   merge(requested, current) {
     const spec = { ...current.spec, ephemeralContainers: requested.spec?.ephemeralContainers };
     defaultPodOnlySpec(spec);
-    return { ...current, spec };
+    return reshaped({ ...current, spec });
   },
   validateUpdate: (obj, old) => [...validateObjectMetaUpdate(obj.metadata, old.metadata, metaOptions), ...validatePod(obj)],
 };
@@ -52,11 +53,13 @@ export const podStrategy = {
     pod.spec ??= {};
     defaultPodOnlySpec(pod.spec);
     pod.status = { phase: 'Pending', qosClass: podQosClass(pod.spec) };
+    reshapeInPlace(pod);
   },
   prepareForUpdate(pod: Pod, old: Pod) {
     pod.spec ??= {};
     defaultPodOnlySpec(pod.spec);
     pod.status = old.status;
+    reshapeInPlace(pod);
   },
   validate: validatePod,
   validateUpdate: (pod: Pod, old: Pod) => [

@@ -5,6 +5,7 @@ import { column, containerCells } from '../../apps/workload/table.js';
 import { defaultPodTemplateSpec } from '../pod-spec/defaults.js';
 import type { PodTemplate } from '../pod-spec/types.js';
 import { validatePodTemplateSpec } from '../pod-spec/validation.js';
+import { reshapeInPlace } from '../pod-spec/go-shape.js';
 
 const metaOptions = { namespaced: true, nameValidator: 'subdomain' as const };
 
@@ -20,9 +21,11 @@ export const podTemplateStrategy = {
   allowUnconditionalUpdate: true,
   prepareForCreate(obj: PodTemplate) {
     defaultPodTemplateSpec(obj.template);
+    reshapeInPlace(obj);
   },
   prepareForUpdate(obj: PodTemplate) {
     defaultPodTemplateSpec(obj.template);
+    reshapeInPlace(obj);
   },
   validate: (obj: PodTemplate) => [
     ...validateObjectMeta(obj.metadata, metaOptions),

@@ -55,7 +55,6 @@ export const replicationControllerStrategy = workloadStrategy<ReplicationControl
   validateSpec,
   scaleSelector: (rc) => mapSelectorText(rc.spec?.selector),
   selectableFields: (rc) => ({ 'status.replicas': String(rc.status?.replicas ?? 0) }),
-  initialStatus: () => ({ replicas: 0 }),
   table: {
     columns: [
       nameColumn,
