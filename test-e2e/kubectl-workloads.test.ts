@@ -67,7 +67,59 @@ spec:
         image: busybox:1.36
 `;
 
+const fullPod = (image: string) => `apiVersion: v1
+kind: Pod
+metadata: {name: full, labels: {app: full}}
+spec:
+  initContainers: [{name: init, image: busybox, command: [sh, -c, 'true']}]
+  containers:
+  - name: main
+    image: ${image}
+    ports: [{containerPort: 80, name: http}]
+    startupProbe: {tcpSocket: {port: http}, failureThreshold: 30}
+    lifecycle: {preStop: {exec: {command: [sleep, "5"]}}}
+    securityContext: {allowPrivilegeEscalation: false, readOnlyRootFilesystem: true}
+  tolerations: [{key: node.kubernetes.io/not-ready, operator: Exists, effect: NoExecute, tolerationSeconds: 300}]
+  topologySpreadConstraints: [{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule, labelSelector: {matchLabels: {app: full}}}]
+  affinity:
+    podAntiAffinity:
+      preferredDuringSchedulingIgnoredDuringExecution:
+      - weight: 100
+        podAffinityTerm: {topologyKey: kubernetes.io/hostname, labelSelector: {matchLabels: {app: full}}}
+  volumes:
+  - name: token
+    projected:
+      sources:
+      - serviceAccountToken: {path: token}
+      - configMap: {name: kube-root-ca.crt, items: [{key: ca.crt, path: ca.crt}]}
+      - downwardAPI: {items: [{path: namespace, fieldRef: {fieldPath: metadata.namespace}}]}
+  - name: eph
+    ephemeral:
+      volumeClaimTemplate:
+        spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
+`;
+
 describe('pods and apps/v1 workloads through kubectl (issue 20)', () => {
+  test('a pod using much of the spec: strict apply, label, re-apply unchanged, image change, server-side apply', async () => {
+    const file = join(server.dataDir, 'full-pod.yaml');
+    await writeFile(file, fullPod('nginx:1.25'));
+    expect(await ok(['apply', '-f', file, '--validate=strict'])).toContain('pod/full created');
+    await ok(['label', 'pod', 'full', 'x=y']);
+    // Re-applying the same manifest is accepted: the defaults the server added (for example the token's
+    // expirationSeconds inside an atomic list) may make kubectl send the list again, which changes nothing.
+    expect(await ok(['apply', '-f', file])).toMatch(/pod\/full (unchanged|configured)/);
+    await writeFile(file, fullPod('nginx:1.26'));
+    expect(await ok(['apply', '-f', file])).toContain('pod/full configured');
+    expect(await ok(['apply', '--server-side', '--force-conflicts', '-f', file])).toContain('pod/full serverside-applied');
+    const pod = JSON.parse(await ok(['get', 'pod', 'full', '-o', 'json']));
+    expect(pod.metadata.labels).toEqual({ app: 'full', x: 'y' });
+    expect(pod.spec.containers[0].image).toBe('nginx:1.26');
+    expect(pod.spec.containers[0].startupProbe).toMatchObject({ tcpSocket: { port: 'http' }, failureThreshold: 30, periodSeconds: 10 });
+    expect(pod.spec.volumes[0].projected.sources[0]).toEqual({ serviceAccountToken: { path: 'token', expirationSeconds: 3600 } });
+    expect(pod.spec.volumes[1].ephemeral.volumeClaimTemplate.spec).toMatchObject({ volumeMode: 'Filesystem', resources: { requests: { storage: '1Gi' } } });
+    expect(pod.spec.tolerations).toEqual([{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 }]);
+  }, 120_000);
+
   test('create deployment, run, scale, set image; get all -A and pods -o wide print Tables', async () => {
     expect(await ok(['create', 'deployment', 'web', '--image=nginx'])).toContain('deployment.apps/web created');
     expect(await ok(['run', 'p', '--image=nginx'])).toContain('pod/p created');

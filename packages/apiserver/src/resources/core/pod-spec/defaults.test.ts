@@ -45,6 +45,31 @@ describe('defaultPodSpec', () => {
     ]);
   });
 
+  test('projected tokens, downward API references and ephemeral claims get their defaults', () => {
+    const spec: PodSpec = {
+      containers: [{ name: 'c', image: 'x' }],
+      volumes: [
+        {
+          name: 'p',
+          projected: { sources: [{ serviceAccountToken: { path: 't' } }, { downwardAPI: { items: [{ path: 'n', fieldRef: { fieldPath: 'metadata.name' } }] } }] },
+        },
+        { name: 'e', ephemeral: { volumeClaimTemplate: { spec: { accessModes: ['ReadWriteOnce'] } } } },
+      ],
+    };
+    defaultPodSpec(spec);
+    expect(spec.volumes![0]).toEqual({
+      name: 'p',
+      projected: {
+        defaultMode: 420,
+        sources: [
+          { serviceAccountToken: { path: 't', expirationSeconds: 3600 } },
+          { downwardAPI: { items: [{ path: 'n', fieldRef: { fieldPath: 'metadata.name', apiVersion: 'v1' } }] } },
+        ],
+      },
+    });
+    expect(spec.volumes![1]).toEqual({ name: 'e', ephemeral: { volumeClaimTemplate: { spec: { accessModes: ['ReadWriteOnce'], volumeMode: 'Filesystem' } } } });
+  });
+
   test('pods also get enableServiceLinks and requests from limits', () => {
     const spec: PodSpec = { containers: [{ name: 'c', image: 'x', resources: { limits: { cpu: '1', memory: '1Gi' }, requests: { cpu: '500m' } } }] };
     defaultPodOnlySpec(spec);

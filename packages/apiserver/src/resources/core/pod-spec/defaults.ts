@@ -57,6 +57,28 @@ function defaultVolume(v: Volume): void {
   }
   const hostPath = v.hostPath as { type?: string } | undefined;
   if (hostPath && typeof hostPath === 'object') hostPath.type ??= '';
+  defaultDownwardItems(v.downwardAPI);
+  const projected = v.projected as { sources?: ProjectionSource[] } | undefined;
+  for (const source of projected?.sources ?? []) {
+    if (source.serviceAccountToken) source.serviceAccountToken.expirationSeconds ??= 3600;
+    defaultDownwardItems(source.downwardAPI);
+  }
+  const claim = v.ephemeral as { volumeClaimTemplate?: { spec?: { volumeMode?: string } } } | undefined;
+  if (claim?.volumeClaimTemplate) {
+    claim.volumeClaimTemplate.spec ??= {};
+    claim.volumeClaimTemplate.spec.volumeMode ??= 'Filesystem';
+  }
+}
+
+interface ProjectionSource {
+  serviceAccountToken?: { expirationSeconds?: number };
+  downwardAPI?: unknown;
+}
+
+/** Downward API field references default to apiVersion v1. */
+function defaultDownwardItems(source: unknown): void {
+  const items = (source as { items?: Array<{ fieldRef?: { apiVersion?: string } }> } | undefined)?.items;
+  for (const item of items ?? []) if (item.fieldRef) item.fieldRef.apiVersion ??= 'v1';
 }
 
 /** Upstream's SetDefaults_PodSpec and the container / volume defaults below it. Mutates `spec`. */
