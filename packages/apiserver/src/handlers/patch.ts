@@ -1,9 +1,6 @@
 import {
-  applyJsonPatch,
-  applyMergePatch,
   applyPatch as applyServerSide,
   applyPatchWarnings,
-  applyStrategicMergePatch,
   checkAgainstSchema,
   decodeApplyPatch,
   validatePatchedObject,
@@ -14,9 +11,6 @@ import {
   validateApplyRequest,
   validatePatchOptions,
   type JsonObject,
-  type JsonValue,
-  type KubeObject,
-  type PatchSchema,
   type PatchKind,
   type PatchType,
 } from '@cluster/apimachinery';
