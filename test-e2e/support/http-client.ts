@@ -57,6 +57,23 @@ export class KubeconfigClient {
     });
   }
 
+  /** A request with a body of any media type; the reply body is returned as bytes. */
+  raw(method: string, path: string, headers: Record<string, string>, body?: Uint8Array): Promise<{ status: number; contentType: string; body: Buffer }> {
+    const all: Record<string, string> = { Authorization: `Bearer ${this.token}`, ...headers };
+    if (body) all['Content-Length'] = String(body.length);
+    return new Promise((resolve, reject) => {
+      const req = request(new URL(path, this.server), { method, headers: all, agent: this.agent, timeout: 30_000 }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks) }));
+      });
+      req.on('timeout', () => req.destroy(new Error(`${method} ${path} timed out`)));
+      req.on('error', reject);
+      if (body) req.write(body);
+      req.end();
+    });
+  }
+
   /**
    * Opens a watch and calls onEvent for each newline-delimited event until the stream ends or
    * the returned stop() is called.

@@ -1,8 +1,11 @@
 import type { HandlerResult, RequestScope } from './scope.js';
+import { getView, subresourceView } from './subresource-view.js';
 
 /** GET of one object; resourceVersion per SPEC 4.4 (unset: most recent; other: not older than). */
 export async function getResource(scope: RequestScope): Promise<HandlerResult> {
   const rv = scope.query.get('resourceVersion') ?? '';
+  const view = subresourceView(scope);
+  if (view) return getView(scope, view, rv);
   const obj = await scope.registry.get(scope.info.namespace, scope.info.name, rv);
   return { code: 200, object: withTypeMeta(scope, obj) };
 }

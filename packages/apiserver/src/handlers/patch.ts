@@ -1,9 +1,6 @@
 import {
-  applyJsonPatch,
-  applyMergePatch,
   applyPatch as applyServerSide,
   applyPatchWarnings,
-  applyStrategicMergePatch,
   checkAgainstSchema,
   decodeApplyPatch,
   validatePatchedObject,
@@ -14,9 +11,6 @@ import {
   validateApplyRequest,
   validatePatchOptions,
   type JsonObject,
-  type JsonValue,
-  type KubeObject,
-  type PatchSchema,
   type PatchKind,
   type PatchType,
 } from '@cluster/apimachinery';
@@ -26,15 +20,10 @@ import type { HandlerResult, RequestScope } from './scope.js';
 import { checkObjectShape, requestMediaType } from './decode-body.js';
 import { managerFor, parseWriteQuery, type WriteQuery } from './options.js';
 import { withTypeMeta } from './get.js';
+import { patchView, subresourceView } from './subresource-view.js';
+import { APPLY_PATCH_TYPE, PATCH_TYPES, applyPatchOfType } from './patch-types.js';
 
-export const APPLY_PATCH_TYPE = 'application/apply-patch+yaml';
-
-export const PATCH_TYPES: readonly string[] = [
-  'application/json-patch+json',
-  'application/merge-patch+json',
-  'application/strategic-merge-patch+json',
-  APPLY_PATCH_TYPE,
-];
+export { APPLY_PATCH_TYPE, PATCH_TYPES, applyPatchOfType } from './patch-types.js';
 
 /**
  * PATCH of one object (SPEC 4.8): merge, JSON and strategic merge patches, and server-side apply.
@@ -44,6 +33,8 @@ export const PATCH_TYPES: readonly string[] = [
 export async function patchResource(scope: RequestScope): Promise<HandlerResult> {
   const media = requestMediaType(scope.contentType, '', PATCH_TYPES);
   if (!PATCH_TYPES.includes(media)) throw newUnsupportedMediaType(media, PATCH_TYPES);
+  const view = subresourceView(scope);
+  if (view) return patchView(scope, view, media);
   const opts = parseWriteQuery(scope.query, 'PatchOptions');
   const reg = scope.registry;
   const forceSet = scope.query.has('force');
@@ -184,16 +175,4 @@ function pruneUnknownFields(
   if (unknown.length && directive === 'Strict') throw newBadRequest(`strict decoding error: ${unknown.join(', ')}`);
   if (directive === 'Warn') warnings.splice(0, warnings.length, ...unknown);
   return check.value as JsonObject;
-}
-
-function applyPatchOfType(type: PatchType, current: KubeObject, patch: JsonValue, patchMeta: PatchSchema | undefined): JsonValue {
-  const original = current as unknown as JsonValue;
-  switch (type) {
-    case 'application/json-patch+json':
-      return applyJsonPatch(original, patch);
-    case 'application/merge-patch+json':
-      return applyMergePatch(original, patch);
-    case 'application/strategic-merge-patch+json':
-      return applyStrategicMergePatch(original, patch, patchMeta);
-  }
 }

@@ -64,4 +64,18 @@ export interface SubresourceStrategy<T extends KubeObject = KubeObject> {
   /** Returns the object to store: `current` with the subresource's part taken from `requested`. */
   merge(requested: T, current: T): T;
   validateUpdate(obj: T, old: T): FieldErrorList;
+  /**
+   * Set when the subresource is served as an object of its own kind (the `scale` subresources
+   * serve autoscaling/v1 Scale): GET answers the view, PUT and PATCH change the parent through it.
+   * The view's group, version, kind and definition are those of the SubresourceInfo.
+   */
+  view?: SubresourceView<T>;
+}
+
+/** Converts between a stored object and the object a subresource serves (upstream's scale REST). */
+export interface SubresourceView<T extends KubeObject = KubeObject> {
+  /** The served object, without apiVersion/kind (the handler sets them). */
+  toView(parent: T): KubeObject;
+  /** A new parent carrying the view's writable part (and its resourceVersion, for preconditions). */
+  fromView(view: KubeObject, parent: T): T;
 }

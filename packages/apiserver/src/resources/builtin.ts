@@ -25,6 +25,18 @@ import { selfSubjectAccessReviews } from './authorization/selfsubjectaccessrevie
 import { selfSubjectRulesReviews } from './authorization/selfsubjectrulesreviews/register.js';
 import { subjectAccessReviews } from './authorization/subjectaccessreviews/register.js';
 import { removedVersionDefinitions, removedVersionRegistrations } from './removed-versions.js';
+import { pods } from './core/pods/register.js';
+import { podTemplates } from './core/podtemplates/register.js';
+import { replicationControllers } from './core/replicationcontrollers/register.js';
+import { podDefinitions } from './core/pod-schemas.js';
+import { deployments } from './apps/deployments/register.js';
+import { replicaSets } from './apps/replicasets/register.js';
+import { statefulSets } from './apps/statefulsets/register.js';
+import { daemonSets } from './apps/daemonsets/register.js';
+import { controllerRevisions } from './apps/controllerrevisions/register.js';
+import { appsDefinitions } from './apps/schemas.js';
+import { APPS_GROUP, AUTOSCALING_GROUP } from './apps/workload/register.js';
+import { autoscalingDefinitions } from './autoscaling/schemas.js';
 
 /** What the identity resources need of the server: token issuing, token review and the authorizer. */
 export interface IdentityDeps {
@@ -45,6 +57,14 @@ export function builtinResources(apiDomain: string, identity: IdentityDeps = {})
     certificateSigningRequests(apiDomain),
     ...rbacResources(apiDomain),
     ...reviewResources(apiDomain, identity),
+    pods,
+    podTemplates,
+    replicationControllers,
+    deployments,
+    replicaSets,
+    statefulSets,
+    daemonSets,
+    controllerRevisions,
   ];
   return [...current, ...removedVersionRegistrations(apiDomain, current)];
 }
@@ -76,6 +96,9 @@ export function builtinDefinitions(apiDomain: string): Definitions {
     ...authenticationDefinitions(apiDomain),
     ...authorizationDefinitions(apiDomain),
     ...certificatesDefinitions(apiDomain),
+    ...podDefinitions(),
+    ...appsDefinitions(APPS_GROUP),
+    ...autoscalingDefinitions(AUTOSCALING_GROUP),
   };
   const describeOnly = builtinResources(apiDomain, describeOnlyDeps());
   return { ...current, ...removedVersionDefinitions(apiDomain, describeOnly, current) };

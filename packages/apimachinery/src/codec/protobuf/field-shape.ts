@@ -19,6 +19,25 @@ export function isJsonAlways(field: Field): boolean {
   return field.options?.['(cluster.json_always)'] === true;
 }
 
+/** True when the field is a Go struct embedded inline: its fields sit directly in the parent's JSON. */
+export function isInline(field: Field): boolean {
+  return field.options?.['(cluster.inline)'] === true;
+}
+
+/**
+ * The JSON keys of a message: its own field names, with inline fields replaced by the keys of
+ * the message they embed.
+ */
+export function jsonKeysOf(type: Type): Set<string> {
+  const keys = new Set<string>();
+  for (const field of type.fieldsArray) {
+    const nested = messageTypeOf(field);
+    if (nested && isInline(field)) for (const k of jsonKeysOf(nested)) keys.add(k);
+    else keys.add(field.name);
+  }
+  return keys;
+}
+
 /** Message types whose JSON form is not an object of their fields. */
 export type SpecialShape = 'time' | 'microTime' | 'fieldsV1' | 'extraValue' | 'rawExtension' | 'intOrString' | 'quantity';
 

@@ -1,5 +1,5 @@
 import type { Field, Type } from 'protobufjs';
-import { isNullable, messageTypeOf, specialShape, TYPE_META_KEYS } from './field-shape.js';
+import { isInline, isNullable, jsonKeysOf, messageTypeOf, specialShape, TYPE_META_KEYS } from './field-shape.js';
 import { parseTimestamp } from './time-format.js';
 
 /** A plain object in the shape protobufjs' Type.fromObject expects. */
@@ -94,7 +94,8 @@ function nestedFromJson(type: Type, value: unknown, path: string): Plain {
       }
       return { items: value };
     case 'rawExtension':
-      throw new ProtobufEncodeError(path, 'an embedded object cannot be written here');
+      // An embedded object (ControllerRevision.data) travels as its JSON text, as Go's RawExtension does.
+      return { raw: Buffer.from(JSON.stringify(value), 'utf8') };
     case 'intOrString':
       return intOrStringFromJson(value, path);
     case 'quantity':
@@ -133,7 +134,7 @@ function absentValue(field: Field, path: string): unknown {
   if (!nested) return zeroScalar(field);
   const shape = specialShape(nested);
   // A zero Time is written as an empty message, not as seconds 0 (which would be 1970).
-  return shape === 'time' || shape === 'microTime' ? {} : nestedFromJson(nested, {}, path);
+  return shape === 'time' || shape === 'microTime' || shape === 'rawExtension' ? {} : nestedFromJson(nested, {}, path);
 }
 
 /**
@@ -145,8 +146,9 @@ function absentValue(field: Field, path: string): unknown {
  */
 export function messageFromJson(type: Type, json: unknown, path = ''): Plain {
   if (!isPlainObject(json)) throw new ProtobufEncodeError(path, 'expected an object');
+  const keys = jsonKeysOf(type);
   for (const key of Object.keys(json)) {
-    if (!type.fields[key] && !TYPE_META_KEYS.has(key)) {
+    if (!keys.has(key) && !TYPE_META_KEYS.has(key)) {
       throw new ProtobufEncodeError(`${path}.${key}`, `field is not part of ${type.name}`);
     }
   }
@@ -155,7 +157,12 @@ export function messageFromJson(type: Type, json: unknown, path = ''): Plain {
     const name = field.name;
     const fieldPath = `${path}.${name}`;
     const value = json[name];
-    if (field.map) {
+    const inlined = isInline(field) ? messageTypeOf(field) : undefined;
+    if (inlined) {
+      // The embedded struct's fields are the parent's own JSON keys.
+      const own = jsonKeysOf(inlined);
+      out[name] = messageFromJson(inlined, Object.fromEntries(Object.entries(json).filter(([k]) => own.has(k))), path);
+    } else if (field.map) {
       if (value === undefined || value === null) continue;
       if (!isPlainObject(value)) throw new ProtobufEncodeError(fieldPath, 'expected an object');
       const entries: Plain = {};

@@ -15,3 +15,4 @@ export {
 export { ProtobufEncodeError } from './from-json.js';
 export { newNotMarshalable } from './errors.js';
 export { findProtoDir, loadProtoRoot } from './proto-root.js';
+export { toGoJsonShape } from './go-shape.js';

@@ -13,7 +13,11 @@ describe('Protobuf kinds', () => {
     ['coordination.k8s.io/v1', 'LeaseList', 'k8s.io.api.coordination.v1.LeaseList'],
     ['rbac.authorization.k8s.io/v1', 'ClusterRoleBinding', 'k8s.io.api.rbac.v1.ClusterRoleBinding'],
     ['certificates.k8s.io/v1', 'CertificateSigningRequest', 'k8s.io.api.certificates.v1.CertificateSigningRequest'],
-    ['v1', 'Pod', undefined],
+    ['v1', 'ComponentStatus', undefined],
+    ['v1', 'Pod', 'k8s.io.api.core.v1.Pod'],
+    ['apps/v1', 'Deployment', 'k8s.io.api.apps.v1.Deployment'],
+    ['apps.k8s.io/v1', 'Deployment', undefined],
+    ['autoscaling/v1', 'Scale', 'k8s.io.api.autoscaling.v1.Scale'],
     ['v1', 'Table', undefined],
     ['meta.k8s.io/v1', 'Table', undefined],
     ['meta.k8s.io/v1', 'Status', undefined],
@@ -30,5 +34,11 @@ describe('Protobuf kinds', () => {
     expect(isProtobufKind('coordination.example.com/v1', 'Lease', { apiDomain: 'example.com' })).toBe(true);
     expect(isProtobufKind('coordination.k8s.io/v1', 'Lease', { apiDomain: 'example.com' })).toBe(false);
     expect(isProtobufKind('v1', 'ConfigMap', { apiDomain: 'example.com' })).toBe(true);
+  });
+
+  test('apps and autoscaling keep their bare upstream names whatever the API domain', () => {
+    expect(isProtobufKind('apps/v1', 'Deployment', { apiDomain: 'example.com' })).toBe(true);
+    expect(isProtobufKind('apps.example.com/v1', 'Deployment', { apiDomain: 'example.com' })).toBe(false);
+    expect(isProtobufKind('autoscaling/v1', 'Scale', { apiDomain: 'example.com' })).toBe(true);
   });
 });

@@ -11,6 +11,11 @@ export const DEFAULT_API_DOMAIN = 'k8s.io';
 interface GroupVersionKinds {
   /** Group name without the API domain; '' is the core group. */
   prefix: string;
+  /**
+   * Set for upstream's groups that never carried the product domain (`apps`, `autoscaling`):
+   * their name is `prefix` whatever the API domain is, so stock clients' fixed paths still work.
+   */
+  bare?: boolean;
   version: string;
   /** Package of the group's .proto file. */
   pkg: string;
@@ -32,8 +37,33 @@ const TABLE: readonly GroupVersionKinds[] = [
       'SecretList',
       'ServiceAccount',
       'ServiceAccountList',
+      'Pod',
+      'PodList',
+      'PodTemplate',
+      'PodTemplateList',
+      'ReplicationController',
+      'ReplicationControllerList',
     ],
   },
+  {
+    prefix: 'apps',
+    bare: true,
+    version: 'v1',
+    pkg: 'k8s.io.api.apps.v1',
+    kinds: [
+      'Deployment',
+      'DeploymentList',
+      'ReplicaSet',
+      'ReplicaSetList',
+      'StatefulSet',
+      'StatefulSetList',
+      'DaemonSet',
+      'DaemonSetList',
+      'ControllerRevision',
+      'ControllerRevisionList',
+    ],
+  },
+  { prefix: 'autoscaling', bare: true, version: 'v1', pkg: 'k8s.io.api.autoscaling.v1', kinds: ['Scale'] },
   {
     prefix: 'authorization',
     version: 'v1',
@@ -72,8 +102,8 @@ const TABLE: readonly GroupVersionKinds[] = [
   { prefix: 'meta', version: 'v1', pkg: META_V1, kinds: [] },
 ];
 
-function groupOf(prefix: string, apiDomain: string): string {
-  return prefix === '' ? '' : `${prefix}.${apiDomain}`;
+function groupOf(entry: GroupVersionKinds, apiDomain: string): string {
+  return entry.prefix === '' || entry.bare ? entry.prefix : `${entry.prefix}.${apiDomain}`;
 }
 
 function splitApiVersion(apiVersion: string): { group: string; version: string } {
@@ -95,7 +125,7 @@ export function protobufMessageFor(
 ): string | undefined {
   const apiDomain = options.apiDomain ?? DEFAULT_API_DOMAIN;
   const { group, version } = splitApiVersion(apiVersion);
-  const entry = TABLE.find((e) => groupOf(e.prefix, apiDomain) === group && e.version === version);
+  const entry = TABLE.find((e) => groupOf(e, apiDomain) === group && e.version === version);
   if (!entry) return undefined;
   if (kind === 'Status') return apiVersion === 'v1' ? `${META_V1}.Status` : undefined;
   if (kind === 'DeleteOptions') return `${META_V1}.DeleteOptions`;

@@ -267,6 +267,75 @@ const cases: Array<[string, Record<string, unknown>]> = [
       dryRun: ['All'],
     },
   ],
+  [
+    'Pod with inline structs (volume source, key selectors, probe handler), IntOrString and Quantity',
+    {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'p', namespace: 'demo', creationTimestamp: '2024-01-02T03:04:05Z' },
+      spec: {
+        volumes: [
+          { name: 'scratch', emptyDir: { sizeLimit: '1Gi' } },
+          { name: 'cfg', configMap: { name: 'cm', defaultMode: 420, optional: false } },
+        ],
+        containers: [
+          {
+            name: 'c',
+            image: 'nginx:1.25',
+            ports: [{ containerPort: 80, protocol: 'TCP' }],
+            env: [{ name: 'K', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } }],
+            resources: { limits: { cpu: '500m' }, requests: { cpu: '500m', memory: '64Mi' } },
+            readinessProbe: { httpGet: { path: '/', port: 'http', scheme: 'HTTP' }, periodSeconds: 10 },
+            livenessProbe: { tcpSocket: { port: 8080 } },
+            terminationMessagePath: '/dev/termination-log',
+            imagePullPolicy: 'IfNotPresent',
+          },
+        ],
+        restartPolicy: 'Always',
+        terminationGracePeriodSeconds: 30,
+        securityContext: {},
+        enableServiceLinks: true,
+      },
+      status: { phase: 'Pending', qosClass: 'Burstable' },
+    },
+  ],
+  [
+    'Deployment with a rolling update strategy',
+    {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', namespace: 'demo', creationTimestamp: '2024-01-02T03:04:05Z', generation: 2 },
+      spec: {
+        replicas: 0,
+        selector: { matchLabels: { app: 'web' } },
+        template: { metadata: { creationTimestamp: null, labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx', resources: {} }] } },
+        strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: 0 } },
+        revisionHistoryLimit: 10,
+        progressDeadlineSeconds: 600,
+      },
+      status: {},
+    },
+  ],
+  [
+    'ControllerRevision with embedded data',
+    {
+      apiVersion: 'apps/v1',
+      kind: 'ControllerRevision',
+      metadata: { name: 'rev', namespace: 'demo', creationTimestamp: '2024-01-02T03:04:05Z' },
+      data: { spec: { template: { metadata: { labels: { a: 'b' } } } } },
+      revision: 3,
+    },
+  ],
+  [
+    'Scale (the zero status replicas is always shown)',
+    {
+      apiVersion: 'autoscaling/v1',
+      kind: 'Scale',
+      metadata: { name: 'web', namespace: 'demo', creationTimestamp: '2024-01-02T03:04:05Z' },
+      spec: { replicas: 3 },
+      status: { replicas: 0, selector: 'app=web' },
+    },
+  ],
 ];
 
 describe('JSON -> Protobuf -> JSON', () => {
@@ -293,6 +362,15 @@ describe('JSON -> Protobuf -> JSON', () => {
       encodeProtobufObject({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { creationTimestamp: '2024-01-02T05:04:05.999+02:00' } }),
     );
     expect(decoded.metadata.creationTimestamp).toBe('2024-01-02T03:04:05Z');
+  });
+
+  test('an inline struct is one nested message on the wire and flat in JSON', () => {
+    const volume = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { volumes: [{ name: 'v', emptyDir: {} }] } };
+    const bytes = Buffer.from(encodeProtobufObject(volume));
+    // Volume{name = 1, volumeSource = 2 {emptyDir = 2 {medium = 1 ""}}}: value strings are always written.
+    expect(bytes.includes(Buffer.from([0x0a, 0x01, 0x76, 0x12, 0x04, 0x12, 0x02, 0x0a, 0x00]))).toBe(true);
+    const back = decodeProtobufObject(bytes) as unknown as { spec: { volumes: unknown[] } };
+    expect(back.spec.volumes).toEqual([{ name: 'v', emptyDir: {} }]);
   });
 
   test('binaryData bytes survive as bytes, not text', () => {

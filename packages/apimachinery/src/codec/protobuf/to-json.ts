@@ -1,6 +1,6 @@
 import type { Field, Type } from 'protobufjs';
 import type { JsonObject, JsonValue } from '../../meta/types.js';
-import { isJsonAlways, isNullable, messageTypeOf, specialShape } from './field-shape.js';
+import { isInline, isJsonAlways, isNullable, messageTypeOf, specialShape } from './field-shape.js';
 import { formatMicroTime, formatTime } from './time-format.js';
 
 /** A decoded protobufjs message, read as a plain record of its fields. */
@@ -91,9 +91,17 @@ function nestedToJson(type: Type, msg: Decoded, path: string): JsonValue {
     case 'quantity':
       // A zero Quantity prints as "0" in Go.
       return typeof msg['string'] === 'string' && msg['string'] !== '' ? msg['string'] : '0';
-    case 'rawExtension':
-      // Only WatchEvent embeds one, and watch-frame.ts handles it without this walker.
-      throw new JsonConversionError(path, 'an embedded object has no JSON form here');
+    case 'rawExtension': {
+      // An embedded object in a stored kind (ControllerRevision.data) is its JSON text; WatchEvent's
+      // own envelope is handled by watch-frame.ts without this walker.
+      const raw = msg['raw'];
+      if (!(raw instanceof Uint8Array) || raw.length === 0) return null;
+      try {
+        return JSON.parse(Buffer.from(raw).toString('utf8')) as JsonValue;
+      } catch {
+        throw new JsonConversionError(path, 'an embedded object is not JSON');
+      }
+    }
     default:
       return messageToJson(type, msg, path);
   }
@@ -118,7 +126,10 @@ export function messageToJson(type: Type, msg: Decoded, path = ''): JsonObject {
     const fieldPath = `${path}.${name}`;
     const present = hasOwn(msg, name) && msg[name] !== null && msg[name] !== undefined;
     const value = msg[name];
-    if (field.map) {
+    const inlined = isInline(field) ? messageTypeOf(field) : undefined;
+    if (inlined) {
+      Object.assign(out, messageToJson(inlined, present ? (value as Decoded) : {}, path));
+    } else if (field.map) {
       const entries = present ? Object.entries(value as Record<string, unknown>) : [];
       if (entries.length === 0) continue;
       const obj: JsonObject = {};
@@ -129,8 +140,9 @@ export function messageToJson(type: Type, msg: Decoded, path = ''): JsonObject {
       if (items.length > 0) out[name] = items.map((v, i) => elementToJson(field, v, `${fieldPath}[${i}]`));
     } else if (messageTypeOf(field)) {
       const nested = messageTypeOf(field) as Type;
-      if (present) out[name] = nestedToJson(nested, value as Decoded, fieldPath);
-      else if (!isNullable(field)) out[name] = nestedToJson(nested, {}, fieldPath);
+      const v = present ? nestedToJson(nested, value as Decoded, fieldPath) : isNullable(field) ? undefined : nestedToJson(nested, {}, fieldPath);
+      // An empty embedded object is left out, as Go's omitempty does for it.
+      if (v !== undefined && !(v === null && specialShape(nested) === 'rawExtension')) out[name] = v;
     } else if (isNullable(field)) {
       if (present) out[name] = scalarToJson(field, value);
     } else {
