@@ -130,6 +130,8 @@ export async function startReplica({ etcdEndpoint, dataDir, cpuProfDir }) {
     'warn',
     // Workloads run as a non-admin user authorized by RBAC RoleBindings (see run.mjs).
     '--authorization-mode=RBAC',
+    // Extra replica flags, e.g. `--workers=1` to compare with the one-process replica.
+    ...(process.env.BENCH_REPLICA_ARGS ?? '').split(/\s+/).filter(Boolean),
   ];
   const started = await spawnNode('server replica', args, /listening on (https:\/\/\S+)/, 60_000);
   const url = new URL(started.match[1]);
