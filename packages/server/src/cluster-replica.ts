@@ -263,7 +263,6 @@ export async function runReplicaPrimary(opts: ServerOptions, logger: Logger, cou
         process.exit(1);
       },
     );
-    void signal;
   };
   process.on('SIGTERM', () => onSignal('SIGTERM'));
   process.on('SIGINT', () => onSignal('SIGINT'));
