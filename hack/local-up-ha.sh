@@ -95,9 +95,11 @@ for i in 0 1 2; do node "$ROOT/hack/ha/wait.mjs" "http://127.0.0.1:${ETCD_CLIENT
 node "$ROOT/hack/ha/setup.mjs" "$HA_DIR" "$LB"
 
 # One after the other: the first generates the service-account key pair in the shared cert dir.
-# One worker per replica unless HA_WORKERS says otherwise: with several, a replica that stops
-# closes connections node:cluster's primary had already accepted (clients see EOF) instead of
-# refusing them, and HAProxy redispatches only a refused connection.
+# One worker per replica unless HA_WORKERS says otherwise. With two, one full `make test` run (a
+# loaded machine) saw kubectl EOFs through HAProxy in the rolling restart and a TLS disconnect
+# after a SIGKILL, while the suite alone passed. Suspected: when a replica's last worker closes,
+# node:cluster's primary closes connections it had accepted and not yet handed to a worker, where
+# one process refuses them (HAProxy redispatches only a refused connection).
 for i in 0 1 2; do
   # shellcheck disable=SC2086 # HA_ARGS holds extra flags, split on purpose
   launch "replica$i" node "$MAIN" --data-dir "$HA_DIR/replica$i" --cert-dir "$HA_DIR/certs" --etcd-servers "$ENDPOINTS" \
