@@ -33,8 +33,10 @@ test: build
 test-unit: build
 	$(NODE_JEST) --selectProjects unit
 
+# `make bench KUBECONFIG=<file>`: the request workloads against the server that kubeconfig reaches
+# (only a KUBECONFIG given on make's command line, not one exported in the shell for kubectl).
 bench: build
-	node hack/bench/run.mjs
+	node hack/bench/run.mjs $(if $(filter command line,$(origin KUBECONFIG)),--kubeconfig=$(KUBECONFIG))
 
 clean:
 	rm -rf packages/*/dist test-results.json

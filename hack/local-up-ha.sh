@@ -95,12 +95,17 @@ for i in 0 1 2; do node "$ROOT/hack/ha/wait.mjs" "http://127.0.0.1:${ETCD_CLIENT
 node "$ROOT/hack/ha/setup.mjs" "$HA_DIR" "$LB"
 
 # One after the other: the first generates the service-account key pair in the shared cert dir.
+# One worker per replica unless HA_WORKERS says otherwise. With two, one full `make test` run (a
+# loaded machine) saw kubectl EOFs through HAProxy in the rolling restart and a TLS disconnect
+# after a SIGKILL, while the suite alone passed. Suspected: when a replica's last worker closes,
+# node:cluster's primary closes connections it had accepted and not yet handed to a worker, where
+# one process refuses them (HAProxy redispatches only a refused connection).
 for i in 0 1 2; do
   # shellcheck disable=SC2086 # HA_ARGS holds extra flags, split on purpose
   launch "replica$i" node "$MAIN" --data-dir "$HA_DIR/replica$i" --cert-dir "$HA_DIR/certs" --etcd-servers "$ENDPOINTS" \
     --secure-port "${API[$i]}" --bind-address 127.0.0.1 --token-auth-file "$HA_DIR/tokens.csv" \
     --authorization-mode=RBAC --enable-bootstrap-token-auth --node-join-bindings \
-    --controllers='*,bootstrapsigner,tokencleaner' --shutdown-delay-duration=2s ${HA_ARGS:-}
+    --controllers='*,bootstrapsigner,tokencleaner' --shutdown-delay-duration=2s --workers "${HA_WORKERS:-1}" ${HA_ARGS:-}
   node "$ROOT/hack/ha/wait.mjs" "https://127.0.0.1:${API[$i]}/readyz" 60
 done
 

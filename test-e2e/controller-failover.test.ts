@@ -32,7 +32,7 @@ afterAll(async () => {
 
 async function isLeader(client: KubeconfigClient): Promise<boolean> {
   const r = await client.call('GET', '/metrics');
-  return /^leader_election_master_status\{name="cluster-controller-manager"\} 1$/m.test(String(r.json));
+  return /^leader_election_master_status\{name="cluster-controller-manager"(,worker="\d+")?\} 1$/m.test(String(r.json));
 }
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, ms: number): Promise<T> {

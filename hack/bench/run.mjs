@@ -5,6 +5,8 @@
 // Environment: BENCH_SCALE (default 1) multiplies every object/operation count for quick runs;
 // BENCH_ONLY=create,list,... runs a subset; BENCH_CPU_PROF=1 profiles the replica (V8 CPU
 // profile, summarized at the end); BENCH_TIME_CAP_S (default 570) bounds the whole run.
+// `--kubeconfig=<file>` (what `make bench KUBECONFIG=<file>` passes) measures the server that
+// kubeconfig reaches instead, API figures only (lib/remote.mjs).
 import { mkdtemp, rm, readdir } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +17,8 @@ import { startBenchEtcd, startReplica, stopAll, readCpuSeconds } from './lib/pro
 import { failed, formatTable } from './lib/report.mjs';
 import { BUDGETS } from './lib/budgets.mjs';
 import { summarizeProfile } from './lib/cpu-profile.mjs';
+import { loadKubeconfig } from './lib/kubeconfig.mjs';
+import { formatRemoteTable, runRemote } from './lib/remote.mjs';
 import { runCreate } from './workloads/create.mjs';
 import { runGet, runGetCached } from './workloads/get.mjs';
 import { runList } from './workloads/list.mjs';
@@ -54,6 +58,8 @@ async function main() {
   const started = performance.now();
   const deadline = started + Number(process.env.BENCH_TIME_CAP_S ?? '570') * 1000;
   const log = (msg) => process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(1).padStart(6)} s] ${msg}\n`);
+  const kubeconfig = process.argv.slice(2).find((a) => a.startsWith('--kubeconfig='))?.slice('--kubeconfig='.length);
+  if (kubeconfig) return benchRemote({ kubeconfig, scale, only, started, deadline, log });
   const tmpDir = await mkdtemp(join(tmpdir(), 'cluster-bench-'));
   const profDir = process.env.BENCH_CPU_PROF === '1' ? await mkdtemp(join(tmpdir(), 'cluster-bench-prof-')) : undefined;
   const results = {};
@@ -158,6 +164,23 @@ async function main() {
     '',
     JSON.stringify({ workloads: results }),
   );
+  process.stdout.write(`${out.join('\n')}\n`);
+}
+
+/** The request workloads against the server a kubeconfig reaches: no etcd, no baselines. */
+async function benchRemote({ kubeconfig, scale, only, started, deadline, log }) {
+  const server = await loadKubeconfig(kubeconfig);
+  log(`scale ${scale}, concurrency ${CONCURRENCY}, node ${process.version}, ${cpus().length} cpus, server ${server.url} (kubeconfig ${kubeconfig})`);
+  const capMs = (ms) => Math.max(1_000, Math.min(ms, deadline - performance.now()));
+  const results = await runRemote({ server, scale, concurrency: CONCURRENCY, only, log, capMs });
+  const out = [
+    `cluster-apiserver benchmark against ${server.url}: scale ${scale}, ${CONCURRENCY} clients, ` +
+      `${cpus().length} cpus here, ${((performance.now() - started) / 1000).toFixed(0)} s`,
+    '',
+    formatRemoteTable(results),
+    '',
+    JSON.stringify({ server: server.url, workloads: results }),
+  ];
   process.stdout.write(`${out.join('\n')}\n`);
 }
 

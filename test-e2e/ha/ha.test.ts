@@ -283,7 +283,7 @@ test('a rolling restart of every replica (SIGTERM, one at a time, waiting for re
 
 test('the controllers\' leader killed: another replica takes the Lease and signs a pending approved CSR within 30 s', async () => {
   const clients = replicaUrls.map(direct);
-  const leading = async (c: KubeconfigClient) => /^leader_election_master_status\{name="cluster-controller-manager"\} 1$/m.test(String((await c.call('GET', '/metrics').catch(() => ({ json: '' }))).json));
+  const leading = async (c: KubeconfigClient) => /^leader_election_master_status\{name="cluster-controller-manager"(,worker="\d+")?\} 1$/m.test(String((await c.call('GET', '/metrics').catch(() => ({ json: '' }))).json));
   let leader = -1;
   for (let i = 0; i < 60 && leader < 0; i++) {
     for (let j = 0; j < clients.length; j++) if (await leading(clients[j]!)) leader = j;

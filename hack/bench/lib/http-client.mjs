@@ -7,12 +7,13 @@ const REQUEST_TIMEOUT_MS = 60_000;
 
 export class HttpClient {
   /**
-   * @param {{host: string, port: number, ca: string, token?: string, clientCert?: {cert: string, key: string}, maxSockets?: number}} opts
+   * @param {{host: string, port: number, ca?: string, token?: string, clientCert?: {cert: string, key: string}, maxSockets?: number, insecure?: boolean}} opts
+   * `insecure` skips server certificate checks (a kubeconfig's insecure-skip-tls-verify).
    */
-  constructor({ host, port, ca, token, clientCert, maxSockets = 64 }) {
+  constructor({ host, port, ca, token, clientCert, maxSockets = 64, insecure = false }) {
     this.host = host;
     this.port = port;
-    this.agent = new Agent({ keepAlive: true, maxSockets, ca, ...clientCert });
+    this.agent = new Agent({ keepAlive: true, maxSockets, ca, ...clientCert, ...(insecure ? { rejectUnauthorized: false } : {}) });
     this.headers = { Accept: 'application/json' };
     if (token) this.headers.Authorization = `Bearer ${token}`;
   }

@@ -130,6 +130,8 @@ export async function startReplica({ etcdEndpoint, dataDir, cpuProfDir }) {
     'warn',
     // Workloads run as a non-admin user authorized by RBAC RoleBindings (see run.mjs).
     '--authorization-mode=RBAC',
+    // Extra replica flags, e.g. `--workers=1` to compare with the one-process replica.
+    ...(process.env.BENCH_REPLICA_ARGS ?? '').split(/\s+/).filter(Boolean),
   ];
   const started = await spawnNode('server replica', args, /listening on (https:\/\/\S+)/, 60_000);
   const url = new URL(started.match[1]);
@@ -171,8 +173,16 @@ export async function startBareWatchServer({ certFile, keyFile }) {
   return { pid: started.pid, port: Number(started.match[1]), stop: started.stop };
 }
 
-/** VmRSS and VmHWM of a process in bytes, from /proc/<pid>/status. */
-export async function readRss(pid) {
+/** The PIDs of a process's children (a replica's workers); none when it has none or is gone. */
+async function childPids(pid) {
+  try {
+    return (await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8')).trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+async function ownRss(pid) {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   const kb = (field) => {
     const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
@@ -181,8 +191,19 @@ export async function readRss(pid) {
   return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
 }
 
-/** User+system CPU time of a process in seconds, from /proc/<pid>/stat (NaN when gone). */
-export async function readCpuSeconds(pid) {
+/**
+ * VmRSS and VmHWM of a process in bytes, from /proc/<pid>/status. For a replica of several
+ * workers (`--workers`), those of its largest worker: each worker caches every object, so the
+ * memory figure is per worker, and the primary only supervises.
+ */
+export async function readRss(pid) {
+  const workers = await childPids(pid);
+  if (workers.length === 0) return ownRss(pid);
+  const each = await Promise.all(workers.map((w) => ownRss(w).catch(() => ({ rss: NaN, hwm: NaN }))));
+  return each.reduce((a, b) => (b.rss > a.rss || Number.isNaN(a.rss) ? b : a));
+}
+
+async function ownCpuSeconds(pid) {
   try {
     const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
     // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
@@ -191,4 +212,18 @@ export async function readCpuSeconds(pid) {
   } catch {
     return NaN;
   }
+}
+
+/**
+ * User+system CPU time in seconds of a process and its children (a replica's workers), from
+ * /proc/<pid>/stat (NaN when gone). A worker replaced meanwhile makes the difference smaller.
+ */
+export async function readCpuSeconds(pid) {
+  const own = await ownCpuSeconds(pid);
+  let sum = own;
+  for (const child of await childPids(pid)) {
+    const c = await ownCpuSeconds(child);
+    if (Number.isFinite(c)) sum += c;
+  }
+  return sum;
 }

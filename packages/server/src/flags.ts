@@ -12,6 +12,7 @@ import { resolveFeatureGates } from './feature-gates.js';
 import { parseRuntimeConfig, servedGroupVersions } from './runtime-config.js';
 import { validateServiceAccountFlags } from './service-accounts.js';
 import { validateOidcFlags } from './oidc.js';
+import { MAX_WORKERS } from './workers.js';
 import {
   formatGoDuration,
   goQuote,
@@ -204,6 +205,7 @@ function validate(o: ServerOptions): void {
   if (o.requestTimeout < 0) errors.push('--request-timeout can not be negative value');
   if (o.watchCacheHistory <= 0) errors.push('--watch-cache-history must be greater than 0');
   if (o.etcdCompactionInterval < 0) errors.push('--etcd-compaction-interval can not be negative value');
+  if (o.workers < 0 || o.workers > MAX_WORKERS) errors.push(`--workers ${o.workers} must be between 0 and ${MAX_WORKERS}, inclusive. 0 means one per core`);
   if (o.authorizationModes.length === 0) errors.push('at least one authorization-mode must be passed');
   for (const mode of o.authorizationModes) {
     if (!AUTHORIZATION_MODES.includes(mode)) errors.push(`authorization-mode ${goQuote(mode)} is not a valid mode`);

@@ -70,30 +70,65 @@ export interface RunningServer {
 }
 
 /**
+ * What a worker of a multi-process replica (`--workers` > 1) does differently from a replica of
+ * one process. The primary has already prepared the data directory (certificates, tokens,
+ * service-account key) and started the embedded etcd, whose endpoint is in `opts.etcdServers`.
+ */
+export interface WorkerRole {
+  /** 1..N; the slot's number stays when a crashed worker is replaced. */
+  id: number;
+  /** Controllers (behind the Lease) and etcd compaction: exactly one worker of a replica runs them. */
+  runsSingletons: boolean;
+  /** The /metrics text of the whole replica (the primary aggregates every worker's registry). */
+  metricsText: () => Promise<string>;
+  /** Exposes this worker's registry to the primary's aggregation. */
+  shareRegistry: (registry: Registry) => void;
+  /**
+   * The controllers' loopback token, the same in every worker: their requests go to the shared
+   * port, and any worker may answer them.
+   */
+  loopbackToken: string;
+}
+
+/**
  * Starts one replica from parsed options: embedded etcd when no --etcd-servers, generated CA,
  * serving certificate and admin token when none are given, then HTTPS (or dev HTTP) listening.
  */
-export async function startServer(opts: ServerOptions, logger: Logger = pino({ level: opts.logLevel })): Promise<RunningServer> {
+export async function startServer(opts: ServerOptions, logger: Logger = pino({ level: opts.logLevel }), worker?: WorkerRole): Promise<RunningServer> {
   const dataDir = resolve(opts.dataDir);
   let etcd: SupervisedEtcd | undefined;
   let endpoints = opts.etcdServers;
   if (endpoints.length === 0) {
-    // The embedded etcd is supervised: if it dies it comes back (same ports and data) with
-    // backoff, and readyz reports etcd until then.
-    etcd = await superviseEtcd({
-      dataDir: join(dataDir, 'etcd'),
-      log: (line) => logger.debug({ etcd: line }),
-      onEvent: (e) => (e.type === 'restarted' ? logger.info({ etcd: e.detail }, 'embedded etcd restarted') : logger.warn({ etcd: e.detail }, `embedded etcd ${e.type}`)),
-    });
+    etcd = await startEmbeddedEtcd(dataDir, logger);
     endpoints = [etcd.endpoint];
-    logger.info({ endpoint: etcd.endpoint, pid: etcd.pid() }, 'embedded etcd started');
   }
   try {
-    return await startWithEtcd(opts, logger, dataDir, endpoints, etcd);
+    return await startWithEtcd(opts, logger, dataDir, endpoints, etcd, worker);
   } catch (e) {
     await etcd?.stop();
     throw e;
   }
+}
+
+/**
+ * The etcd of the embedded default, under `<dataDir>/etcd`. It is supervised: if it dies it comes
+ * back (same ports and data) with backoff, and readyz reports etcd until then.
+ */
+export async function startEmbeddedEtcd(dataDir: string, logger: Logger): Promise<SupervisedEtcd> {
+  const etcd = await superviseEtcd({
+    dataDir: join(dataDir, 'etcd'),
+    log: (line) => logger.debug({ etcd: line }),
+    onEvent: (e) => (e.type === 'restarted' ? logger.info({ etcd: e.detail }, 'embedded etcd restarted') : logger.warn({ etcd: e.detail }, `embedded etcd ${e.type}`)),
+  });
+  logger.info({ endpoint: etcd.endpoint, pid: etcd.pid() }, 'embedded etcd started');
+  return etcd;
+}
+
+/** The names the generated serving certificate covers. */
+export function servingHosts(opts: ServerOptions): string[] {
+  const hosts = ['127.0.0.1', 'localhost', hostname()];
+  if (opts.bindAddress !== '0.0.0.0' && !hosts.includes(opts.bindAddress)) hosts.push(opts.bindAddress);
+  return hosts;
 }
 
 async function startWithEtcd(
@@ -102,14 +137,16 @@ async function startWithEtcd(
   dataDir: string,
   endpoints: string[],
   etcd: SupervisedEtcd | undefined,
+  worker: WorkerRole | undefined,
 ): Promise<RunningServer> {
+  const runsSingletons = worker?.runsSingletons ?? true;
   const admin = await ensureAdminToken(dataDir);
   const tokens = new Map<string, UserInfo>();
   for (const file of [admin.tokenFile, opts.tokenAuthFile].filter(Boolean)) {
     for (const [token, user] of await parseTokenFile(file, { warn: (m) => logger.warn(m) })) tokens.set(token, user);
   }
   // The controllers' loopback identity: privileged, known only to this process.
-  const loopbackToken = randomBytes(32).toString('base64url');
+  const loopbackToken = worker?.loopbackToken ?? randomBytes(32).toString('base64url');
   tokens.set(loopbackToken, { username: 'system:apiserver', uid: randomUUID(), groups: ['system:masters'] });
   const authenticators: Authenticator[] = [];
   // The authenticating proxy first (SPEC 5.3): it strips its headers from every request.
@@ -177,6 +214,7 @@ async function startWithEtcd(
   const client = newEtcdClient(endpoints);
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
+  worker?.shareRegistry(metrics);
   const etcdWatches = new Gauge({
     name: 'apiserver_storage_etcd_watches',
     help: 'Number of etcd watch streams this replica holds (one per cached resource).',
@@ -214,7 +252,7 @@ async function startWithEtcd(
   });
   void clientWatchers;
   registerStorageObjectsGauge(metrics, () => store.cachedObjectCounts);
-  const compactor = opts.etcdCompactionInterval > 0 ? new Compactor(client, { intervalMs: opts.etcdCompactionInterval }) : undefined;
+  const compactor = runsSingletons && opts.etcdCompactionInterval > 0 ? new Compactor(client, { intervalMs: opts.etcdCompactionInterval }) : undefined;
   compactor?.start();
   let shuttingDown = false;
   const shutdown = new AbortController();
@@ -249,6 +287,7 @@ async function startWithEtcd(
     store,
     logger,
     metrics,
+    metricsText: worker?.metricsText,
     apiDomain: opts.apiDomain,
     registrations: builtinResources(opts.apiDomain, {
       tokens: { issuer: tokenIssuer, apiAudiences: sa.apiAudiences, secrets: secretLookup, apiDomain: opts.apiDomain },
@@ -307,9 +346,7 @@ async function startWithEtcd(
       cert = await readFile(opts.tlsCertFile, 'utf8');
       key = await readFile(opts.tlsPrivateKeyFile, 'utf8');
     } else {
-      const hosts = ['127.0.0.1', 'localhost', hostname()];
-      if (opts.bindAddress !== '0.0.0.0' && !hosts.includes(opts.bindAddress)) hosts.push(opts.bindAddress);
-      const certs = await ensureCertificates({ certDir: opts.certDir || join(dataDir, 'certs'), hosts });
+      const certs = await ensureCertificates({ certDir: opts.certDir || join(dataDir, 'certs'), hosts: servingHosts(opts) });
       cert = certs.servingCertPem;
       key = certs.servingKeyPem;
       caPem = certs.caCertPem;
@@ -340,9 +377,12 @@ async function startWithEtcd(
   const host = opts.bindAddress === '0.0.0.0' || opts.bindAddress === '::' ? '127.0.0.1' : opts.bindAddress;
   const url = `${opts.devInsecureHttp ? 'http' : 'https'}://${host}:${port}`;
   const kubeconfigPath = join(dataDir, 'admin.kubeconfig');
-  await writeAdminKubeconfig({ path: kubeconfigPath, serverUrl: url, caPem, token: admin.token });
+  // A worker's primary writes the kubeconfig once, so workers do not replace each other's file.
+  if (!worker) await writeAdminKubeconfig({ path: kubeconfigPath, serverUrl: url, caPem, token: admin.token });
   logger.info({ url, kubeconfig: kubeconfigPath }, 'serving');
-  const controllers = startControllerManager({
+  const controllers = !runsSingletons
+    ? { stop: async () => {} }
+    : startControllerManager({
     client: { baseUrl: url, token: loopbackToken, caPem, userAgent: 'cluster-controller-manager' },
     apiDomain: opts.apiDomain,
     identity: `${hostname()}_${randomUUID()}`,

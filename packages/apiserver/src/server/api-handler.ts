@@ -181,7 +181,8 @@ async function serveNonResource(ctx: Context, config: ApiServerConfig, catalog: 
   }
   if (path === '/metrics') {
     ctx.type = config.metrics.contentType;
-    ctx.body = withStability(await config.metrics.metrics(), config.showHiddenMetricsForVersion);
+    const text = config.metricsText ? await config.metricsText() : await config.metrics.metrics();
+    ctx.body = withStability(text, config.showHiddenMetricsForVersion);
     return true;
   }
   const doc = catalog.document(path, ctx.URL.searchParams, ctx.get('Accept'));

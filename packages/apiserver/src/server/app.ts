@@ -19,6 +19,11 @@ export interface ApiServerConfig {
   store: Store;
   logger: Logger;
   metrics: Registry;
+  /**
+   * The /metrics text when it is not this registry's alone: a worker of a multi-process replica
+   * answers with every worker's figures, which its primary aggregates. In the registry's format.
+   */
+  metricsText?: () => Promise<string>;
   apiDomain: string;
   registrations: readonly ResourceRegistration[];
   authenticators: readonly Authenticator[];

@@ -1,0 +1,160 @@
+// `make bench KUBECONFIG=<file>`: the request workloads against whatever server that kubeconfig
+// reaches, with no etcd and no baselines, so that two servers (or two builds) can be measured by
+// one load generator. Objects go into a namespace of this run's own, deleted at the end.
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { HttpClient, ensureNamespace } from './http-client.mjs';
+import { runLoad, describeRun, quantile, timeRepeated } from './load.mjs';
+import { configMapBody, objectName } from './objects.mjs';
+import { round } from './report.mjs';
+import { runWatchFanout } from '../workloads/watch-fanout.mjs';
+
+const LIST_REPS = 5;
+const PAGE = 500;
+
+/** Deterministic pseudo-random indexes (mulberry32), as the local get workloads use. */
+function randomIndexes(count, max, seed) {
+  let s = seed >>> 0;
+  const out = new Uint32Array(count);
+  for (let i = 0; i < count; i++) {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    out[i] = (((t ^ (t >>> 14)) >>> 0) % max) >>> 0;
+  }
+  return out;
+}
+
+function entry(value, unit, run, note) {
+  const problems = [];
+  if (run?.errors > 0) problems.push(`${run.errors} errors (first: ${run.firstError})`);
+  if (run?.capped) problems.push('time cap hit');
+  const notes = [...problems, note].filter(Boolean).join('; ');
+  return { value: round(value), unit, ok: problems.length === 0 && value !== null, ...(notes ? { note: notes } : {}) };
+}
+
+/**
+ * Runs create, get, get-cached, list (cached, quorum, paged) and, when the kubeconfig user has a
+ * client certificate (the watch threads authenticate by one), watch-fanout. Returns the results
+ * by workload name, each `{value, unit, ok, note?}`.
+ */
+export async function runRemote({ server, scale, concurrency, only, log, capMs }) {
+  const count = (n) => Math.max(1, Math.round(n * scale));
+  const api = new HttpClient({ host: server.host, port: server.port, ca: server.ca, token: server.token, clientCert: server.clientCert, maxSockets: concurrency, insecure: server.insecure });
+  const results = {};
+  const selected = (key) => !only || only.has(key);
+  const ns = `bench-remote-${randomBytes(3).toString('hex')}`;
+  const total = count(20_000);
+  const names = Array.from({ length: total }, (_, i) => objectName('cm', i));
+  try {
+    await ensureNamespace(api, ns);
+    log(`namespace ${ns} on ${server.url} as ${server.user || 'the kubeconfig user'}`);
+    // Every other workload reads the objects create makes, so they are always created.
+    const path = `/api/v1/namespaces/${ns}/configmaps`;
+    const warm = Math.max(50, Math.round(total / 100));
+    const bodies = Array.from({ length: total + warm }, (_, i) => JSON.stringify(configMapBody(ns, i < total ? names[i] : objectName('warm', i - total))));
+    const create = async (i) => {
+      const res = await api.request('POST', path, bodies[i]);
+      if (res.status !== 201) throw new Error(`POST ${path}: HTTP ${res.status}: ${res.body.toString('utf8').slice(0, 200)}`);
+    };
+    await runLoad({ total: warm, concurrency, timeCapMs: 30_000, op: (i) => create(total + i) });
+    const created = await runLoad({ total, concurrency, timeCapMs: capMs(180_000), op: create });
+    log(`create: ${describeRun(created)}`);
+    if (selected('create')) results.create = entry(created.opsPerSec, 'ops/s', created, `${created.done}/${total} created`);
+
+    for (const [key, query, seed] of [['get', '', 42], ['get-cached', '?resourceVersion=0', 7]]) {
+      if (!selected(key)) continue;
+      const idx = randomIndexes(total * 2 + 200, total, seed);
+      const get = async (i) => {
+        const p = `${path}/${names[idx[i]]}${query}`;
+        const res = await api.request('GET', p);
+        if (res.status !== 200) throw new Error(`GET ${p}: HTTP ${res.status}`);
+        JSON.parse(res.body.toString('utf8'));
+      };
+      await runLoad({ total: Math.max(100, Math.round(total / 20)), concurrency, timeCapMs: 30_000, op: (i) => get(i + total) });
+      const run = await runLoad({ total, concurrency, timeCapMs: capMs(60_000), op: get });
+      log(`${key}: ${describeRun(run)}`);
+      results[key] = entry(run.opsPerSec, 'ops/s', run);
+    }
+
+    if (selected('list')) {
+      const getList = async (p) => {
+        const res = await api.request('GET', p);
+        if (res.status !== 200) throw new Error(`GET ${p}: HTTP ${res.status}: ${res.body.toString('utf8').slice(0, 200)}`);
+        const list = JSON.parse(res.body.toString('utf8'));
+        return { items: list.items.length, cont: list.metadata?.continue ?? '' };
+      };
+      const variants = {
+        'list-cached': async () => (await getList(`${path}?resourceVersion=0`)).items,
+        'list-quorum': async () => (await getList(path)).items,
+        'list-paged': async () => {
+          let items = 0;
+          let cont = '';
+          for (let pages = 0; pages < 10_000; pages++) {
+            const page = await getList(`${path}?limit=${PAGE}${cont ? `&continue=${encodeURIComponent(cont)}` : ''}`);
+            items += page.items;
+            cont = page.cont;
+            if (!cont) break;
+          }
+          return items;
+        },
+      };
+      const expected = created.done + warm;
+      for (const [name, fn] of Object.entries(variants)) {
+        try {
+          const counts = [await fn()];
+          const t0 = performance.now();
+          const times = await timeRepeated({ reps: LIST_REPS, timeCapMs: capMs(90_000), fn: async () => counts.push(await fn()) });
+          const median = quantile(times, 0.5);
+          log(`${name}: ${median.toFixed(1)} ms median of ${times.length} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+          const bad = counts.find((c) => c !== expected);
+          const e = entry(median, 'ms', undefined, `${expected} items${name === 'list-paged' ? `, pages of ${PAGE}` : ''}, median of ${times.length}`);
+          if (bad !== undefined) Object.assign(e, { ok: false, note: `received ${bad}/${expected} items; ${e.note}` });
+          results[name] = e;
+        } catch (err) {
+          results[name] = { value: null, unit: 'ms', ok: false, note: err.message };
+        }
+      }
+    }
+
+    if (selected('watch-fanout')) {
+      if (!server.clientCert) {
+        results['watch-fanout'] = { value: null, unit: 'ms (p99)', ok: false, note: 'skipped: the watch threads authenticate by client certificate, and the kubeconfig user has none' };
+      } else {
+        // No floor: it needs the server's own certificate and key, which only a local run has.
+        process.env.BENCH_WATCH_FLOOR = '0';
+        const ctx = {
+          scale,
+          concurrency,
+          api,
+          log,
+          capMs,
+          count,
+          state: {},
+          prepareNamespace: (name) => ensureNamespace(api, name),
+          replica: { host: server.host, port: server.port, ca: server.ca, clientCert: server.clientCert, pid: NaN },
+        };
+        const r = (await runWatchFanout(ctx))['watch-fanout'];
+        results['watch-fanout'] = { value: r.value, unit: r.unit, ok: r.value !== null && !(r.missed > 0), missed: r.missed, ...(r.note ? { note: r.note } : {}) };
+      }
+    }
+  } finally {
+    const res = await api.request('DELETE', `/api/v1/namespaces/${ns}`).catch((e) => ({ status: e.message }));
+    log(`delete namespace ${ns}: ${res.status}`);
+    api.close();
+  }
+  return results;
+}
+
+/** The table of a remote run: one row per workload, no baselines. */
+export function formatRemoteTable(workloads) {
+  const header = ['workload', 'value', 'unit', 'ok'];
+  const rows = Object.entries(workloads).map(([name, r]) => [name, r.value === null ? '-' : String(r.value), r.unit, r.ok ? 'ok' : 'FAILED']);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells) => cells.map((c, i) => (i === 0 || i === 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  const out = [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)];
+  const notes = Object.entries(workloads).filter(([, r]) => r.note);
+  if (notes.length > 0) out.push('', 'notes:', ...notes.map(([name, r]) => `  ${name}: ${r.note}`));
+  return out.join('\n');
+}

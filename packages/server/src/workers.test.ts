@@ -1,0 +1,84 @@
+import { AggregatorRegistry } from 'prom-client';
+import { labelPerWorkerSeries, nextFailureCount, resolveWorkerCount, restartDelayMs, type MetricJson, type RestartBackoff } from './workers.js';
+
+describe('resolveWorkerCount', () => {
+  test.each<[number, number, number]>([
+    // [flag, cores available, workers]
+    [0, 2, 2],
+    [0, 8, 8],
+    [0, 1, 1],
+    [0, 0, 1], // a container reporting no cores still gets one process
+    [1, 8, 1],
+    [3, 2, 3], // an explicit count wins over the core count
+  ])('--workers=%d with %d cores -> %d', (flag, cores, expected) => {
+    expect(resolveWorkerCount(flag, cores)).toBe(expected);
+  });
+});
+
+describe('restartDelayMs', () => {
+  const backoff: RestartBackoff = { initialMs: 500, maxMs: 30_000, resetAfterMs: 60_000 };
+  test.each<[number, number]>([
+    [1, 500],
+    [2, 1_000],
+    [3, 2_000],
+    [6, 16_000],
+    [7, 30_000], // 32 s capped
+    [100, 30_000],
+    [10_000, 30_000],
+  ])('failure %d in a row waits %d ms', (failures, expected) => {
+    expect(restartDelayMs(failures, backoff)).toBe(expected);
+  });
+
+  test.each<[number, number, number]>([
+    // [previous failures, uptime of the worker that exited, failures after]
+    [0, 100, 1],
+    [3, 59_999, 4],
+    [3, 60_000, 1], // it stayed up long enough: start the count over
+    [7, 3_600_000, 1],
+  ])('after %d failures and %d ms up, the count is %d', (previous, uptimeMs, expected) => {
+    expect(nextFailureCount(previous, uptimeMs, backoff)).toBe(expected);
+  });
+});
+
+describe('labelPerWorkerSeries', () => {
+  const workerMetrics = (requests: number, rss: number, leader: number | undefined): MetricJson[] => [
+    { name: 'apiserver_request_total', help: 'h', type: 'counter', aggregator: 'sum', values: [{ value: requests, labels: { verb: 'GET', code: '200' } }] },
+    { name: 'process_resident_memory_bytes', help: 'h', type: 'gauge', aggregator: 'sum', values: [{ value: rss, labels: {} }] },
+    { name: 'process_start_time_seconds', help: 'h', type: 'gauge', aggregator: 'omit', values: [{ value: 1000 + rss, labels: {} }] },
+    ...(leader === undefined ? [] : [{ name: 'leader_election_master_status', help: 'h', type: 'gauge', aggregator: 'sum', values: [{ value: leader, labels: { name: 'cm' } }] }]),
+    {
+      name: 'apiserver_request_duration_seconds',
+      help: 'h',
+      type: 'histogram',
+      aggregator: 'sum',
+      values: [
+        { value: requests, labels: { le: 0.1, verb: 'GET' }, metricName: 'apiserver_request_duration_seconds_bucket' },
+        { value: requests, labels: { verb: 'GET' }, metricName: 'apiserver_request_duration_seconds_count' },
+      ],
+    },
+  ];
+
+  test('counters and histograms are summed over workers, gauges stay per worker', async () => {
+    const aggregated = AggregatorRegistry.aggregate([labelPerWorkerSeries(workerMetrics(3, 100, 1), 1), labelPerWorkerSeries(workerMetrics(4, 200, undefined), 2)]);
+    const text = await aggregated.metrics();
+    expect(text).toContain('apiserver_request_total{verb="GET",code="200"} 7');
+    expect(text).toContain('apiserver_request_duration_seconds_bucket{le="0.1",verb="GET"} 7');
+    expect(text).toContain('apiserver_request_duration_seconds_count{verb="GET"} 7');
+    expect(text).toContain('process_resident_memory_bytes{worker="1"} 100');
+    expect(text).toContain('process_resident_memory_bytes{worker="2"} 200');
+    // prom-client would omit the start time across workers; per worker it is a plain fact.
+    expect(text).toContain('process_start_time_seconds{worker="1"} 1100');
+    expect(text).toContain('process_start_time_seconds{worker="2"} 1200');
+    // Only the worker running the controllers has a leader gauge, and it is not added up.
+    expect(text).toContain('leader_election_master_status{name="cm",worker="1"} 1');
+    expect(text).not.toMatch(/leader_election_master_status\{[^}]*worker="2"/);
+    expect(text).not.toMatch(/apiserver_request_total\{[^}]*worker=/);
+  });
+
+  test('the input is not modified', () => {
+    const input = workerMetrics(1, 1, 0);
+    const copy = structuredClone(input);
+    labelPerWorkerSeries(input, 1);
+    expect(input).toEqual(copy);
+  });
+});

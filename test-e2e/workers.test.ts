@@ -1,0 +1,236 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { request } from 'node:https';
+import { promisify } from 'node:util';
+import { parse } from 'yaml';
+import { startServerProcess, type ServerProcess } from './support/server-process.js';
+
+// --workers (issue 19, item 1) on the built server with its embedded etcd: the primary starts
+// one etcd and N workers that share the port; /metrics sums the workers' request counters and
+// keeps per-process gauges apart; the controllers run in worker 1 only; a killed worker is
+// replaced while the others keep serving; SIGTERM to the primary ends every process.
+const exec = promisify(execFile);
+
+interface LogLine {
+  msg?: string;
+  pid?: number;
+  worker?: number;
+  path?: string;
+  component?: string;
+}
+
+function logLines(server: ServerProcess): LogLine[] {
+  return server
+    .output()
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as LogLine);
+}
+
+/** Worker slot -> PID, as the primary last reported starting it. */
+function workerPids(server: ServerProcess): Map<number, number> {
+  const pids = new Map<number, number>();
+  for (const l of logLines(server)) if (l.msg === 'worker started' && l.worker !== undefined && l.pid !== undefined) pids.set(l.worker, l.pid);
+  return pids;
+}
+
+async function children(pid: number): Promise<{ pid: number; comm: string }[]> {
+  try {
+    const { stdout } = await exec('ps', ['--ppid', String(pid), '-o', 'pid=,comm=']);
+    return stdout
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => {
+        const [p, comm] = l.trim().split(/\s+/);
+        return { pid: Number(p), comm: comm ?? '' };
+      });
+  } catch {
+    return []; // ps exits 1 when there are none
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function until(what: string, probe: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The admin's request on a connection of its own, so that the primary hands each to a worker anew. */
+function call(server: ServerProcess, path: string): Promise<{ status: number; text: string }> {
+  const kc = parse(readFileSync(server.kubeconfig, 'utf8')) as {
+    clusters: { cluster: { 'certificate-authority-data': string } }[];
+    users: { user: { token: string } }[];
+  };
+  const ca = Buffer.from(kc.clusters[0]!.cluster['certificate-authority-data'], 'base64').toString('utf8');
+  return new Promise((resolve, reject) => {
+    const req = request(
+      new URL(path, server.url),
+      { ca, agent: false, headers: { Authorization: `Bearer ${kc.users[0]!.user.token}`, Accept: 'application/json' }, timeout: 20_000 },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`GET ${path} timed out`)));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** The value of the one series of `name` whose labels include every `labels` pair, summed if several. */
+function metricValue(text: string, name: string, labels: Record<string, string>): number {
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
+    if (Object.entries(labels).every(([k, v]) => line.includes(`${k}="${v}"`))) sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return sum;
+}
+
+describe('--workers 2', () => {
+  let server: ServerProcess;
+  let primary: number;
+
+  beforeAll(async () => {
+    server = await startServerProcess(['--workers', '2', '--log-level', 'info']);
+    primary = server.child.pid!;
+  }, 60_000);
+  afterAll(async () => {
+    await server?.stop();
+  }, 60_000);
+
+  test('the primary runs one embedded etcd and two workers; workers start no etcd of their own', async () => {
+    const pids = workerPids(server);
+    expect([...pids.keys()].sort()).toEqual([1, 2]);
+    const kids = await children(primary);
+    expect(kids.filter((k) => k.comm === 'etcd')).toHaveLength(1);
+    expect(kids.filter((k) => k.comm !== 'etcd').map((k) => k.pid).sort()).toEqual([...pids.values()].sort());
+    for (const pid of pids.values()) expect((await children(pid)).filter((k) => k.comm === 'etcd')).toEqual([]);
+  });
+
+  test('both workers serve, and /metrics counts the requests of both', async () => {
+    const path = '/api/v1/namespaces/default/configmaps?labelSelector=workers-test%3Dcount';
+    const n = 40;
+    for (let i = 0; i < n; i++) expect((await call(server, path)).status).toBe(200);
+    await until('request logs of all 40', () => logLines(server).filter((l) => l.msg === 'request' && l.path === '/api/v1/namespaces/default/configmaps').length >= n);
+    const served = logLines(server).filter((l) => l.msg === 'request' && l.path === '/api/v1/namespaces/default/configmaps');
+    const byWorker = new Map<number, number>();
+    for (const l of served) byWorker.set(l.worker!, (byWorker.get(l.worker!) ?? 0) + 1);
+    expect(byWorker.get(1)).toBeGreaterThan(0);
+    expect(byWorker.get(2)).toBeGreaterThan(0);
+    const metrics = await call(server, '/metrics');
+    expect(metrics.status).toBe(200);
+    // Counters are summed over the workers, so the series carries no worker label.
+    expect(metricValue(metrics.text, 'apiserver_request_total', { verb: 'LIST', resource: 'configmaps', code: '200' })).toBe(n);
+    expect(metrics.text).not.toMatch(/^apiserver_request_total\{[^}]*worker=/m);
+    // Per-process gauges stay apart, one series per worker.
+    expect(metrics.text).toMatch(/^process_resident_memory_bytes\{worker="1"\} \d+/m);
+    expect(metrics.text).toMatch(/^process_resident_memory_bytes\{worker="2"\} \d+/m);
+  });
+
+  test('the controllers run in worker 1 only', async () => {
+    await until('worker 1 to lead', async () => /^leader_election_master_status\{[^}]*worker="1"[^}]*\} 1$/m.test((await call(server, '/metrics')).text));
+    const metrics = (await call(server, '/metrics')).text;
+    const leaderSeries = metrics.split('\n').filter((l) => l.startsWith('leader_election_master_status{'));
+    expect(leaderSeries).toHaveLength(1);
+    const controllerLogs = logLines(server).filter((l) => l.component === 'controllers');
+    expect(controllerLogs.length).toBeGreaterThan(0);
+    expect(new Set(controllerLogs.map((l) => l.worker))).toEqual(new Set([1]));
+  });
+
+  test('a killed worker is replaced while the other keeps serving', async () => {
+    const victim = workerPids(server).get(2)!;
+    const survivor = workerPids(server).get(1)!;
+    const noticedBefore = logLines(server).filter((l) => l.msg === 'worker exited; replacing it').length;
+    process.kill(victim, 'SIGKILL');
+    await until('the primary to notice', () => logLines(server).filter((l) => l.msg === 'worker exited; replacing it').length > noticedBefore);
+    // From here until the replacement serves, every request is answered, by the survivor.
+    const during = '/api/v1/namespaces/during-replacement/configmaps';
+    const statuses: number[] = [];
+    const deadline = Date.now() + 30_000;
+    const replaced = () => logLines(server).some((l) => l.msg === 'worker serving' && l.worker === 2 && l.pid !== victim);
+    while (!replaced() && Date.now() < deadline) statuses.push((await call(server, during)).status);
+    expect(replaced()).toBe(true);
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    await until('request logs of the window', () => logLines(server).filter((l) => l.msg === 'request' && l.path === during).length >= statuses.length);
+    const servedBy = logLines(server).filter((l) => l.msg === 'request' && l.path === during).map((l) => l.pid);
+    expect(servedBy).toContain(survivor);
+    expect(servedBy).not.toContain(victim);
+    expect(alive(victim)).toBe(false);
+    expect(alive(survivor)).toBe(true);
+    const replacement = workerPids(server).get(2)!;
+    expect(replacement).not.toBe(victim);
+    expect(alive(replacement)).toBe(true);
+    // The replacement takes connections too.
+    await until(
+      'the replacement to answer a request',
+      async () => {
+        await call(server, '/api/v1/namespaces/after-replacement/configmaps');
+        return logLines(server).some((l) => l.msg === 'request' && l.pid === replacement && l.path === '/api/v1/namespaces/after-replacement/configmaps');
+      },
+      20_000,
+    );
+    const metrics = (await call(server, '/metrics')).text;
+    expect(metricValue(metrics, 'apiserver_worker_restarts_total', {})).toBe(1);
+  }, 60_000);
+
+  test('the replacement of worker 1 takes over the controllers', async () => {
+    const victim = workerPids(server).get(1)!;
+    process.kill(victim, 'SIGKILL');
+    await until('worker 1 replaced', () => (workerPids(server).get(1) ?? victim) !== victim);
+    const replacement = workerPids(server).get(1)!;
+    // The killed leader could not release the Lease: the replacement acquires it once it expires (15 s).
+    await until('the replacement to lead', () => logLines(server).some((l) => l.msg === 'became leader' && l.pid === replacement), 45_000);
+    const metrics = (await call(server, '/metrics')).text;
+    expect(metrics.split('\n').filter((l) => l.startsWith('leader_election_master_status{'))).toEqual([
+      'leader_election_master_status{name="cluster-controller-manager",worker="1"} 1',
+    ]);
+    expect(logLines(server).filter((l) => l.component === 'controllers' && l.worker === 2)).toEqual([]);
+  }, 60_000);
+
+  test('SIGTERM to the primary drains the workers and ends every process', async () => {
+    const pids = [...workerPids(server).values()];
+    const etcd = (await children(primary)).filter((k) => k.comm === 'etcd').map((k) => k.pid);
+    expect(etcd).toHaveLength(1);
+    const code = await server.stop();
+    expect(code).toBe(0);
+    const stopped = logLines(server).filter((l) => l.msg === 'worker stopped');
+    expect(new Set(stopped.map((l) => l.worker))).toEqual(new Set([1, 2]));
+    for (const pid of [...pids, ...etcd]) expect(alive(pid)).toBe(false);
+  }, 60_000);
+});
+
+describe('--workers 1', () => {
+  let server: ServerProcess;
+  beforeAll(async () => {
+    server = await startServerProcess(['--workers', '1']);
+  }, 60_000);
+  afterAll(async () => {
+    await server?.stop();
+  }, 30_000);
+
+  test('one process serves with no supervisor: no worker children, and /metrics has no worker label', async () => {
+    const kids = await children(server.child.pid!);
+    expect(kids.map((k) => k.comm)).toEqual(['etcd']);
+    const metrics = await call(server, '/metrics');
+    expect(metrics.status).toBe(200);
+    expect(metrics.text).toMatch(/^process_resident_memory_bytes \d+/m);
+    expect(metrics.text).not.toContain('worker="');
+    expect(metrics.text).not.toContain('apiserver_worker_restarts_total');
+  });
+});
