@@ -258,6 +258,12 @@ class Walker {
       let field = this.resolver.field(node, key);
       if (field === undefined && path === '' && (key === 'apiVersion' || key === 'kind')) field = STRING_NODE;
       const p = child(path, key);
+      if (field === undefined && node.schema['x-kubernetes-preserve-unknown-fields'] === true) {
+        // Custom resource schemas may keep fields they do not list beside the ones they do.
+        const kept = merged[key];
+        if (kept !== undefined && kept !== null) setOwn(out, key, kept);
+        continue;
+      }
       if (field === undefined) {
         if (!this.seenUnknown.has(p)) {
           this.seenUnknown.add(p);

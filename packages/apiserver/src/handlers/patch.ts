@@ -45,6 +45,10 @@ export const PATCH_TYPES: readonly string[] = [
 export async function patchResource(scope: RequestScope): Promise<HandlerResult> {
   const media = parseMediaType(scope.contentType ?? '').type;
   if (!PATCH_TYPES.includes(media)) throw newUnsupportedMediaType(media, PATCH_TYPES);
+  // Custom resources have no Go types to carry patch strategies: upstream refuses strategic merge.
+  if (scope.registry.info.customResource && media === 'application/strategic-merge-patch+json') {
+    throw newUnsupportedMediaType(media, PATCH_TYPES.filter((t) => t !== 'application/strategic-merge-patch+json'));
+  }
   const opts = parseWriteQuery(scope.query, 'PatchOptions');
   const reg = scope.registry;
   const forceSet = scope.query.has('force');

@@ -35,6 +35,12 @@ export interface ResourceInfo {
    * the stored one); discovery derives `storageVersionHash` from it. Defaults to `version`.
    */
   storageVersion?: string;
+  /**
+   * Served from a CustomResourceDefinition (added and removed at run time): no Protobuf either way
+   * and no strategic merge patch, as upstream answers for custom resources; not subject to
+   * --runtime-config.
+   */
+  customResource?: boolean;
 }
 
 export interface SubresourceInfo {

@@ -25,6 +25,8 @@ import { selfSubjectAccessReviews } from './authorization/selfsubjectaccessrevie
 import { selfSubjectRulesReviews } from './authorization/selfsubjectrulesreviews/register.js';
 import { subjectAccessReviews } from './authorization/subjectaccessreviews/register.js';
 import { removedVersionDefinitions, removedVersionRegistrations } from './removed-versions.js';
+import { customResourceDefinitions } from './apiextensions/customresourcedefinitions/register.js';
+import { apiextensionsDefinitions } from './apiextensions/schemas.js';
 
 /** What the identity resources need of the server: token issuing, token review and the authorizer. */
 export interface IdentityDeps {
@@ -45,6 +47,7 @@ export function builtinResources(apiDomain: string, identity: IdentityDeps = {})
     certificateSigningRequests(apiDomain),
     ...rbacResources(apiDomain),
     ...reviewResources(apiDomain, identity),
+    customResourceDefinitions(apiDomain),
   ];
   return [...current, ...removedVersionRegistrations(apiDomain, current)];
 }
@@ -76,6 +79,7 @@ export function builtinDefinitions(apiDomain: string): Definitions {
     ...authenticationDefinitions(apiDomain),
     ...authorizationDefinitions(apiDomain),
     ...certificatesDefinitions(apiDomain),
+    ...apiextensionsDefinitions(apiDomain),
   };
   const describeOnly = builtinResources(apiDomain, describeOnlyDeps());
   return { ...current, ...removedVersionDefinitions(apiDomain, describeOnly, current) };

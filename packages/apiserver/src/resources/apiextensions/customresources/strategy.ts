@@ -1,0 +1,138 @@
+import {
+  applyDefaults,
+  StatusError,
+  evaluateSimpleJsonPath,
+  parseSimpleJsonPath,
+  validateAgainstSchema,
+  validateObjectMeta,
+  validateObjectMetaUpdate,
+  type CustomResourceColumnDefinition,
+  type FieldErrorList,
+  type JSONSchemaProps,
+  type JsonObject,
+  type JsonValue,
+  type KubeObject,
+} from '@cluster/apimachinery';
+import type { ResourceStrategy, SubresourceStrategy, TableColumnDefinition } from '../../../registry/strategy.js';
+import { nameColumn } from '../../../tables/columns.js';
+import { ageOf } from '../../../tables/human-duration.js';
+
+/** What a custom resource's behaviour depends on: one served version of its CRD. */
+export interface CustomResourceVersionSpec {
+  namespaced: boolean;
+  schema: JSONSchemaProps | undefined;
+  statusSubresource: boolean;
+  columns: readonly CustomResourceColumnDefinition[];
+  /** The CRD is being deleted: no new objects (upstream answers 405). */
+  terminating?: boolean;
+}
+
+const TYPE_META = new Set(['apiVersion', 'kind', 'metadata']);
+
+/** The object without apiVersion, kind and metadata, which the schema does not govern. */
+function content(obj: KubeObject): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(obj)) if (!TYPE_META.has(k) && v !== undefined) out[k] = v as JsonValue;
+  return out;
+}
+
+function contentSchema(schema: JSONSchemaProps): JSONSchemaProps {
+  const properties = { ...(schema.properties ?? {}) };
+  for (const k of TYPE_META) delete properties[k];
+  return { ...schema, properties, required: (schema.required ?? []).filter((r) => !TYPE_META.has(r)) };
+}
+
+/** Fills schema defaults into the object's content (metadata untouched). Mutates obj. */
+function defaultObject(obj: KubeObject, schema: JSONSchemaProps | undefined): void {
+  if (!schema) return;
+  const defaulted = applyDefaults(content(obj), contentSchema(schema)) as JsonObject;
+  Object.assign(obj, defaulted);
+}
+
+function validateContent(obj: KubeObject, schema: JSONSchemaProps | undefined): FieldErrorList {
+  return schema ? validateAgainstSchema(content(obj), contentSchema(schema), '') : [];
+}
+
+/** Everything but metadata and status: what a generation counts changes of. */
+function specPart(obj: KubeObject): string {
+  const { metadata: _m, status: _s, ...rest } = obj;
+  return JSON.stringify(rest);
+}
+
+const DEFAULT_COLUMNS: CustomResourceColumnDefinition[] = [{ name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' }];
+
+/** One cell of a printer column: the selected value(s), as upstream's table convertor prints them. */
+function cell(obj: KubeObject, column: CustomResourceColumnDefinition): unknown {
+  const steps = parseSimpleJsonPath(column.jsonPath ?? '');
+  if (!steps) return null;
+  const values = evaluateSimpleJsonPath(obj as unknown as JsonValue, steps);
+  if (values.length === 0) return null;
+  if (values.length === 1) {
+    const v = values[0]!;
+    // Upstream shows times as their age, as the built-in Age columns do.
+    if (column.type === 'date') return typeof v === 'string' ? ageOf(v, new Date()) : null;
+    if (column.type === 'string' && typeof v !== 'string') return typeof v === 'object' ? JSON.stringify(v) : String(v);
+    return v;
+  }
+  return values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(',');
+}
+
+/**
+ * The behaviour of one served version of a custom resource: schema defaulting and validation
+ * (422 naming the field), generation counting, status only through `status` when that subresource
+ * is served, and Table columns from additionalPrinterColumns.
+ */
+export function customResourceStrategy(v: CustomResourceVersionSpec): ResourceStrategy {
+  const metaOptions = { namespaced: v.namespaced, nameValidator: 'subdomain' as const };
+  const status: SubresourceStrategy = {
+    merge(requested, current) {
+      const next: KubeObject = { ...current };
+      if (requested['status'] === undefined) delete next['status'];
+      else next['status'] = requested['status'];
+      defaultObject(next, v.schema);
+      return next;
+    },
+    validateUpdate: (obj, old) => [...validateObjectMetaUpdate(obj.metadata, old.metadata, metaOptions), ...validateContent(obj, v.schema)],
+  };
+  const columns = v.columns.length > 0 ? v.columns : DEFAULT_COLUMNS;
+  const tableColumns: TableColumnDefinition[] = [
+    nameColumn,
+    ...columns.map((c) => ({
+      name: c.name ?? '',
+      type: (c.type ?? 'string') as TableColumnDefinition['type'],
+      format: c.format ?? '',
+      description: c.description ?? '',
+      priority: c.priority ?? 0,
+    })),
+  ];
+  return {
+    namespaceScoped: v.namespaced,
+    allowCreateOnUpdate: false,
+    allowUnconditionalUpdate: false,
+    prepareForCreate(obj) {
+      if (v.terminating) {
+        const message = 'create not allowed while custom resource definition is terminating';
+        throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'MethodNotAllowed', code: 405 });
+      }
+      if (v.statusSubresource) delete obj['status'];
+      obj.metadata.generation = 1;
+      defaultObject(obj, v.schema);
+    },
+    prepareForUpdate(obj, old) {
+      if (v.statusSubresource) {
+        if (old['status'] === undefined) delete obj['status'];
+        else obj['status'] = old['status'];
+      }
+      defaultObject(obj, v.schema);
+      const changed = v.statusSubresource ? specPart(obj) !== specPart(old) : JSON.stringify(content(obj)) !== JSON.stringify(content(old));
+      obj.metadata.generation = (old.metadata.generation ?? 1) + (changed ? 1 : 0);
+    },
+    validate: (obj) => [...validateObjectMeta(obj.metadata, metaOptions), ...validateContent(obj, v.schema)],
+    validateUpdate: (obj, old) => [...validateObjectMetaUpdate(obj.metadata, old.metadata, metaOptions), ...validateContent(obj, v.schema)],
+    ...(v.statusSubresource ? { subresources: { status } } : {}),
+    table: {
+      columns: tableColumns,
+      cells: (obj) => [obj.metadata.name ?? '', ...columns.map((c) => cell(obj, c))],
+    },
+  };
+}
