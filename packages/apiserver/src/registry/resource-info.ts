@@ -41,6 +41,8 @@ export interface ResourceInfo {
    * --runtime-config.
    */
   customResource?: boolean;
+  /** Warning sent with every request to a version its definer deprecated (CRD `deprecated: true`). */
+  deprecationWarning?: string;
 }
 
 export interface SubresourceInfo {

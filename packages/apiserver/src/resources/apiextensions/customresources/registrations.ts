@@ -8,6 +8,7 @@ import {
 import type { ResourceRegistration } from '../../../registry/registration.js';
 import type { Definitions, SubresourceInfo } from '../../../registry/resource-info.js';
 import { customResourceStrategy } from './strategy.js';
+import { compareVersionPriority } from '../../../discovery/version-priority.js';
 
 /** What serving one CRD adds: a registration per served version and their OpenAPI definitions. */
 export interface CustomResourceServing {
@@ -57,6 +58,7 @@ export function customResourceServing(crd: CustomResourceDefinition): CustomReso
         ...(subresources.length ? { subresources } : {}),
         definitionName,
         ...(storageVersion ? { storageVersion } : {}),
+        ...(v.deprecated ? { deprecationWarning: v.deprecationWarning ?? defaultDeprecationWarning(crd, v.name) } : {}),
         customResource: true,
       },
       strategy: customResourceStrategy({
@@ -70,4 +72,15 @@ export function customResourceServing(crd: CustomResourceDefinition): CustomReso
     });
   }
   return { registrations, definitions };
+}
+
+/** Upstream's default text: `<group>/<version> <Kind> is deprecated`, plus the preferred non-deprecated version. */
+function defaultDeprecationWarning(crd: CustomResourceDefinition, version: string): string {
+  const kind = crd.spec.names?.kind ?? '';
+  const text = `${crd.spec.group}/${version} ${kind} is deprecated`;
+  const preferred = (crd.spec.versions ?? [])
+    .filter((v) => v.served && !v.deprecated && v.name && compareVersionPriority(v.name, version) < 0)
+    .map((v) => v.name!)
+    .sort(compareVersionPriority)[0];
+  return preferred ? `${text}; use ${crd.spec.group}/${preferred} ${kind}` : text;
 }
