@@ -45,7 +45,9 @@ spec:
   - name: v1
     served: true
     storage: true
-    subresources: {status: {}}
+    subresources:
+      status: {}
+      scale: {specReplicasPath: .spec.replicas, statusReplicasPath: .status.replicas}
     additionalPrinterColumns:
     - {name: Size, type: integer, jsonPath: .spec.size}
     - {name: Color, type: string, jsonPath: .spec.color}
@@ -60,6 +62,7 @@ spec:
             description: Desired state of the widget.
             properties:
               size: {type: integer, minimum: 1, maximum: 10, description: How big the widget is.}
+              replicas: {type: integer}
               color: {type: string, enum: [red, blue]}
               parts:
                 type: array
@@ -75,6 +78,7 @@ spec:
             type: object
             properties:
               ready: {type: boolean}
+              replicas: {type: integer}
   - name: v1beta1
     served: true
     storage: false
@@ -138,6 +142,11 @@ describe('custom resources with kubectl and client-node (issue 21)', () => {
     await chmod(editor, 0o755);
     expect(await ok(['edit', 'widget', 'small'], { KUBE_EDITOR: editor, EDITOR: editor })).toContain('widget.e2e.example.com/small edited');
     expect(await ok(['get', 'widget', 'small', '-o', 'jsonpath={.spec.size}'])).toBe('7');
+  }, 60_000);
+
+  test('scale writes the replicas through the scale subresource', async () => {
+    expect(await ok(['scale', 'widget', 'small', '--replicas=3'])).toContain('widget.e2e.example.com/small scaled');
+    expect(await ok(['get', 'widget', 'small', '-o', 'jsonpath={.spec.replicas}'])).toBe('3');
   }, 60_000);
 
   test('get -w streams a change (bounded)', async () => {

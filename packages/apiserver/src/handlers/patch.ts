@@ -26,7 +26,7 @@ import type { GenericRegistry } from '../registry/generic-registry.js';
 import type { HandlerResult, RequestScope } from './scope.js';
 import { checkObjectShape } from './decode-body.js';
 import { managerFor, parseWriteQuery, type WriteQuery } from './options.js';
-import { withTypeMeta } from './get.js';
+import { subresourceView, withTypeMeta } from './get.js';
 
 export const APPLY_PATCH_TYPE = 'application/apply-patch+yaml';
 
@@ -59,7 +59,8 @@ export async function patchResource(scope: RequestScope): Promise<HandlerResult>
       ? await serverSideApply(scope, body, opts, forceSet, fieldWarnings)
       : await mergingPatch(scope, media as PatchType, body, opts, forceSet, fieldWarnings);
   const warnings = [...fieldWarnings, ...(reg.strategy.warnings?.(result.object) ?? [])];
-  return { code: result.created ? 201 : 200, object: withTypeMeta(scope, result.object), warnings };
+  const view = subresourceView(scope);
+  return { code: result.created ? 201 : 200, object: view ? view.toView(result.object) : withTypeMeta(scope, result.object), warnings };
 }
 
 const PATCH_KINDS: Record<PatchType, PatchKind> = {
@@ -78,6 +79,11 @@ async function mergingPatch(scope: RequestScope, type: PatchType, body: string, 
     name,
     (current) => {
       if (!current) throw newNotFound(reg.groupResource, name);
+      const view = subresourceView(scope);
+      if (view) {
+        // A subresource of its own kind (scale) is patched as that kind; merge takes it from there.
+        return checkObjectShape(applyPatchOfType(type, view.toView(current), patch, undefined), view.kind, view.apiVersion);
+      }
       let patched = applyPatchOfType(type, current, patch, reg.schemas?.patchMeta);
       if (reg.schemas) {
         // The patched result is decoded as a request body would be: types checked, unknown fields dropped.

@@ -1,14 +1,17 @@
 import type { HandlerResult, RequestScope } from './scope.js';
 import { decodeObjectBody } from './decode-body.js';
 import { managerFor, parseWriteQuery } from './options.js';
-import { withTypeMeta } from './get.js';
+import { subresourceView, withTypeMeta } from './get.js';
 import { authorizeCreateFor } from './authorize-create.js';
 
 /** PUT of one object: 200 on update, 201 when it created the object (SPEC 4.3). */
 export async function updateResource(scope: RequestScope): Promise<HandlerResult> {
   const opts = parseWriteQuery(scope.query, 'UpdateOptions');
   const reg = scope.registry;
-  const { object: body, warnings: decodeWarnings } = decodeObjectBody(scope, reg.info.kind, reg.apiVersion(), opts.fieldValidation);
+  const view = subresourceView(scope);
+  const { object: body, warnings: decodeWarnings } = view
+    ? decodeObjectBody(scope, view.kind, view.apiVersion, opts.fieldValidation, scope.registry.info.subresources?.find((s) => s.name === scope.info.subresource)?.definitionName)
+    : decodeObjectBody(scope, reg.info.kind, reg.apiVersion(), opts.fieldValidation);
   const { object, created } = await reg.update(scope.info.namespace, scope.info.name, body, {
     dryRun: opts.dryRun,
     subresource: scope.info.subresource || undefined,
@@ -17,5 +20,5 @@ export async function updateResource(scope: RequestScope): Promise<HandlerResult
     beforeCreate: authorizeCreateFor(scope),
   });
   const warnings = [...decodeWarnings, ...(reg.strategy.warnings?.(object) ?? [])];
-  return { code: created ? 201 : 200, object: withTypeMeta(scope, object), warnings };
+  return { code: created ? 201 : 200, object: view ? view.toView(object) : withTypeMeta(scope, object), warnings };
 }

@@ -64,4 +64,17 @@ export interface SubresourceStrategy<T extends KubeObject = KubeObject> {
   /** Returns the object to store: `current` with the subresource's part taken from `requested`. */
   merge(requested: T, current: T): T;
   validateUpdate(obj: T, old: T): FieldErrorList;
+  /**
+   * Set for subresources served as a kind of their own (scale is autoscaling/v1 Scale): reads
+   * answer `toView` of the object, writes and patches take that kind (`merge` then gets the view
+   * as `requested`).
+   */
+  view?: SubresourceView<T>;
+}
+
+/** How a subresource of its own kind shows its parent object. */
+export interface SubresourceView<T extends KubeObject = KubeObject> {
+  apiVersion: string;
+  kind: string;
+  toView(obj: T): KubeObject;
 }

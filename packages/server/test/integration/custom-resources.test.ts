@@ -151,8 +151,32 @@ describe('CustomResourceDefinitions', () => {
     expect(causes(badStatus)).toEqual(['status.phase']);
   });
 
+  test('the scale subresource reads and writes the replica paths as autoscaling/v1 Scale', async () => {
+    await a.request('PATCH', `${V1}/one/status`, json({ status: { replicas: 2, selector: 'app=cron' } }, 'application/merge-patch+json'));
+    const scale = await b.request('GET', `${V1}/one/scale`);
+    expect(scale.status).toBe(200);
+    expect(scale.json).toMatchObject({ apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'one', namespace: 'default' }, spec: { replicas: 1 }, status: { replicas: 2, selector: 'app=cron' } });
+    const put = await b.request('PUT', `${V1}/one/scale`, json({ ...scale.json, spec: { replicas: 5 } }));
+    expect(put.status).toBe(200);
+    expect(put.json.spec.replicas).toBe(5);
+    expect((await a.request('GET', `${V1}/one`)).json.spec.replicas).toBe(5);
+    const patched = await a.request('PATCH', `${V1}/one/scale`, json({ spec: { replicas: 6 } }, 'application/merge-patch+json'));
+    expect(patched.json).toMatchObject({ kind: 'Scale', spec: { replicas: 6 } });
+    const stale = await b.request('PUT', `${V1}/one/scale`, json({ ...scale.json, spec: { replicas: 4 } }));
+    expect(stale.status).toBe(409);
+    const tooMany = await a.request('PATCH', `${V1}/one/scale`, json({ spec: { replicas: 20 } }, 'application/merge-patch+json'));
+    expect(tooMany.status).toBe(422);
+    expect(causes(tooMany)).toEqual(['spec.replicas']);
+    const negative = await a.request('PATCH', `${V1}/one/scale`, json({ spec: { replicas: -1 } }, 'application/merge-patch+json'));
+    expect(negative.status).toBe(422);
+    expect(negative.json.message).toBe('Scale.autoscaling "one" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0');
+    const discovery = await a.request('GET', '/apis/stable.example.com/v1');
+    expect(discovery.json.resources).toContainEqual(expect.objectContaining({ name: 'crontabs/scale', group: 'autoscaling', version: 'v1', kind: 'Scale' }));
+  });
+
   test('patches: JSON and merge work, strategic merge is 415; server-side apply merges list-map entries of two managers', async () => {
     const merge = await b.request('PATCH', `${V1}/one`, json({ spec: { replicas: 3 } }, 'application/merge-patch+json'));
+    expect(merge.json.metadata.generation).toBe(5);
     expect(merge.status).toBe(200);
     expect(merge.json.spec.replicas).toBe(3);
     const jsonPatch = await b.request('PATCH', `${V1}/one`, json([{ op: 'replace', path: '/spec/image', value: 'img3' }], 'application/json-patch+json'));

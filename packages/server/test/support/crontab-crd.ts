@@ -13,7 +13,7 @@ export function cronTabCrd(group = 'stable.example.com', scope: 'Namespaced' | '
           name: 'v1',
           served: true,
           storage: true,
-          subresources: { status: {} },
+          subresources: { status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' } },
           additionalPrinterColumns: [
             { name: 'Spec', type: 'string', jsonPath: '.spec.cronSpec' },
             { name: 'Replicas', type: 'integer', jsonPath: '.spec.replicas' },
@@ -36,7 +36,7 @@ export function cronTabCrd(group = 'stable.example.com', scope: 'Namespaced' | '
                     },
                   },
                 },
-                status: { type: 'object', properties: { phase: { type: 'string' } } },
+                status: { type: 'object', properties: { phase: { type: 'string' }, replicas: { type: 'integer' }, selector: { type: 'string' } } },
               },
             },
           },

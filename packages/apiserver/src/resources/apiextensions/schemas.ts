@@ -17,6 +17,8 @@ import {
 import type { Definitions } from '../../registry/resource-info.js';
 
 export const APIEXTENSIONS_V1 = 'io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1';
+/** autoscaling/v1 Scale, the kind of custom resources' scale subresource. */
+export const SCALE_DEFINITION = 'io.k8s.api.autoscaling.v1.Scale';
 const d = (name: string) => `${APIEXTENSIONS_V1}.${name}`;
 const FREE: JsonObject = { description: 'Any JSON value.' };
 
@@ -127,6 +129,21 @@ export function apiextensionsDefinitions(apiDomain: string): Definitions {
         message: stringProp('Human-readable detail.'),
       },
       { required: ['type', 'status'] },
+    ),
+    [SCALE_DEFINITION]: objectSchema(
+      'The desired and observed replicas of a scalable resource.',
+      {
+        ...objectTypeMeta(),
+        spec: refProp('io.k8s.api.autoscaling.v1.ScaleSpec', 'Desired replicas.'),
+        status: refProp('io.k8s.api.autoscaling.v1.ScaleStatus', 'Observed replicas.'),
+      },
+      { gvk: [{ group: 'autoscaling', version: 'v1', kind: 'Scale' }] },
+    ),
+    'io.k8s.api.autoscaling.v1.ScaleSpec': objectSchema('Desired replicas.', { replicas: integerProp('Desired number of instances.', 'int32') }),
+    'io.k8s.api.autoscaling.v1.ScaleStatus': objectSchema(
+      'Observed replicas.',
+      { replicas: integerProp('Observed number of instances.', 'int32'), selector: stringProp('Label selector of the instances, in string form.') },
+      { required: ['replicas'] },
     ),
     [d('JSONSchemaProps')]: objectSchema('A JSON Schema (OpenAPI v3 subset) node.', {
       id: stringProp(''),

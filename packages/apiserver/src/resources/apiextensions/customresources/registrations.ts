@@ -8,6 +8,7 @@ import {
 import type { ResourceRegistration } from '../../../registry/registration.js';
 import type { Definitions, SubresourceInfo } from '../../../registry/resource-info.js';
 import { customResourceStrategy } from './strategy.js';
+import { SCALE_DEFINITION } from '../schemas.js';
 import { compareVersionPriority } from '../../../discovery/version-priority.js';
 
 /** What serving one CRD adds: a registration per served version and their OpenAPI definitions. */
@@ -43,6 +44,10 @@ export function customResourceServing(crd: CustomResourceDefinition): CustomReso
     );
     const subresources: SubresourceInfo[] = [];
     if (v.subresources?.status) subresources.push({ name: 'status', kind, verbs: ['get', 'patch', 'update'], definitionName });
+    const scale = v.subresources?.scale;
+    if (scale) {
+      subresources.push({ name: 'scale', group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'], definitionName: SCALE_DEFINITION });
+    }
     registrations.push({
       info: {
         group,
@@ -67,6 +72,9 @@ export function customResourceServing(crd: CustomResourceDefinition): CustomReso
         statusSubresource: !!v.subresources?.status,
         columns: v.additionalPrinterColumns ?? [],
         terminating: !!crd.metadata.deletionTimestamp,
+        ...(scale?.specReplicasPath && scale.statusReplicasPath
+          ? { scale: { specReplicasPath: scale.specReplicasPath, statusReplicasPath: scale.statusReplicasPath, labelSelectorPath: scale.labelSelectorPath } }
+          : {}),
       }),
       decodeDefinition: decodeDefinition(schema),
     });

@@ -1,5 +1,7 @@
 import {
   applyDefaults,
+  invalid,
+  newInvalid,
   StatusError,
   evaluateSimpleJsonPath,
   parseSimpleJsonPath,
@@ -25,6 +27,60 @@ export interface CustomResourceVersionSpec {
   columns: readonly CustomResourceColumnDefinition[];
   /** The CRD is being deleted: no new objects (upstream answers 405). */
   terminating?: boolean;
+  /** Where the scale subresource reads and writes replicas, when it is served. */
+  scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
+}
+
+/** The value at a simple JSON path (`.spec.replicas`), if any. */
+function readPath(obj: KubeObject, path: string | undefined): JsonValue | undefined {
+  const steps = path ? parseSimpleJsonPath(path) : undefined;
+  return steps ? evaluateSimpleJsonPath(obj as unknown as JsonValue, steps)[0] : undefined;
+}
+
+/** Sets the value at a dotted path of fields, creating objects on the way. Mutates obj. */
+function writePath(obj: KubeObject, path: string, value: JsonValue): void {
+  const fields = path.split('.').filter(Boolean);
+  let at = obj as unknown as JsonObject;
+  for (const f of fields.slice(0, -1)) {
+    const next = at[f];
+    if (typeof next !== 'object' || next === null || Array.isArray(next)) at[f] = {};
+    at = at[f] as JsonObject;
+  }
+  at[fields[fields.length - 1]!] = value;
+}
+
+/** The scale subresource (autoscaling/v1 Scale) over the CRD's replica paths. */
+function scaleSubresource(v: CustomResourceVersionSpec, metaOptions: { namespaced: boolean; nameValidator: 'subdomain' }): SubresourceStrategy {
+  const paths = v.scale!;
+  return {
+    view: {
+      apiVersion: 'autoscaling/v1',
+      kind: 'Scale',
+      toView(obj) {
+        const { name, namespace, uid, resourceVersion, creationTimestamp } = obj.metadata;
+        const selector = readPath(obj, paths.labelSelectorPath);
+        return {
+          apiVersion: 'autoscaling/v1',
+          kind: 'Scale',
+          metadata: { name, namespace, uid, resourceVersion, creationTimestamp },
+          spec: { replicas: readPath(obj, paths.specReplicasPath) ?? 0 },
+          status: { replicas: readPath(obj, paths.statusReplicasPath) ?? 0, ...(typeof selector === 'string' ? { selector } : {}) },
+        };
+      },
+    },
+    merge(requested, current) {
+      const replicas = (requested['spec'] as { replicas?: unknown } | undefined)?.replicas ?? 0;
+      if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
+        throw newInvalid({ group: 'autoscaling', kind: 'Scale' }, current.metadata.name ?? '', [invalid('spec.replicas', replicas, 'must be greater than or equal to 0')]);
+      }
+      const next = structuredClone(current);
+      writePath(next, paths.specReplicasPath, replicas);
+      // A scale is a spec change: generation counts it as the main resource would.
+      if (specPart(next) !== specPart(current)) next.metadata.generation = (current.metadata.generation ?? 1) + 1;
+      return next;
+    },
+    validateUpdate: (obj, old) => [...validateObjectMetaUpdate(obj.metadata, old.metadata, metaOptions), ...validateContent(obj, v.schema)],
+  };
 }
 
 const TYPE_META = new Set(['apiVersion', 'kind', 'metadata']);
@@ -129,7 +185,10 @@ export function customResourceStrategy(v: CustomResourceVersionSpec): ResourceSt
     },
     validate: (obj) => [...validateObjectMeta(obj.metadata, metaOptions), ...validateContent(obj, v.schema)],
     validateUpdate: (obj, old) => [...validateObjectMetaUpdate(obj.metadata, old.metadata, metaOptions), ...validateContent(obj, v.schema)],
-    ...(v.statusSubresource ? { subresources: { status } } : {}),
+    subresources: {
+      ...(v.statusSubresource ? { status } : {}),
+      ...(v.scale ? { scale: scaleSubresource(v, metaOptions) } : {}),
+    },
     table: {
       columns: tableColumns,
       cells: (obj) => [obj.metadata.name ?? '', ...columns.map((c) => cell(obj, c))],
