@@ -16,6 +16,7 @@ const schema: JSONSchemaProps = {
         free: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
         mixed: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: { known: { type: 'string' } } },
         port: { 'x-kubernetes-int-or-string': true },
+        maybe: { type: 'string', nullable: true },
         labels: { type: 'object', additionalProperties: { type: 'object', properties: { v: { type: 'string' } } } },
         items: { type: 'array', items: { type: 'object', properties: { name: { type: 'string', default: 'x' } } } },
         template: { type: 'object', 'x-kubernetes-embedded-resource': true, properties: { spec: { type: 'object', properties: { a: { type: 'string' } } } } },
@@ -39,6 +40,7 @@ describe('decodeDefinition (pruning)', () => {
     ['preserve-unknown-fields keeps everything', { spec: { free: { a: { b: 1 } } } }, { spec: { free: { a: { b: 1 } } } }, []],
     ['preserve-unknown-fields beside properties', { spec: { mixed: { known: 'k', other: 1 } } }, { spec: { mixed: { known: 'k', other: 1 } } }, []],
     ['int-or-string kept as is', { spec: { port: 'http' } }, { spec: { port: 'http' } }, []],
+    ['nulls of nullable fields kept, others dropped', { spec: { maybe: null, image: null } }, { spec: { maybe: null } }, []],
     ['map values pruned', { spec: { labels: { a: { v: 'x', w: 'y' } } } }, { spec: { labels: { a: { v: 'x' } } } }, ['spec.labels.a.w']],
     ['list items pruned', { spec: { items: [{ name: 'a', z: 1 }] } }, { spec: { items: [{ name: 'a' }] } }, ['spec.items[0].z']],
     [

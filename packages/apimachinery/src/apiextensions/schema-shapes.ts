@@ -61,6 +61,12 @@ export function decodeDefinition(schema: JSONSchemaProps | undefined): JsonObjec
 }
 
 function decodeShape(s: JSONSchemaProps): JsonObject {
+  const shape = structureOf(s);
+  if (s.nullable) shape['nullable'] = true;
+  return shape;
+}
+
+function structureOf(s: JSONSchemaProps): JsonObject {
   const preserve = s['x-kubernetes-preserve-unknown-fields'] === true;
   if (s['x-kubernetes-int-or-string']) return {};
   if (s.properties || s['x-kubernetes-embedded-resource'] || (s.type === 'object' && s.additionalProperties === undefined && !preserve)) {

@@ -273,6 +273,8 @@ class Walker {
         continue;
       }
       const v = merged[key];
+      // Custom resource schemas may allow null (`nullable`): such a null is a value, not an absence.
+      if (v === null && field.schema['nullable'] === true) setOwn(out, key, null);
       if (v !== null && v !== undefined) {
         const r = this.visit(v, field, p, { struct: name, fields: child(ctx.fields, key) }, obj, key);
         if (r !== undefined && r !== null) setOwn(out, key, r);
