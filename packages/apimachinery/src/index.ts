@@ -10,3 +10,4 @@ export * from './managedfields/index.js';
 export * from './schema/index.js';
 export * from './meta/duration.js';
 export * from './certificates/index.js';
+export * from './apiextensions/index.js';

@@ -31,3 +31,4 @@ export { httpsJsonGetter, type JsonGetter } from './authn/oidc-fetch.js';
 export { RequestHeaderAuthenticator, certificatesOf, userFromHeaders, type RequestHeaderOptions } from './authn/request-header.js';
 export { WebhookTokenAuthenticator, type WebhookTokenOptions } from './authn/webhook-token.js';
 export { parseWebhookConfig, type WebhookConfig } from './authn/webhook-config.js';
+export { CrdController, type CrdControllerDeps } from './resources/apiextensions/customresources/crd-controller.js';

@@ -11,6 +11,7 @@ import {
   builtinResources,
   builtinResourceInfos,
   createApiServer,
+  CrdController,
   BearerTokenAuthenticator,
   BootstrapTokenAuthenticator,
   registryLookup,
@@ -334,6 +335,16 @@ async function startWithEtcd(
   hooksDone.add('rbac/bootstrap-roles');
   hooksDone.add('informer-sync');
   const stopAggregator = startClusterRoleAggregator(rbac.index, () => clusterRoles);
+  // Custom resources are served from a watch on CRDs, so every replica follows every change.
+  const crds = new CrdController({
+    registries: api.registries,
+    catalog: api.catalog,
+    apiDomain: opts.apiDomain,
+    startCache: (prefix) => void store.cacherFor(prefix),
+    releaseCache: (prefix) => store.releaseCacher(prefix),
+    log: (msg, err) => logger.warn({ err, component: 'crd-controller' }, msg),
+  });
+  await crds.start();
 
   let tls: { cert: string; key: string; clientCa?: string } | undefined;
   let clientCaPem: string | undefined;
@@ -415,6 +426,7 @@ async function startWithEtcd(
       shutdown.abort();
       await server.close(opts.requestTimeout > 0 ? opts.requestTimeout : 60_000);
       stopAggregator();
+      crds.stop();
       rbac.stop();
       await audit?.backend.close();
       oidc?.stop();

@@ -15,6 +15,7 @@ export function defaultGroupVersions(apiDomain: string): GroupVersion[] {
     { group: `certificates.${apiDomain}`, version: 'v1' },
     { group: `coordination.${apiDomain}`, version: 'v1' },
     { group: `rbac.authorization.${apiDomain}`, version: 'v1' },
+    { group: `apiextensions.${apiDomain}`, version: 'v1' },
   ];
 }
 

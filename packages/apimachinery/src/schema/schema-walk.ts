@@ -267,6 +267,12 @@ class Walker {
       let field = this.resolver.field(node, key);
       if (field === undefined && path === '' && (key === 'apiVersion' || key === 'kind')) field = STRING_NODE;
       const p = child(path, key);
+      if (field === undefined && node.schema['x-kubernetes-preserve-unknown-fields'] === true) {
+        // Custom resource schemas may keep fields they do not list beside the ones they do.
+        const kept = merged[key];
+        if (kept !== undefined && kept !== null) setOwn(out, key, kept);
+        continue;
+      }
       if (field === undefined) {
         if (!this.seenUnknown.has(p)) {
           this.seenUnknown.add(p);
@@ -276,6 +282,8 @@ class Walker {
         continue;
       }
       const v = merged[key];
+      // Custom resource schemas may allow null (`nullable`): such a null is a value, not an absence.
+      if (v === null && field.schema['nullable'] === true) setOwn(out, key, null);
       if (v !== null && v !== undefined) {
         const r = this.visit(v, field, p, { struct: name, fields: child(ctx.fields, key) }, obj, key);
         if (r !== undefined && r !== null) setOwn(out, key, r);

@@ -4,12 +4,16 @@ import { rawJsonListStream } from './list-stream.js';
 import { selectionPredicate } from './selectors.js';
 import type { ListRequest } from '../registry/generic-registry.js';
 import type { KubeObject } from '@cluster/apimachinery';
+import { withTypeMeta } from './get.js';
 
 /** GET of a collection (SPEC 4.4, 4.5): selectors, resourceVersion semantics and chunking. */
 export async function listResource(scope: RequestScope): Promise<HandlerResult> {
   const q = parseListQuery(scope.query, false);
   const predicate = selectionPredicate(scope.registry, q.labelSelector, q.fieldSelector);
-  const req: ListRequest = { limit: q.limit, predicate, hasSelector: predicate !== undefined, raw: scope.plainJsonResponse };
+  const info = scope.registry.info;
+  // Items stored in another version get this version's apiVersion (None conversion), so they are parsed.
+  const converts = info.storageVersion !== undefined && info.storageVersion !== info.version;
+  const req: ListRequest = { limit: q.limit, predicate, hasSelector: predicate !== undefined, raw: scope.plainJsonResponse && !converts };
   switch (q.semantic.kind) {
     case 'Continue':
       req.continueToken = q.semantic.token;
@@ -37,5 +41,6 @@ export async function listResource(scope: RequestScope): Promise<HandlerResult> 
   }
   // Items keep their apiVersion/kind (upstream omits them; clients accept both). They may be shared
   // watch-cache objects and must not be modified.
+  if (converts) list.items = list.items.map((item) => withTypeMeta(scope, item));
   return { code: 200, object: list as unknown as KubeObject, isList: true };
 }

@@ -33,6 +33,10 @@ export { APPLY_PATCH_TYPE, PATCH_TYPES, applyPatchOfType } from './patch-types.j
 export async function patchResource(scope: RequestScope): Promise<HandlerResult> {
   const media = requestMediaType(scope.contentType, '', PATCH_TYPES);
   if (!PATCH_TYPES.includes(media)) throw newUnsupportedMediaType(media, PATCH_TYPES);
+  // Custom resources have no Go types to carry patch strategies: upstream refuses strategic merge.
+  if (scope.registry.info.customResource && media === 'application/strategic-merge-patch+json') {
+    throw newUnsupportedMediaType(media, PATCH_TYPES.filter((t) => t !== 'application/strategic-merge-patch+json'));
+  }
   const view = subresourceView(scope);
   if (view) return patchView(scope, view, media);
   const opts = parseWriteQuery(scope.query, 'PatchOptions');

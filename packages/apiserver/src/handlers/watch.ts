@@ -293,7 +293,8 @@ function viewOf(event: WatchEvent, registry: GenericRegistry, target: WatchTarge
   if (event.type === 'BOOKMARK') {
     return { ...typeMeta, metadata: { resourceVersion: event.object.metadata.resourceVersion ?? String(event.revision) } };
   }
-  const obj = event.object.kind ? event.object : { ...typeMeta, ...event.object };
+  const converts = registry.info.storageVersion !== undefined && registry.info.storageVersion !== registry.info.version;
+  const obj = event.object.kind && !converts ? event.object : { ...event.object, ...typeMeta };
   if (target.negotiated.as !== 'Table') return obj;
   return toTable(
     [obj],

@@ -1,4 +1,4 @@
-import type { KubeObject } from '@cluster/apimachinery';
+import type { JsonObject, KubeObject } from '@cluster/apimachinery';
 import type { UserInfo } from '../authn/user.js';
 import type { ResourceInfo } from './resource-info.js';
 import type { ResourceStrategy } from './strategy.js';
@@ -8,6 +8,11 @@ export interface ResourceRegistration extends RegistrationOperations {
   info: ResourceInfo;
   // Strategies are typed on their own kind; the registry only hands them objects of that kind.
   strategy: ResourceStrategy<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  /**
+   * The shape request bodies are decoded with when it differs from the published definition:
+   * custom resources decode by structure only (unknown fields pruned) and leave types to validation.
+   */
+  decodeDefinition?: JsonObject;
 }
 
 /** The request a virtual create or a subresource creater answers. */

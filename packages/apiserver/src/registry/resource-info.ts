@@ -35,6 +35,14 @@ export interface ResourceInfo {
    * the stored one); discovery derives `storageVersionHash` from it. Defaults to `version`.
    */
   storageVersion?: string;
+  /**
+   * Served from a CustomResourceDefinition (added and removed at run time): no Protobuf either way
+   * and no strategic merge patch, as upstream answers for custom resources; not subject to
+   * --runtime-config.
+   */
+  customResource?: boolean;
+  /** Warning sent with every request to a version its definer deprecated (CRD `deprecated: true`). */
+  deprecationWarning?: string;
 }
 
 export interface SubresourceInfo {

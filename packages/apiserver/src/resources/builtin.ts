@@ -37,6 +37,8 @@ import { controllerRevisions } from './apps/controllerrevisions/register.js';
 import { appsDefinitions } from './apps/schemas.js';
 import { APPS_GROUP, AUTOSCALING_GROUP } from './apps/workload/register.js';
 import { autoscalingDefinitions } from './autoscaling/schemas.js';
+import { customResourceDefinitions } from './apiextensions/customresourcedefinitions/register.js';
+import { apiextensionsDefinitions } from './apiextensions/schemas.js';
 
 /** What the identity resources need of the server: token issuing, token review and the authorizer. */
 export interface IdentityDeps {
@@ -65,6 +67,7 @@ export function builtinResources(apiDomain: string, identity: IdentityDeps = {})
     statefulSets,
     daemonSets,
     controllerRevisions,
+    customResourceDefinitions(apiDomain),
   ];
   return [...current, ...removedVersionRegistrations(apiDomain, current)];
 }
@@ -99,6 +102,7 @@ export function builtinDefinitions(apiDomain: string): Definitions {
     ...podDefinitions(),
     ...appsDefinitions(APPS_GROUP),
     ...autoscalingDefinitions(AUTOSCALING_GROUP),
+    ...apiextensionsDefinitions(apiDomain),
   };
   const describeOnly = builtinResources(apiDomain, describeOnlyDeps());
   return { ...current, ...removedVersionDefinitions(apiDomain, describeOnly, current) };

@@ -29,37 +29,61 @@ export interface ServedDocument {
  * (rendered and hashed at start-up, never per request) and strategic-merge metadata per kind.
  */
 export class ApiCatalog {
-  readonly definitions: Definitions;
-  private readonly docs = new Map<string, SerializedDocument>();
+  /** Definitions of every served kind, custom resources included; replaced as a whole on change. */
+  definitions: Definitions;
+  private readonly baseDefinitions: Definitions;
+  private docs = new Map<string, SerializedDocument>();
   /** Aggregated discovery (apidiscovery/v2) of /api and /apis. */
-  private readonly aggregated = new Map<string, SerializedDocument>();
-  private readonly openApiV3: OpenApiV3Set;
-  private readonly kindSchemas = new Map<string, KindSchemas>();
+  private aggregated = new Map<string, SerializedDocument>();
+  private openApiV3!: OpenApiV3Set;
+  private kindSchemas = new Map<string, KindSchemas>();
 
   constructor(
-    registrations: readonly ResourceRegistration[],
+    private readonly registrations: readonly ResourceRegistration[],
     private readonly apiDomain: string,
-    serverAddress: string,
+    private readonly serverAddress: string,
   ) {
-    const resources: ResourceInfo[] = registrations.map((r) => r.info);
-    this.definitions = { ...metaDefinitions(apiDomain), ...builtinDefinitions(apiDomain) };
+    this.baseDefinitions = { ...metaDefinitions(apiDomain), ...builtinDefinitions(apiDomain) };
+    this.definitions = this.baseDefinitions;
+    this.build([]);
+  }
+
+  /**
+   * Rebuilds every document with `custom` (resources defined at run time) served beside the
+   * built-in resources and `customDefinitions` beside the built-in definitions. Documents are
+   * swapped in at once; requests in flight keep the ones they read.
+   */
+  setCustomResources(custom: readonly ResourceRegistration[], customDefinitions: Definitions): void {
+    this.definitions = { ...this.baseDefinitions, ...customDefinitions };
+    this.kindSchemas = new Map();
+    this.build(custom);
+  }
+
+  private build(custom: readonly ResourceRegistration[]): void {
+    const apiDomain = this.apiDomain;
+    const serverAddress = this.serverAddress;
+    const resources: ResourceInfo[] = [...this.registrations, ...custom].map((r) => r.info);
+    const docs = new Map<string, SerializedDocument>();
+    const aggregated = new Map<string, SerializedDocument>();
     const json = (doc: JsonObject) => serializeDocument(doc);
-    this.docs.set('/version', json(versionInfo()));
-    this.docs.set('/api', json(apiVersions(serverAddress)));
+    docs.set('/version', json(versionInfo()));
+    docs.set('/api', json(apiVersions(serverAddress)));
     const groups = groupsFromResources(resources);
-    this.docs.set('/apis', json(apiGroupList(groups)));
+    docs.set('/apis', json(apiGroupList(groups)));
     for (const g of groups) {
-      this.docs.set(`/apis/${g.name}`, json(apiGroup(g)));
-      for (const v of g.versions) this.docs.set(`/apis/${g.name}/${v}`, json(apiResourceList(`${g.name}/${v}`, resources)));
+      docs.set(`/apis/${g.name}`, json(apiGroup(g)));
+      for (const v of g.versions) docs.set(`/apis/${g.name}/${v}`, json(apiResourceList(`${g.name}/${v}`, resources)));
     }
     const coreVersions = new Set(resources.filter((r) => r.group === '').map((r) => r.version));
-    for (const v of coreVersions) this.docs.set(`/api/${v}`, json(apiResourceList(v, resources)));
+    for (const v of coreVersions) docs.set(`/api/${v}`, json(apiResourceList(v, resources)));
     const opts = { resources, definitions: this.definitions, apiDomain };
-    this.docs.set('/openapi/v2', json(buildOpenApiV2({ ...opts, version: { gitVersion: 'v1.32.0-cluster' } })));
+    docs.set('/openapi/v2', json(buildOpenApiV2({ ...opts, version: { gitVersion: 'v1.32.0-cluster' } })));
     const core = [{ name: '', versions: [...coreVersions] }];
-    this.aggregated.set('/api', json(aggregatedDiscovery(core, resources, apiDomain)));
-    this.aggregated.set('/apis', json(aggregatedDiscovery(groups, resources, apiDomain)));
+    aggregated.set('/api', json(aggregatedDiscovery(core, resources, apiDomain)));
+    aggregated.set('/apis', json(aggregatedDiscovery(groups, resources, apiDomain)));
     this.openApiV3 = buildOpenApiV3({ ...opts, versionInfo: { gitVersion: 'v1.32.0-cluster' } });
+    this.docs = docs;
+    this.aggregated = aggregated;
   }
 
   /** A discovery, version or OpenAPI document for `path`, or undefined when it names none. */
@@ -98,8 +122,20 @@ export class ApiCatalog {
     return undefined;
   }
 
-  /** Strategic-merge metadata and the SSA structured type of a kind, from its OpenAPI definition. */
-  schemas(definitionName: string): KindSchemas {
+  /**
+   * Strategic-merge metadata and the SSA structured type of a kind, from its OpenAPI definition.
+   * With `decodeDefinition` (custom resources) request bodies are decoded with that shape instead.
+   */
+  schemas(definitionName: string, decodeDefinition?: JsonObject): KindSchemas {
+    if (decodeDefinition) {
+      const decodeName = `${definitionName}.decode`;
+      return {
+        patchMeta: patchMetaFromOpenApi(this.definitions as Record<string, OpenApiSchema>, definitionName),
+        structured: structuredTypeFromOpenApi(this.definitions, definitionName),
+        definitions: { ...this.definitions, [decodeName]: decodeDefinition },
+        definitionName: decodeName,
+      };
+    }
     let schemas = this.kindSchemas.get(definitionName);
     if (!schemas) {
       schemas = {

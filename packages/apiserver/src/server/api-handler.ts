@@ -48,7 +48,7 @@ export function apiHandler(config: ApiServerConfig, registries: RegistrySet, cat
       return;
     }
     const registry = registries.lookup(info.apiGroup, info.apiVersion, info.resource);
-    if (!registry || (config.serves && !config.serves(registry.info)) || (info.subresource && !registry.info.subresources?.some((s) => s.name === info.subresource))) {
+    if (!registry || (config.serves && !registry.info.customResource && !config.serves(registry.info)) || (info.subresource && !registry.info.subresources?.some((s) => s.name === info.subresource))) {
       throw notFoundResource();
     }
     if (registry.info.namespaced === false && info.namespace && info.resource !== 'namespaces') throw notFoundResource();
@@ -66,7 +66,8 @@ export function apiHandler(config: ApiServerConfig, registries: RegistrySet, cat
       contentType: ctx.get('Content-Type') || undefined,
       user: ctx.state.user!,
       userAgent: ctx.get('User-Agent'),
-      protobuf: config.protobuf,
+      // Custom resources have no Protobuf form: such bodies are 415, as upstream answers.
+      protobuf: registry.info.customResource ? undefined : config.protobuf,
       apiDomain: config.apiDomain,
       plainJsonResponse: false,
       authorizer: config.authorizer,
@@ -77,7 +78,7 @@ export function apiHandler(config: ApiServerConfig, registries: RegistrySet, cat
     const n = negotiate(ctx.get('Accept'), {
       metaGroup,
       // Kinds without a Protobuf schema answer a client that also accepts JSON in JSON.
-      protobufOk: config.protobuf?.supports(registry.apiVersion(), registry.info.kind) ?? false,
+      protobufOk: (!registry.info.customResource && config.protobuf?.supports(registry.apiVersion(), registry.info.kind)) ?? false,
       tableOk: readVerb,
       pretty,
     });

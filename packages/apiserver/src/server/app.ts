@@ -63,7 +63,7 @@ export function createApiServer(config: ApiServerConfig): ApiServer {
   const served = config.serves ? config.registrations.filter((r) => config.serves!(r.info)) : config.registrations;
   const catalog = new ApiCatalog(served, config.apiDomain, config.serverAddress);
   let admission: readonly AdmissionPlugin[] = [];
-  const registries = new RegistrySet(config.registrations, config.store, () => admission, (d) => catalog.schemas(d));
+  const registries = new RegistrySet(config.registrations, config.store, () => admission, (d, decode) => catalog.schemas(d, decode));
   admission = catalog.defaultAdmission(registries, config.extraAdmission ?? []);
   const app = new Koa<RequestState>();
   app.proxy = false;

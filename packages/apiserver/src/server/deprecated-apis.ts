@@ -7,7 +7,7 @@ import type { ResourceInfo } from '../registry/resource-info.js';
 /** Upstream's Warning text for a removed version: `rbac.../v1beta1 Role is deprecated in v1.17+, ...`. */
 export function deprecationWarning(info: ResourceInfo): string | undefined {
   const d = info.deprecated;
-  if (!d) return undefined;
+  if (!d) return info.deprecationWarning;
   const apiVersion = info.group ? `${info.group}/${info.version}` : info.version;
   return `${apiVersion} ${info.kind} is deprecated in v${d.deprecatedRelease}+, unavailable in v${d.removedRelease}+; use ${d.replacementApiVersion} ${info.kind}`;
 }
@@ -28,6 +28,7 @@ export function deprecatedApiSignals(metrics: Registry, apiDomain: string) {
     const text = deprecationWarning(info);
     if (!text) return;
     ctx.append('Warning', warningHeader(text));
+    if (!info.deprecated) return;
     const audit = ctx.state.audit;
     if (audit) {
       audit.annotations[`${apiDomain}/deprecated`] = 'true';

@@ -119,6 +119,18 @@ export class CachedStore implements Store {
     return c;
   }
 
+  /**
+   * Stops and forgets the cacher of a resource prefix (a resource no longer served, such as a
+   * deleted custom resource): its etcd watch and its client watchers end. A later use starts a new one.
+   */
+  async releaseCacher(keyOrPrefix: string): Promise<void> {
+    const prefix = resourcePrefixOf(keyOrPrefix);
+    const c = prefix ? this.cachers.get(prefix) : undefined;
+    if (!c || !prefix) return;
+    this.cachers.delete(prefix);
+    await c.close();
+  }
+
   create(key: string, obj: KubeObject, opts?: { dryRun?: boolean }): Promise<KubeObject> {
     return this.etcd.create(key, obj, opts);
   }
