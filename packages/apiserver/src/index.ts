@@ -31,3 +31,5 @@ export { httpsJsonGetter, type JsonGetter } from './authn/oidc-fetch.js';
 export { RequestHeaderAuthenticator, certificatesOf, userFromHeaders, type RequestHeaderOptions } from './authn/request-header.js';
 export { WebhookTokenAuthenticator, type WebhookTokenOptions } from './authn/webhook-token.js';
 export { parseWebhookConfig, type WebhookConfig } from './authn/webhook-config.js';
+export { parseIPv4Range, parsePortRange, firstIP, type IPv4Range, type PortRange } from './resources/core/services/ip-range.js';
+export { startKubernetesServiceReconciler, type KubernetesServiceReconciler } from './resources/core/services/kubernetes-service.js';

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { join } from 'node:path';
-import { builtinResourceInfos, validateShowHiddenMetricsVersion } from '@cluster/apiserver';
+import { builtinResourceInfos, parseIPv4Range, parsePortRange, validateShowHiddenMetricsVersion } from '@cluster/apiserver';
 import { knownControllerNames } from '@cluster/controllers';
 import {
   FLAG_DEFINITIONS,
@@ -238,6 +238,16 @@ function validate(o: ServerOptions): void {
     errors.push('--cluster-signing-cert-file and --cluster-signing-key-file must be specified together');
   }
   errors.push(...validateServiceAccountFlags(o));
+  try {
+    parseIPv4Range(o.serviceClusterIpRange);
+  } catch (e) {
+    errors.push(`--service-cluster-ip-range ${(e as Error).message}`);
+  }
+  try {
+    parsePortRange(o.serviceNodePortRange);
+  } catch (e) {
+    errors.push(`--service-node-port-range ${(e as Error).message}`);
+  }
   errors.push(...validateOidcFlags(o));
   if (!LOG_LEVELS.includes(o.logLevel)) {
     errors.push(`--log-level ${goQuote(o.logLevel)} must be one of ${LOG_LEVELS.join(', ')}`);

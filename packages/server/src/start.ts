@@ -29,6 +29,10 @@ import {
   startClusterRoleAggregator,
   aggregateUntilStable,
   ensureDefaultRbac,
+  firstIP,
+  parseIPv4Range,
+  parsePortRange,
+  startKubernetesServiceReconciler,
   AuditLogBackend,
   parseAuditPolicy,
   type AuditConfig,
@@ -51,6 +55,7 @@ import { startMemoryReclaimer } from './memory-reclaimer.js';
 import { createListener, type RequestListener } from './listener.js';
 import { loadServiceAccountConfig } from './service-accounts.js';
 import { startOidcAuthenticator } from './oidc.js';
+import { resolveAdvertiseAddress } from './advertise-address.js';
 
 /** Upstream's "golang's default" for --http2-max-streams-per-connection=0. */
 const DEFAULT_HTTP2_MAX_STREAMS = 250;
@@ -242,6 +247,7 @@ async function startWithEtcd(
   const rbac = new RbacAuthorizer(() => api.registries, { apiDomain: opts.apiDomain, log: (msg, err) => logger.warn({ err }, msg) });
   const authorizer = authorizersFor(opts.authorizationModes, rbac);
   const audit = await auditConfig(opts, metrics, logger);
+  const serviceRanges = { ipRange: parseIPv4Range(opts.serviceClusterIpRange), nodePorts: parsePortRange(opts.serviceNodePortRange) };
   const api = createApiServer({
     store,
     logger,
@@ -251,7 +257,7 @@ async function startWithEtcd(
       tokens: { issuer: tokenIssuer, apiAudiences: sa.apiAudiences, secrets: secretLookup, apiDomain: opts.apiDomain },
       tokenReview: { tokens: tokenAuthenticator, apiAudiences: sa.apiAudiences },
       authorizer,
-    }),
+    }, serviceRanges),
     authenticators,
     anonymousAuth: opts.anonymousAuth,
     authorizer,
@@ -339,6 +345,17 @@ async function startWithEtcd(
   const kubeconfigPath = join(dataDir, 'admin.kubeconfig');
   await writeAdminKubeconfig({ path: kubeconfigPath, serverUrl: url, caPem, token: admin.token });
   logger.info({ url, kubeconfig: kubeconfigPath }, 'serving');
+  // The `kubernetes` Service and its Endpoints: this replica's address while it serves.
+  const kubernetesService = startKubernetesServiceReconciler({
+    registries: api.registries,
+    apiDomain: opts.apiDomain,
+    serviceIP: firstIP(serviceRanges.ipRange),
+    advertiseAddress: resolveAdvertiseAddress(opts.advertiseAddress, opts.bindAddress),
+    securePort: port,
+    identity: `${hostname()}_${randomUUID()}`,
+    leaseNamespace: 'cluster-system',
+    log: (msg, err) => logger.warn({ err }, msg),
+  });
   const controllers = startControllerManager({
     client: { baseUrl: url, token: loopbackToken, caPem, userAgent: 'cluster-controller-manager' },
     apiDomain: opts.apiDomain,
@@ -367,6 +384,7 @@ async function startWithEtcd(
       // by --request-timeout) before connections close.
       shuttingDown = true;
       stopReclaimer();
+      await kubernetesService.stop();
       await controllers.stop();
       if (opts.shutdownDelayDuration > 0) await new Promise((r) => setTimeout(r, opts.shutdownDelayDuration));
       shutdown.abort();

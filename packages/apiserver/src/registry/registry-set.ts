@@ -14,7 +14,7 @@ export class RegistrySet {
     schemasFor: (definitionName: string) => KindSchemas,
   ) {
     for (const r of registrations) {
-      const operations = { virtual: r.virtual, subresourceCreaters: r.subresourceCreaters };
+      const operations = { virtual: r.virtual, subresourceCreaters: r.subresourceCreaters, allocations: r.allocations, storedAs: r.storedAs };
       const reg = new GenericRegistry(r.info, r.strategy, store, admission, schemasFor(r.info.definitionName), undefined, operations);
       this.byPath.set(RegistrySet.pathKey(r.info.group, r.info.version, r.info.resource), reg);
     }

@@ -25,6 +25,15 @@ import { selfSubjectAccessReviews } from './authorization/selfsubjectaccessrevie
 import { selfSubjectRulesReviews } from './authorization/selfsubjectrulesreviews/register.js';
 import { subjectAccessReviews } from './authorization/subjectaccessreviews/register.js';
 import { removedVersionDefinitions, removedVersionRegistrations } from './removed-versions.js';
+import { clusterKindDefinitions } from './core/cluster-kinds-schemas.js';
+import { services } from './core/services/register.js';
+import type { ServiceAllocatorOptions } from './core/services/allocator.js';
+import { parseIPv4Range, parsePortRange } from './core/services/ip-range.js';
+import { endpoints } from './core/endpoints/register.js';
+import { nodes } from './core/nodes/register.js';
+import { coreEvents, eventsV1 } from './core/events/register.js';
+import { limitRanges, resourceQuotas } from './core/quotas/register.js';
+import { endpointSlices } from './discovery/endpointslices/register.js';
 
 /** What the identity resources need of the server: token issuing, token review and the authorizer. */
 export interface IdentityDeps {
@@ -35,7 +44,7 @@ export interface IdentityDeps {
 }
 
 /** Every resource this server serves: adding one is one strategy module plus one line here. */
-export function builtinResources(apiDomain: string, identity: IdentityDeps = {}): ResourceRegistration[] {
+export function builtinResources(apiDomain: string, identity: IdentityDeps = {}, serviceRanges: ServiceAllocatorOptions = defaultServiceRanges()): ResourceRegistration[] {
   const current = [
     namespaces,
     configMaps,
@@ -45,6 +54,14 @@ export function builtinResources(apiDomain: string, identity: IdentityDeps = {})
     certificateSigningRequests(apiDomain),
     ...rbacResources(apiDomain),
     ...reviewResources(apiDomain, identity),
+    services(serviceRanges),
+    endpoints,
+    nodes,
+    coreEvents,
+    eventsV1(apiDomain),
+    limitRanges,
+    resourceQuotas,
+    endpointSlices(apiDomain),
   ];
   return [...current, ...removedVersionRegistrations(apiDomain, current)];
 }
@@ -76,6 +93,7 @@ export function builtinDefinitions(apiDomain: string): Definitions {
     ...authenticationDefinitions(apiDomain),
     ...authorizationDefinitions(apiDomain),
     ...certificatesDefinitions(apiDomain),
+    ...clusterKindDefinitions(apiDomain),
   };
   const describeOnly = builtinResources(apiDomain, describeOnlyDeps());
   return { ...current, ...removedVersionDefinitions(apiDomain, describeOnly, current) };
@@ -97,4 +115,9 @@ function reviewResources(apiDomain: string, identity: IdentityDeps): ResourceReg
 
 function rbacResources(apiDomain: string): ResourceRegistration[] {
   return [roles(apiDomain), roleBindings(apiDomain), clusterRoles(apiDomain), clusterRoleBindings(apiDomain)];
+}
+
+/** Upstream's defaults of --service-cluster-ip-range and --service-node-port-range. */
+export function defaultServiceRanges(): ServiceAllocatorOptions {
+  return { ipRange: parseIPv4Range('10.0.0.0/24'), nodePorts: parsePortRange('30000-32767') };
 }

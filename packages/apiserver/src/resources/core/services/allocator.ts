@@ -1,0 +1,228 @@
+import { randomInt } from 'node:crypto';
+import { index, newInternalError, newInvalid, type FieldError, type KubeObject } from '@cluster/apimachinery';
+import { isStorageError, type Store } from '@cluster/storage';
+import type { ObjectAllocations, Reservation } from '../../../registry/registration.js';
+import { formatIPv4, offsetOf, usableOffsets, type IPv4Range, type PortRange } from './ip-range.js';
+import { needsClusterIP, needsNodePorts, type Service } from './types.js';
+
+/** Where the allocations live: one etcd key per handed-out value, outside any served resource. */
+export const SERVICE_IPS_PREFIX = '/registry/ranges/serviceips/';
+export const NODE_PORTS_PREFIX = '/registry/ranges/servicenodeports/';
+
+/** Attempts at a random value before giving up (the pool is re-read after each failed create). */
+const MAX_RANDOM_ATTEMPTS = 64;
+
+/**
+ * Why one key per value rather than upstream's single bitmap object: each value is claimed with
+ * an etcd create (compare create_revision == 0), so two replicas racing for the same IP cannot both
+ * win it, without every allocation in the cluster contending on one key (upstream's newer
+ * IPAddress-object allocator makes the same choice). The record names its owner (metadata.uid is
+ * the Service's uid), and a release deletes the key only under that uid precondition, so a late
+ * release never frees a value that has since gone to another service.
+ *
+ * The Service write and the claims are separate etcd transactions, compensated as upstream's
+ * service REST does: the generic registry claims first, stores the Service, and releases the
+ * claims if the store fails (see Reservation). A replica dying between the two can leave a claim
+ * without a Service; it never causes a value to be handed out twice.
+ */
+interface Claim {
+  key: string;
+  field: string;
+}
+
+interface AllocationRecord extends KubeObject {
+  owner: { namespace: string; name: string };
+}
+
+export interface ServiceAllocatorOptions {
+  ipRange: IPv4Range;
+  nodePorts: PortRange;
+}
+
+export function serviceAllocations(opts: ServiceAllocatorOptions): (store: Store) => ObjectAllocations {
+  return (store) => new ServiceAllocator(store, opts);
+}
+
+class ServiceAllocator implements ObjectAllocations {
+  constructor(
+    private readonly store: Store,
+    private readonly opts: ServiceAllocatorOptions,
+  ) {}
+
+  async reserve(obj: KubeObject, old: KubeObject | undefined, dryRun: boolean): Promise<Reservation> {
+    const svc = obj as Service;
+    const prev = old as Service | undefined;
+    const claimed: Claim[] = [];
+    const errs: FieldError[] = [];
+    try {
+      await this.reserveClusterIP(svc, prev, dryRun, claimed, errs);
+      await this.reserveNodePorts(svc, prev, dryRun, claimed, errs);
+    } catch (e) {
+      await this.releaseClaims(claimed, svc);
+      throw e;
+    }
+    if (errs.length) {
+      await this.releaseClaims(claimed, svc);
+      throw newInvalid({ group: '', kind: 'Service' }, svc.metadata.name ?? '', errs);
+    }
+    return {
+      commit: async () => {
+        if (!prev || dryRun) return;
+        const kept = new Set(this.keysOf(svc));
+        await this.releaseKeys(this.keysOf(prev).filter((k) => !kept.has(k)), prev);
+      },
+      release: () => this.releaseClaims(claimed, svc),
+    };
+  }
+
+  async releaseAll(obj: KubeObject): Promise<void> {
+    await this.releaseKeys(this.keysOf(obj as Service), obj);
+  }
+
+  /** Keys of every value `svc` holds. */
+  private keysOf(svc: Service): string[] {
+    const keys: string[] = [];
+    const ip = svc.spec?.clusterIP;
+    if (ip && needsClusterIP(svc)) keys.push(SERVICE_IPS_PREFIX + ip);
+    for (const p of svc.spec?.ports ?? []) if (p.nodePort) keys.push(NODE_PORTS_PREFIX + String(p.nodePort));
+    return [...new Set(keys)];
+  }
+
+  private async reserveClusterIP(svc: Service, prev: Service | undefined, dryRun: boolean, claimed: Claim[], errs: FieldError[]): Promise<void> {
+    if (!needsClusterIP(svc)) return;
+    const spec = svc.spec!;
+    const requested = spec.clusterIP ?? '';
+    if (requested !== '' && prev && needsClusterIP(prev) && prev.spec?.clusterIP === requested) return;
+    const field = index('spec.clusterIPs', 0);
+    const range = this.opts.ipRange;
+    if (requested !== '') {
+      if (offsetOf(range, requested) === undefined) {
+        errs.push(
+          invalidIPs(requested, `failed to allocate IP ${requested}: the provided IP (${requested}) is not in the valid range. The range of valid IPs is ${range.cidr}`),
+        );
+        return;
+      }
+      if (!(await this.claim(SERVICE_IPS_PREFIX + requested, svc, dryRun, claimed, field))) {
+        errs.push(invalidIPs(requested, `failed to allocate IP ${requested}: provided IP is already allocated`));
+      }
+      return;
+    }
+    // The first IP belongs to the `kubernetes` Service, which asks for it by value.
+    const { first, last } = usableOffsets(range);
+    const ip = await this.claimRandom(SERVICE_IPS_PREFIX, first + 1, last, (off) => formatIPv4(range.base + off), svc, dryRun, claimed, field);
+    if (ip === undefined) throw newInternalError(new Error('failed to allocate a serviceIP: range is full'));
+    spec.clusterIP = ip;
+    spec.clusterIPs = [ip];
+  }
+
+  private async reserveNodePorts(svc: Service, prev: Service | undefined, dryRun: boolean, claimed: Claim[], errs: FieldError[]): Promise<void> {
+    if (!needsNodePorts(svc)) return;
+    const held = new Set(prev && needsNodePorts(prev) ? (prev.spec?.ports ?? []).map((p) => p.nodePort).filter(Boolean) : []);
+    const range = this.opts.nodePorts;
+    const mine = new Set<number>();
+    const ports = svc.spec?.ports ?? [];
+    for (const [i, p] of ports.entries()) {
+      const field = `spec.ports[${i}].nodePort`;
+      if (p.nodePort) {
+        // The same node port on two ports of one service (TCP and UDP) is one value.
+        if (held.has(p.nodePort) || mine.has(p.nodePort)) continue;
+        if (p.nodePort < range.base || p.nodePort >= range.base + range.size) {
+          errs.push({
+            type: 'FieldValueInvalid',
+            field,
+            badValue: p.nodePort,
+            detail: `provided port is not in the valid range. The range of valid ports is ${range.text}`,
+          });
+          continue;
+        }
+        if (await this.claim(NODE_PORTS_PREFIX + String(p.nodePort), svc, dryRun, claimed, field)) mine.add(p.nodePort);
+        else errs.push({ type: 'FieldValueInvalid', field, badValue: p.nodePort, detail: 'provided port is already allocated' });
+      }
+    }
+    for (const p of ports) {
+      if (p.nodePort) continue;
+      const port = await this.claimRandom(NODE_PORTS_PREFIX, range.base, range.base + range.size - 1, String, svc, dryRun, claimed, 'spec.ports');
+      if (port === undefined) throw newInternalError(new Error('failed to allocate a nodePort: range is full'));
+      p.nodePort = Number(port);
+      mine.add(p.nodePort);
+    }
+  }
+
+  /** Claims one value by creating its key; false when someone holds it. A dry run only looks. */
+  private async claim(key: string, svc: Service, dryRun: boolean, claimed: Claim[], field: string): Promise<boolean> {
+    if (dryRun) {
+      try {
+        await this.store.get(key);
+        return false;
+      } catch (e) {
+        if (isStorageError(e, 'KeyNotFound')) return true;
+        throw e;
+      }
+    }
+    const record: AllocationRecord = {
+      apiVersion: 'v1',
+      kind: 'ServiceAllocation',
+      metadata: { name: key.slice(key.lastIndexOf('/') + 1), uid: svc.metadata.uid ?? '' },
+      owner: { namespace: svc.metadata.namespace ?? '', name: svc.metadata.name ?? '' },
+    };
+    try {
+      await this.store.create(key, record);
+      claimed.push({ key, field });
+      return true;
+    } catch (e) {
+      if (isStorageError(e, 'KeyExists')) return false;
+      throw e;
+    }
+  }
+
+  /**
+   * Claims a random free value in [lo, hi]: picks among the values the last read showed free and
+   * re-reads the pool when a pick was taken meanwhile by another writer.
+   */
+  private async claimRandom(
+    prefix: string,
+    lo: number,
+    hi: number,
+    format: (n: number) => string,
+    svc: Service,
+    dryRun: boolean,
+    claimed: Claim[],
+    field: string,
+  ): Promise<string | undefined> {
+    let free: string[] = [];
+    for (let attempt = 0; attempt < MAX_RANDOM_ATTEMPTS; attempt++) {
+      if (free.length === 0 || attempt % 4 === 0) {
+        const taken = new Set((await this.store.getList(prefix)).items.map((i) => i.metadata.name));
+        for (const c of claimed) taken.add(c.key.slice(prefix.length));
+        free = [];
+        for (let n = lo; n <= hi; n++) {
+          const v = format(n);
+          if (!taken.has(v)) free.push(v);
+        }
+        if (free.length === 0) return undefined;
+      }
+      const pick = free.splice(randomInt(free.length), 1)[0]!;
+      if (await this.claim(prefix + pick, svc, dryRun, claimed, field)) return pick;
+    }
+    throw newInternalError(new Error(`failed to allocate a value under ${prefix}: too many concurrent allocations, try again`));
+  }
+
+  private async releaseClaims(claims: Claim[], owner: KubeObject): Promise<void> {
+    await this.releaseKeys(claims.splice(0).map((c) => c.key), owner);
+  }
+
+  /** Deletes each key if `owner` (by uid) still holds it; a value someone else holds is left alone. */
+  private async releaseKeys(keys: string[], owner: KubeObject): Promise<void> {
+    for (const key of keys) {
+      try {
+        await this.store.delete(key, { preconditions: owner.metadata.uid ? { uid: owner.metadata.uid } : undefined });
+      } catch {
+        // Gone already, or held by another object: nothing of ours to free.
+      }
+    }
+  }
+}
+
+function invalidIPs(ip: string, detail: string): FieldError {
+  return { type: 'FieldValueInvalid', field: 'spec.clusterIPs', badValue: [ip], detail };
+}
