@@ -34,9 +34,13 @@ export function coreToEventV1(ev: CoreEvent, apiVersion: string): EventV1 {
   const src = ev as unknown as Record<string, unknown>;
   for (const f of SAME) copy(src, out, f, f);
   for (const [v1, core] of RENAMED) copy(src, out, core, v1);
-  // events/v1 always has a regarding reference and eventTime key (null when unset), as upstream's JSON.
+  // Value fields Go's JSON encoder writes even when empty (omitempty does not drop structs), so
+  // the JSON form matches the Protobuf one and upstream's.
   out['regarding'] ??= {};
   out['eventTime'] ??= null;
+  out['deprecatedSource'] ??= {};
+  out['deprecatedFirstTimestamp'] ??= null;
+  out['deprecatedLastTimestamp'] ??= null;
   return out as unknown as EventV1;
 }
 

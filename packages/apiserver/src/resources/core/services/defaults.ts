@@ -42,6 +42,11 @@ export function carryAllocatedValues(svc: Service, old: Service): void {
     }
     return;
   }
+  // A patch of clusterIP alone leaves the old clusterIPs behind: it means the new value for both
+  // (upstream's normalizeClusterIPs), so validation reports the change itself, not a mismatch.
+  if (spec.clusterIP && spec.clusterIP !== oldSpec.clusterIP && JSON.stringify(spec.clusterIPs ?? []) === JSON.stringify(oldSpec.clusterIPs ?? [])) {
+    spec.clusterIPs = [spec.clusterIP];
+  }
   if (!spec.clusterIP && oldSpec.clusterIP && oldSpec.type !== 'ExternalName') {
     spec.clusterIP = oldSpec.clusterIP;
     spec.clusterIPs = oldSpec.clusterIPs ?? [oldSpec.clusterIP];
