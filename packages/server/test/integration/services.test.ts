@@ -1,0 +1,170 @@
+import { newEtcdClient } from '@cluster/storage';
+import type { Etcd3 } from 'etcd3';
+import { useTestServer } from '../support/test-server.js';
+
+// Services through the generic registry with the etcd-backed allocators (issue 20): what is
+// handed out, what a failed or refused write leaves behind (nothing), and what a delete frees.
+const ts = useTestServer(['--controllers=-namespace', '--service-cluster-ip-range=10.96.0.0/28', '--service-node-port-range=30000-30009']);
+let etcd: Etcd3;
+beforeAll(() => {
+  etcd = newEtcdClient([ts().server.embeddedEtcd!.endpoint]);
+});
+afterAll(() => etcd?.close());
+
+const IPS = '/registry/ranges/serviceips/';
+const PORTS = '/registry/ranges/servicenodeports/';
+const SVC = '/api/v1/namespaces/default/services';
+
+async function claimed(prefix: string): Promise<string[]> {
+  return (await etcd.getAll().prefix(prefix).keys()).map((k) => k.slice(prefix.length)).sort();
+}
+
+const service = (name: string, spec: Record<string, unknown>) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name }, spec });
+
+async function eventually(what: string, check: () => Promise<boolean>, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('service cluster IPs and node ports', () => {
+  test('the kubernetes Service holds the first IP of the range, and its endpoints name this replica', async () => {
+    await eventually('the kubernetes endpoints', async () => (await ts().request('GET', '/api/v1/namespaces/default/endpoints/kubernetes')).status === 200);
+    const svc = (await ts().request('GET', `${SVC}/kubernetes`)).json;
+    expect(svc.spec).toMatchObject({ clusterIP: '10.96.0.1', clusterIPs: ['10.96.0.1'], type: 'ClusterIP', ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: ts().server.port }] });
+    const ep = (await ts().request('GET', '/api/v1/namespaces/default/endpoints/kubernetes')).json;
+    expect(ep.subsets).toEqual([{ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'https', port: ts().server.port, protocol: 'TCP' }] }]);
+    expect(await claimed(IPS)).toEqual(['10.96.0.1']);
+  });
+
+  test('a ClusterIP service gets a free IP of the range; delete frees it', async () => {
+    const res = await ts().request('POST', SVC, { body: service('a', { ports: [{ port: 80 }] }) });
+    expect(res.status).toBe(201);
+    const ip = res.json.spec.clusterIP as string;
+    expect(ip).toMatch(/^10\.96\.0\.([2-9]|1[0-4])$/);
+    expect(res.json.spec.clusterIPs).toEqual([ip]);
+    expect(await claimed(IPS)).toEqual(['10.96.0.1', ip].sort());
+    expect((await ts().request('DELETE', `${SVC}/a`)).status).toBe(200);
+    expect(await claimed(IPS)).toEqual(['10.96.0.1']);
+  });
+
+  test('a requested IP is honoured once; again, or outside the range, is 422 and nothing is stored or claimed', async () => {
+    expect((await ts().request('POST', SVC, { body: service('fixed', { clusterIP: '10.96.0.9', ports: [{ port: 80 }] }) })).status).toBe(201);
+    const before = await claimed(IPS);
+    const taken = await ts().request('POST', SVC, { body: service('taken', { clusterIP: '10.96.0.9', ports: [{ port: 80 }] }) });
+    expect(taken.status).toBe(422);
+    expect(taken.json).toMatchObject({ reason: 'Invalid', details: { name: 'taken', kind: 'Service', causes: [{ field: 'spec.clusterIPs', reason: 'FieldValueInvalid' }] } });
+    expect(taken.json.message).toContain('failed to allocate IP 10.96.0.9: provided IP is already allocated');
+    const outside = await ts().request('POST', SVC, { body: service('outside', { clusterIP: '10.97.0.9', ports: [{ port: 80 }] }) });
+    expect(outside.status).toBe(422);
+    expect(outside.json.message).toContain('the provided IP (10.97.0.9) is not in the valid range. The range of valid IPs is 10.96.0.0/28');
+    for (const name of ['taken', 'outside']) expect((await ts().request('GET', `${SVC}/${name}`)).status).toBe(404);
+    expect(await claimed(IPS)).toEqual(before);
+  });
+
+  test('a create that fails after the claim (name taken) releases it', async () => {
+    const ips = await claimed(IPS);
+    const again = await ts().request('POST', SVC, { body: service('fixed', { ports: [{ port: 80 }] }) });
+    expect(again.status).toBe(409);
+    expect(await claimed(IPS)).toEqual(ips);
+  });
+
+  test('invalid services are refused before anything is claimed', async () => {
+    const ips = await claimed(IPS);
+    const res = await ts().request('POST', SVC, { body: service('bad', { type: 'NodePort', ports: [{ port: 0 }, { port: 80, protocol: 'ICMP' }] }) });
+    expect(res.status).toBe(422);
+    expect(res.json.details.causes.map((c: { field: string }) => c.field)).toEqual(
+      expect.arrayContaining(['spec.ports[0].name', 'spec.ports[0].port', 'spec.ports[1].protocol']),
+    );
+    expect(await claimed(IPS)).toEqual(ips);
+    expect(await claimed(PORTS)).toEqual([]);
+  });
+
+  test('dry run shows an IP and node port without claiming them', async () => {
+    const res = await ts().request('POST', `${SVC}?dryRun=All`, { body: service('dry', { type: 'NodePort', ports: [{ port: 80 }] }) });
+    expect(res.status).toBe(201);
+    expect(res.json.spec.clusterIP).toMatch(/^10\.96\.0\./);
+    expect(res.json.spec.ports[0].nodePort).toBeGreaterThanOrEqual(30000);
+    expect((await ts().request('GET', `${SVC}/dry`)).status).toBe(404);
+    expect(await claimed(PORTS)).toEqual([]);
+  });
+
+  test('node ports: requested and random ones are claimed, a taken or out-of-range one is 422, type changes free them', async () => {
+    const np = await ts().request('POST', SVC, { body: service('np', { type: 'NodePort', ports: [{ name: 'a', port: 80, nodePort: 30005 }, { name: 'b', port: 81 }] }) });
+    expect(np.status).toBe(201);
+    const random = np.json.spec.ports[1].nodePort as number;
+    expect(random).toBeGreaterThanOrEqual(30000);
+    expect(random).toBeLessThanOrEqual(30009);
+    expect(np.json.spec.externalTrafficPolicy).toBe('Cluster');
+    expect(await claimed(PORTS)).toEqual(['30005', String(random)].sort());
+
+    const dup = await ts().request('POST', SVC, { body: service('np2', { type: 'NodePort', ports: [{ port: 80, nodePort: 30005 }] }) });
+    expect(dup.status).toBe(422);
+    expect(dup.json.message).toContain('spec.ports[0].nodePort: Invalid value: 30005: provided port is already allocated');
+    const out = await ts().request('POST', SVC, { body: service('np3', { type: 'NodePort', ports: [{ port: 80, nodePort: 31000 }] }) });
+    expect(out.status).toBe(422);
+    expect(out.json.message).toContain('provided port is not in the valid range. The range of valid ports is 30000-30009');
+    const clusterIPs = await claimed(IPS);
+
+    // A replace that leaves the allocated values out keeps them.
+    const current = (await ts().request('GET', `${SVC}/np`)).json;
+    const replaced = await ts().request('PUT', `${SVC}/np`, { body: service('np', { type: 'NodePort', ports: [{ name: 'a', port: 80 }, { name: 'b', port: 81 }] }) });
+    expect(replaced.status).toBe(200);
+    expect(replaced.json.spec.clusterIP).toBe(current.spec.clusterIP);
+    expect(replaced.json.spec.ports.map((p: { nodePort: number }) => p.nodePort)).toEqual([30005, random]);
+
+    // To ClusterIP: the node ports are freed; back to NodePort: new ones are claimed.
+    const toClusterIP = await ts().request('PATCH', `${SVC}/np`, {
+      body: { spec: { type: 'ClusterIP', externalTrafficPolicy: null, ports: [{ name: 'a', port: 80, nodePort: null }, { name: 'b', port: 81, nodePort: null }] } },
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+    });
+    expect(toClusterIP.status).toBe(200);
+    expect(await claimed(PORTS)).toEqual([]);
+    const toNodePort = await ts().request('PATCH', `${SVC}/np`, { body: { spec: { type: 'NodePort' } }, headers: { 'Content-Type': 'application/merge-patch+json' } });
+    expect(toNodePort.status).toBe(200);
+    expect(await claimed(PORTS)).toHaveLength(2);
+
+    // To ExternalName: the cluster IP goes too.
+    const toExternal = await ts().request('PATCH', `${SVC}/np`, {
+      body: { spec: { type: 'ExternalName', externalName: 'db.example.com', externalTrafficPolicy: null } },
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+    });
+    expect(toExternal.status).toBe(200);
+    expect(toExternal.json.spec.clusterIP).toBeUndefined();
+    expect(await claimed(PORTS)).toEqual([]);
+    expect(await claimed(IPS)).toEqual(clusterIPs.filter((ip) => ip !== current.spec.clusterIP));
+  });
+
+  test('the cluster IP is immutable', async () => {
+    const res = await ts().request('PATCH', `${SVC}/fixed`, { body: { spec: { clusterIP: '10.96.0.10' } }, headers: { 'Content-Type': 'application/merge-patch+json' } });
+    expect(res.status).toBe(422);
+    expect(res.json.message).toContain('spec.clusterIPs[0]: Invalid value: "10.96.0.10": may not change once set');
+    expect(await claimed(IPS)).not.toContain('10.96.0.10');
+  });
+
+  test('a full range is a 500 with upstream\'s message, and the range is usable again after deletes', async () => {
+    const names: string[] = [];
+    for (let i = 0; ; i++) {
+      const res = await ts().request('POST', SVC, { body: service(`fill-${i}`, { ports: [{ port: 80 }] }) });
+      if (res.status !== 201) {
+        expect(res.status).toBe(500);
+        expect(res.json.message).toContain('failed to allocate a serviceIP: range is full');
+        break;
+      }
+      names.push(`fill-${i}`);
+      expect(i).toBeLessThan(20);
+    }
+    expect(await claimed(IPS)).toHaveLength(14);
+    for (const n of names) expect((await ts().request('DELETE', `${SVC}/${n}`)).status).toBe(200);
+    expect((await ts().request('POST', SVC, { body: service('after', { ports: [{ port: 80 }] }) })).status).toBe(201);
+  });
+
+  test('field selectors on spec.type and spec.clusterIP', async () => {
+    const list = await ts().request('GET', `${SVC}?fieldSelector=spec.clusterIP%3D10.96.0.9`);
+    expect(list.json.items.map((s: { metadata: { name: string } }) => s.metadata.name)).toEqual(['fixed']);
+    const external = await ts().request('GET', `${SVC}?fieldSelector=spec.type%3DExternalName`);
+    expect(external.json.items.map((s: { metadata: { name: string } }) => s.metadata.name)).toEqual(['np']);
+  });
+});
