@@ -200,7 +200,7 @@ describe('limit ranges and resource quotas (stored only)', () => {
       body: { metadata: { name: 'quota' }, spec: { hard: { pods: '10', 'limits.cpu': '4' } }, status: { used: { pods: '3' } } },
     });
     expect(rq.status).toBe(201);
-    expect(rq.json.status).toBeUndefined();
+    expect(rq.json.status).toEqual({});
     const status = await ts().request('PUT', '/api/v1/namespaces/default/resourcequotas/quota/status', {
       body: { ...rq.json, status: { hard: { pods: '10' }, used: { pods: '3' } } },
     });

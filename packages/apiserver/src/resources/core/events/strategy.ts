@@ -22,13 +22,27 @@ export function coreEventFields(ev: CoreEvent): Record<string, string> {
   };
 }
 
+/**
+ * The value fields upstream's JSON always shows for a core/v1 Event (Go structs and strings without
+ * omitempty), so JSON and Protobuf reads agree. Mutates `ev`.
+ */
+function fillValueFields(ev: CoreEvent): void {
+  ev.involvedObject ??= {};
+  ev.source ??= {};
+  ev.firstTimestamp ??= null;
+  ev.lastTimestamp ??= null;
+  ev.eventTime ??= null;
+  ev.reportingComponent ??= '';
+  ev.reportingInstance ??= '';
+}
+
 /** core/v1 Event behaviour: stored only; legacy and new-style reporters both accepted. */
 export const coreEventStrategy = {
   namespaceScoped: true,
   allowCreateOnUpdate: true,
   allowUnconditionalUpdate: true,
-  prepareForCreate() {},
-  prepareForUpdate() {},
+  prepareForCreate: fillValueFields,
+  prepareForUpdate: fillValueFields,
   validate: (ev: CoreEvent) => validateCoreEvent(ev),
   validateUpdate: (ev: CoreEvent, old: CoreEvent) => validateCoreEventUpdate(ev, old),
   selectableFields: coreEventFields,

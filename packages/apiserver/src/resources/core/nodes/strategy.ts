@@ -85,15 +85,39 @@ function validateStatus(node: Node): FieldErrorList {
   return errs;
 }
 
+const NODE_INFO_FIELDS = [
+  'machineID',
+  'systemUUID',
+  'bootID',
+  'kernelVersion',
+  'osImage',
+  'containerRuntimeVersion',
+  'kubeletVersion',
+  'kubeProxyVersion',
+  'operatingSystem',
+  'architecture',
+] as const;
+
 function defaultNode(node: Node): void {
   const spec = (node.spec ??= {});
   if (spec.podCIDR && !spec.podCIDRs?.length) spec.podCIDRs = [spec.podCIDR];
   const status = (node.status ??= {});
   if (status['capacity'] && !status['allocatable']) status['allocatable'] = status['capacity'];
+  // Value fields upstream's JSON always shows (Go structs without omitempty), so the JSON form is
+  // the one a Protobuf read of the same node gives.
+  const endpoints = ((status['daemonEndpoints'] as Record<string, { Port?: number }> | undefined) ??= {});
+  endpoints['kubeletEndpoint'] = { Port: endpoints['kubeletEndpoint']?.Port ?? 0 };
+  status['daemonEndpoints'] = endpoints;
+  const info = (status.nodeInfo ??= {}) as Record<string, string>;
+  for (const f of NODE_INFO_FIELDS) info[f] ??= '';
 }
 
 const statusStrategy: SubresourceStrategy<Node> = {
-  merge: (requested, current) => ({ ...current, status: requested.status ?? {} }),
+  merge: (requested, current) => {
+    const next = { ...current, status: requested.status ?? {} };
+    defaultNode(next);
+    return next;
+  },
   validateUpdate: (obj, old) => [...validateObjectMetaUpdate(obj.metadata, old.metadata, metaOptions), ...validateStatus(obj)],
 };
 

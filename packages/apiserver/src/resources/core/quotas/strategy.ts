@@ -72,8 +72,8 @@ export const limitRangeStrategy = {
   namespaceScoped: true,
   allowCreateOnUpdate: true,
   allowUnconditionalUpdate: true,
-  prepareForCreate() {},
-  prepareForUpdate() {},
+  prepareForCreate: (lr: LimitRange) => void (lr.spec ??= {}),
+  prepareForUpdate: (lr: LimitRange) => void (lr.spec ??= {}),
   validate: (lr: LimitRange) => [...validateObjectMeta(lr.metadata, metaOptions), ...validateLimits(lr)],
   validateUpdate: (lr: LimitRange, old: LimitRange) => [...validateObjectMetaUpdate(lr.metadata, old.metadata, metaOptions), ...validateLimits(lr)],
   table: {
@@ -105,12 +105,14 @@ export const resourceQuotaStrategy = {
   namespaceScoped: true,
   allowCreateOnUpdate: true,
   allowUnconditionalUpdate: true,
+  // status is a value struct: upstream's JSON shows `status: {}` until usage is written.
   prepareForCreate(rq: ResourceQuota) {
-    delete rq.status;
+    rq.spec ??= {};
+    rq.status = {};
   },
   prepareForUpdate(rq: ResourceQuota, old: ResourceQuota) {
-    if (old.status) rq.status = old.status;
-    else delete rq.status;
+    rq.spec ??= {};
+    rq.status = old.status ?? {};
   },
   validate: (rq: ResourceQuota) => [...validateObjectMeta(rq.metadata, metaOptions), ...validateQuota(rq)],
   validateUpdate: (rq: ResourceQuota, old: ResourceQuota) => [...validateObjectMetaUpdate(rq.metadata, old.metadata, metaOptions), ...validateQuota(rq)],
