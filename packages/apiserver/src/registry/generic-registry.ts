@@ -275,6 +275,11 @@ export class GenericRegistry {
     return { ...items, items: deleted };
   }
 
+  /** Frees pooled values no object holds any more (see ObjectAllocations.repair); 0 without allocations. */
+  async repairAllocations(now: Date = this.now()): Promise<number> {
+    return (await this.allocations?.repair?.(now)) ?? 0;
+  }
+
   /** Status answered for a completed delete when the object itself is not returned (upstream's default). */
   deletedStatus(obj: KubeObject): Status {
     const details: Status['details'] = { name: obj.metadata.name ?? '', kind: this.info.resource, uid: obj.metadata.uid ?? '' };

@@ -80,6 +80,12 @@ export interface ObjectAllocations {
   reserve(obj: KubeObject, old: KubeObject | undefined, dryRun: boolean): Promise<Reservation>;
   /** Frees every value a removed object held. Never throws. */
   releaseAll(obj: KubeObject): Promise<void>;
+  /**
+   * Frees values whose owner does not hold them (left by a replica that died between claiming and
+   * storing, or between deleting and releasing) once they are older than a grace period that
+   * covers a write in flight. Returns how many were freed.
+   */
+  repair?(now: Date): Promise<number>;
 }
 
 export interface Reservation {

@@ -161,6 +161,30 @@ describe('service cluster IPs and node ports', () => {
     expect((await ts().request('POST', SVC, { body: service('after', { ports: [{ port: 80 }] }) })).status).toBe(201);
   });
 
+  test('repair frees claims no service holds once past the grace period, and nothing else', async () => {
+    const held = await claimed(IPS);
+    const record = (ip: string, owner: string, uid: string, age: number) =>
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'ServiceAllocation',
+        metadata: { name: ip, uid, creationTimestamp: new Date(Date.now() - age).toISOString() },
+        owner: { namespace: 'default', name: owner },
+      });
+    const fixedUid = (await ts().request('GET', `${SVC}/fixed`)).json.metadata.uid;
+    // Left by a replica that died mid-create (old), one still in flight (young), one claimed by a
+    // service that was replaced under the same name (other uid).
+    await etcd.put(`${IPS}10.96.0.13`).value(record('10.96.0.13', 'ghost', 'u-ghost', 10 * 60_000));
+    await etcd.put(`${IPS}10.96.0.14`).value(record('10.96.0.14', 'inflight', 'u-inflight', 1_000));
+    await etcd.put(`${PORTS}30009`).value(record('30009', 'fixed', 'not-' + fixedUid, 10 * 60_000));
+    const registry = ts().server.api.registries.byResource('', 'services')!;
+    expect(await registry.repairAllocations(new Date())).toBe(2);
+    expect(await claimed(IPS)).toEqual([...held, '10.96.0.14'].sort());
+    expect(await claimed(PORTS)).toEqual([]);
+    // Past its grace period the in-flight claim goes too; the held ones never do.
+    expect(await registry.repairAllocations(new Date(Date.now() + 10 * 60_000))).toBe(1);
+    expect(await claimed(IPS)).toEqual(held);
+  });
+
   test('field selectors on spec.type and spec.clusterIP', async () => {
     const list = await ts().request('GET', `${SVC}?fieldSelector=spec.clusterIP%3D10.96.0.9`);
     expect(list.json.items.map((s: { metadata: { name: string } }) => s.metadata.name)).toEqual(['fixed']);

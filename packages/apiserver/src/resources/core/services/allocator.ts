@@ -9,6 +9,12 @@ import { needsClusterIP, needsNodePorts, type Service } from './types.js';
 export const SERVICE_IPS_PREFIX = '/registry/ranges/serviceips/';
 export const NODE_PORTS_PREFIX = '/registry/ranges/servicenodeports/';
 
+/** Where the Services themselves are stored (the owners a repair looks up). */
+const SERVICES_PREFIX = '/registry/core/services/';
+
+/** A claim younger than this may belong to a create still in flight (bounded by the request timeout). */
+export const REPAIR_GRACE_MS = 2 * 60_000;
+
 /** Attempts at a random value before giving up (the pool is re-read after each failed create). */
 const MAX_RANDOM_ATTEMPTS = 64;
 
@@ -23,7 +29,8 @@ const MAX_RANDOM_ATTEMPTS = 64;
  * The Service write and the claims are separate etcd transactions, compensated as upstream's
  * service REST does: the generic registry claims first, stores the Service, and releases the
  * claims if the store fails (see Reservation). A replica dying between the two can leave a claim
- * without a Service; it never causes a value to be handed out twice.
+ * without a Service; it never causes a value to be handed out twice, and `repair` (run
+ * periodically by the replicas) frees it once it is older than any write in flight.
  */
 interface Claim {
   key: string;
@@ -77,6 +84,39 @@ class ServiceAllocator implements ObjectAllocations {
 
   async releaseAll(obj: KubeObject): Promise<void> {
     await this.releaseKeys(this.keysOf(obj as Service), obj);
+  }
+
+  async repair(now: Date): Promise<number> {
+    let freed = 0;
+    for (const prefix of [SERVICE_IPS_PREFIX, NODE_PORTS_PREFIX]) {
+      const claims = (await this.store.getList(prefix)).items as AllocationRecord[];
+      for (const claim of claims) {
+        const created = Date.parse(claim.metadata.creationTimestamp ?? '');
+        if (Number.isFinite(created) && now.getTime() - created < REPAIR_GRACE_MS) continue;
+        const key = prefix + (claim.metadata.name ?? '');
+        if (await this.ownerHolds(claim, key)) continue;
+        try {
+          // Only this exact claim: one re-made meanwhile has another revision.
+          await this.store.delete(key, { preconditions: { uid: claim.metadata.uid ?? '', resourceVersion: claim.metadata.resourceVersion } });
+          freed++;
+        } catch {
+          // Changed or gone meanwhile: the next repair looks again.
+        }
+      }
+    }
+    return freed;
+  }
+
+  /** Whether the Service named by the claim exists with its uid and still holds the value. */
+  private async ownerHolds(claim: AllocationRecord, key: string): Promise<boolean> {
+    let owner: Service;
+    try {
+      owner = (await this.store.get(`${SERVICES_PREFIX}${claim.owner?.namespace ?? ''}/${claim.owner?.name ?? ''}`)) as Service;
+    } catch (e) {
+      if (isStorageError(e, 'KeyNotFound')) return false;
+      throw e;
+    }
+    return owner.metadata.uid === claim.metadata.uid && this.keysOf(owner).includes(key);
   }
 
   /** Keys of every value `svc` holds. */
@@ -162,7 +202,7 @@ class ServiceAllocator implements ObjectAllocations {
     const record: AllocationRecord = {
       apiVersion: 'v1',
       kind: 'ServiceAllocation',
-      metadata: { name: key.slice(key.lastIndexOf('/') + 1), uid: svc.metadata.uid ?? '' },
+      metadata: { name: key.slice(key.lastIndexOf('/') + 1), uid: svc.metadata.uid ?? '', creationTimestamp: new Date().toISOString() },
       owner: { namespace: svc.metadata.namespace ?? '', name: svc.metadata.name ?? '' },
     };
     try {
