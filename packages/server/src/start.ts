@@ -242,7 +242,7 @@ async function startWithEtcd(
       if (!hooksDone.has(name)) throw new Error('not finished');
     },
   });
-  const hooks = ['start-system-namespaces-controller', 'rbac/bootstrap-roles', 'informer-sync'].map(hook);
+  const hooks = ['start-system-namespaces-controller', 'rbac/bootstrap-roles', 'informer-sync', 'bootstrap-controller'].map(hook);
   // The RBAC index (watch of the four kinds) also drives ClusterRole aggregation, so it runs in every mode.
   const rbac = new RbacAuthorizer(() => api.registries, { apiDomain: opts.apiDomain, log: (msg, err) => logger.warn({ err }, msg) });
   const authorizer = authorizersFor(opts.authorizationModes, rbac);
@@ -356,6 +356,9 @@ async function startWithEtcd(
     leaseNamespace: 'cluster-system',
     log: (msg, err) => logger.warn({ err }, msg),
   });
+  // Upstream's post-start hook of the same name: the kubernetes Service exists before we say ready.
+  await kubernetesService.firstPass;
+  hooksDone.add('bootstrap-controller');
   const controllers = startControllerManager({
     client: { baseUrl: url, token: loopbackToken, caPem, userAgent: 'cluster-controller-manager' },
     apiDomain: opts.apiDomain,

@@ -20,13 +20,15 @@ export interface KubernetesServiceOptions {
   leaseNamespace: string;
   leaseDurationSeconds?: number;
   intervalMs?: number;
-  /** Every how many passes the allocations are repaired (ObjectAllocations.repair); default 18 (3 min at 10 s, as upstream's repair loop). */
+  /** Every how many passes the allocations are repaired (ObjectAllocations.repair); default 36 (3 min at 5 s, as upstream's repair loop). */
   repairEveryPasses?: number;
   log?: (message: string, err?: unknown) => void;
   now?: () => Date;
 }
 
 export interface KubernetesServiceReconciler {
+  /** Settles when the first pass (lease, Service, endpoints) is over, whatever its outcome. */
+  readonly firstPass: Promise<void>;
   /** Runs one pass now (also what the timer runs). Never throws. */
   reconcileOnce(): Promise<void>;
   /** Stops the loop, removes this replica's lease and its address from the endpoints. */
@@ -47,7 +49,8 @@ const LEASE_PREFIX = 'apiserver-endpoint-';
  */
 export function startKubernetesServiceReconciler(opts: KubernetesServiceOptions): KubernetesServiceReconciler {
   const duration = opts.leaseDurationSeconds ?? 15;
-  const interval = opts.intervalMs ?? 10_000;
+  // A third of the lease duration: two passes may be late before a live replica looks dead.
+  const interval = opts.intervalMs ?? 5_000;
   const now = opts.now ?? (() => new Date());
   const log = opts.log ?? (() => {});
   const addressKey = `apiserver.${opts.apiDomain}/advertise-address`;
@@ -66,7 +69,7 @@ export function startKubernetesServiceReconciler(opts: KubernetesServiceOptions)
   let stopped = false;
   let running: Promise<void> = Promise.resolve();
   let passes = 0;
-  const repairEvery = opts.repairEveryPasses ?? 18;
+  const repairEvery = opts.repairEveryPasses ?? 36;
 
   const renewLease = async (): Promise<void> => {
     const renewTime = now().toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
@@ -134,8 +137,10 @@ export function startKubernetesServiceReconciler(opts: KubernetesServiceOptions)
 
   const writeEndpoints = async (exclude?: string): Promise<void> => {
     const all = await replicaLeases();
+    // This replica is live while it runs this pass, even if its own renewal was late.
+    const mine = (l: ReplicaLease): ReplicaLease => (l.name === leaseName ? { ...l, renewTime: now().toISOString() } : l);
     const subsets = kubernetesSubsets(
-      all.filter((l) => l.name !== exclude),
+      all.filter((l) => l.name !== exclude).map(exclude ? (l: ReplicaLease) => l : mine),
       now(),
     );
     let current: Endpoints | undefined;
@@ -209,9 +214,10 @@ export function startKubernetesServiceReconciler(opts: KubernetesServiceOptions)
     if (!stopped) void reconcileOnce();
   }, interval);
   timer.unref();
-  void reconcileOnce();
+  const firstPass = reconcileOnce();
 
   return {
+    firstPass,
     reconcileOnce,
     async stop() {
       if (stopped) return running;
