@@ -137,6 +137,22 @@ describe('service cluster IPs and node ports', () => {
     expect(await claimed(IPS)).toEqual(clusterIPs.filter((ip) => ip !== current.spec.clusterIP));
   });
 
+  test('a LoadBalancer with externalTrafficPolicy Local gets a health-check node port, freed when the policy changes', async () => {
+    const lb = await ts().request('POST', SVC, { body: service('lb', { type: 'LoadBalancer', externalTrafficPolicy: 'Local', ports: [{ port: 443 }] }) });
+    expect(lb.status).toBe(201);
+    const { healthCheckNodePort, ports, allocateLoadBalancerNodePorts } = lb.json.spec;
+    expect(allocateLoadBalancerNodePorts).toBe(true);
+    expect(healthCheckNodePort).toBeGreaterThanOrEqual(30000);
+    expect(await claimed(PORTS)).toEqual([String(ports[0].nodePort), String(healthCheckNodePort)].sort());
+    expect(lb.json.status).toEqual({ loadBalancer: {} });
+    const toCluster = await ts().request('PATCH', `${SVC}/lb`, { body: { spec: { externalTrafficPolicy: 'Cluster', healthCheckNodePort: null } }, headers: { 'Content-Type': 'application/merge-patch+json' } });
+    expect(toCluster.status).toBe(200);
+    expect(toCluster.json.spec.healthCheckNodePort).toBeUndefined();
+    expect(await claimed(PORTS)).toEqual([String(ports[0].nodePort)]);
+    expect((await ts().request('DELETE', `${SVC}/lb`)).status).toBe(200);
+    expect(await claimed(PORTS)).toEqual([]);
+  });
+
   test('the cluster IP is immutable', async () => {
     const res = await ts().request('PATCH', `${SVC}/fixed`, { body: { spec: { clusterIP: '10.96.0.10' } }, headers: { 'Content-Type': 'application/merge-patch+json' } });
     expect(res.status).toBe(422);

@@ -3,7 +3,7 @@ import { index, newInternalError, newInvalid, type FieldError, type KubeObject }
 import { isStorageError, type Store } from '@cluster/storage';
 import type { ObjectAllocations, Reservation } from '../../../registry/registration.js';
 import { formatIPv4, offsetOf, usableOffsets, type IPv4Range, type PortRange } from './ip-range.js';
-import { needsClusterIP, needsNodePorts, type Service } from './types.js';
+import { needsClusterIP, needsHealthCheckNodePort, needsNodePorts, type Service } from './types.js';
 
 /** Where the allocations live: one etcd key per handed-out value, outside any served resource. */
 export const SERVICE_IPS_PREFIX = '/registry/ranges/serviceips/';
@@ -64,6 +64,7 @@ class ServiceAllocator implements ObjectAllocations {
     try {
       await this.reserveClusterIP(svc, prev, dryRun, claimed, errs);
       await this.reserveNodePorts(svc, prev, dryRun, claimed, errs);
+      await this.reserveHealthCheckNodePort(svc, prev, dryRun, claimed, errs);
     } catch (e) {
       await this.releaseClaims(claimed, svc);
       throw e;
@@ -125,6 +126,7 @@ class ServiceAllocator implements ObjectAllocations {
     const ip = svc.spec?.clusterIP;
     if (ip && needsClusterIP(svc)) keys.push(SERVICE_IPS_PREFIX + ip);
     for (const p of svc.spec?.ports ?? []) if (p.nodePort) keys.push(NODE_PORTS_PREFIX + String(p.nodePort));
+    if (svc.spec?.healthCheckNodePort && needsHealthCheckNodePort(svc)) keys.push(NODE_PORTS_PREFIX + String(svc.spec.healthCheckNodePort));
     return [...new Set(keys)];
   }
 
@@ -186,6 +188,28 @@ class ServiceAllocator implements ObjectAllocations {
       p.nodePort = Number(port);
       mine.add(p.nodePort);
     }
+  }
+
+  /** LoadBalancer + externalTrafficPolicy Local: the health-check port comes from the node port range too. */
+  private async reserveHealthCheckNodePort(svc: Service, prev: Service | undefined, dryRun: boolean, claimed: Claim[], errs: FieldError[]): Promise<void> {
+    if (!needsHealthCheckNodePort(svc)) return;
+    const spec = svc.spec!;
+    const range = this.opts.nodePorts;
+    const requested = spec.healthCheckNodePort;
+    const field = 'spec.healthCheckNodePort';
+    if (requested) {
+      if (prev && needsHealthCheckNodePort(prev) && prev.spec?.healthCheckNodePort === requested) return;
+      if ((spec.ports ?? []).some((p) => p.nodePort === requested)) return;
+      if (requested < range.base || requested >= range.base + range.size) {
+        errs.push({ type: 'FieldValueInvalid', field, badValue: requested, detail: `provided port is not in the valid range. The range of valid ports is ${range.text}` });
+      } else if (!(await this.claim(NODE_PORTS_PREFIX + String(requested), svc, dryRun, claimed, field))) {
+        errs.push({ type: 'FieldValueInvalid', field, badValue: requested, detail: 'provided port is already allocated' });
+      }
+      return;
+    }
+    const port = await this.claimRandom(NODE_PORTS_PREFIX, range.base, range.base + range.size - 1, String, svc, dryRun, claimed, field);
+    if (port === undefined) throw newInternalError(new Error('failed to allocate a nodePort: range is full'));
+    spec.healthCheckNodePort = Number(port);
   }
 
   /** Claims one value by creating its key; false when someone holds it. A dry run only looks. */

@@ -1,4 +1,7 @@
-import type { Service } from './types.js';
+import { needsHealthCheckNodePort, type Service } from './types.js';
+
+/** Upstream's default sticky-session timeout for ClientIP affinity (3 hours). */
+const DEFAULT_CLIENT_IP_TIMEOUT_SECONDS = 10_800;
 
 /**
  * Upstream's defaulting of a Service (SetDefaults_Service and the registry's IP-family defaults),
@@ -8,6 +11,11 @@ export function defaultService(svc: Service): void {
   const spec = (svc.spec ??= {});
   spec.type ||= 'ClusterIP';
   spec.sessionAffinity ||= 'None';
+  if (spec.sessionAffinity === 'ClientIP') {
+    const config = (spec['sessionAffinityConfig'] ??= {}) as { clientIP?: { timeoutSeconds?: number } };
+    config.clientIP ??= {};
+    config.clientIP.timeoutSeconds ??= DEFAULT_CLIENT_IP_TIMEOUT_SECONDS;
+  }
   for (const p of spec.ports ?? []) {
     p.protocol ||= 'TCP';
     if (p.targetPort === undefined || p.targetPort === 0 || p.targetPort === '') p.targetPort = p.port;
@@ -39,6 +47,7 @@ export function carryAllocatedValues(svc: Service, old: Service): void {
       delete spec.ipFamilyPolicy;
       delete spec.internalTrafficPolicy;
       for (const p of spec.ports ?? []) delete p.nodePort;
+      delete spec.healthCheckNodePort;
     }
     return;
   }
@@ -51,6 +60,8 @@ export function carryAllocatedValues(svc: Service, old: Service): void {
     spec.clusterIP = oldSpec.clusterIP;
     spec.clusterIPs = oldSpec.clusterIPs ?? [oldSpec.clusterIP];
   }
+  if (!spec.healthCheckNodePort && oldSpec.healthCheckNodePort && needsHealthCheckNodePort(svc)) spec.healthCheckNodePort = oldSpec.healthCheckNodePort;
+  if (!needsHealthCheckNodePort(svc)) delete spec.healthCheckNodePort;
   const nodePortTypes = ['NodePort', 'LoadBalancer'];
   if (nodePortTypes.includes(spec.type ?? '') && nodePortTypes.includes(oldSpec.type ?? '')) {
     for (const p of spec.ports ?? []) {

@@ -46,3 +46,8 @@ export function needsNodePorts(svc: Service): boolean {
 export function needsClusterIP(svc: Service): boolean {
   return svc.spec?.type !== 'ExternalName' && svc.spec?.clusterIP !== 'None';
 }
+
+/** LoadBalancer services that keep traffic on the receiving node get a health-check node port. */
+export function needsHealthCheckNodePort(svc: Service): boolean {
+  return svc.spec?.type === 'LoadBalancer' && svc.spec?.externalTrafficPolicy === 'Local';
+}

@@ -29,6 +29,11 @@ describe('Service defaults', () => {
     expect(lb?.ports?.[0]?.targetPort).toBe('http');
   });
 
+  test('ClientIP affinity gets the 3 h timeout', () => {
+    expect(svc({ sessionAffinity: 'ClientIP', ports: [{ port: 80 }] }).spec?.['sessionAffinityConfig']).toEqual({ clientIP: { timeoutSeconds: 10800 } });
+    expect(svc({ ports: [{ port: 80 }] }).spec?.['sessionAffinityConfig']).toBeUndefined();
+  });
+
   test('ExternalName gets no IP families', () => {
     const spec = svc({ type: 'ExternalName', externalName: 'example.com' }).spec;
     expect(spec?.ipFamilies).toBeUndefined();
@@ -63,6 +68,16 @@ describe('Service validation', () => {
     ['headless NodePort', { type: 'NodePort', clusterIP: 'None', ports: [{ port: 80 }] }, ['spec.clusterIPs[0]: Invalid value: "None": may not be set to \'None\' for NodePort services']],
     ['ExternalName without a name', { type: 'ExternalName' }, ['spec.externalName: Required value']],
     ['ExternalName with a cluster IP', { type: 'ExternalName', externalName: 'a.b', clusterIP: '10.0.0.5' }, ['spec.clusterIPs: Forbidden: may not be set for ExternalName services']],
+    [
+      'the same node port twice for one protocol',
+      { type: 'NodePort', ports: [{ name: 'a', port: 80, nodePort: 30001 }, { name: 'b', port: 81, nodePort: 30001 }, { name: 'c', port: 81, protocol: 'UDP', nodePort: 30001 }] },
+      ['spec.ports[1].nodePort: Duplicate value: 30001'],
+    ],
+    [
+      'healthCheckNodePort without LoadBalancer/Local',
+      { type: 'NodePort', healthCheckNodePort: 30005, ports: [{ port: 80 }] },
+      ["spec.healthCheckNodePort: Invalid value: 30005: may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'"],
+    ],
     ['bad session affinity', { sessionAffinity: 'Sticky', ports: [{ port: 80 }] }, ['spec.sessionAffinity: Unsupported value: "Sticky": supported values: "ClientIP", "None"']],
     ['externalTrafficPolicy on ClusterIP', { externalTrafficPolicy: 'Local', ports: [{ port: 80 }] }, ["spec.externalTrafficPolicy: Invalid value: \"Local\": may only be set when `type` is 'NodePort' or 'LoadBalancer'"]],
     ['bad targetPort name', { ports: [{ port: 80, targetPort: 'Not_A_Name' }] }, expect.arrayContaining([expect.stringMatching(/^spec\.ports\[0\]\.targetPort: Invalid value: "Not_A_Name"/)]) as unknown as string[]],

@@ -68,6 +68,7 @@ function validatePorts(svc: Service): FieldErrorList {
   if (ports.length === 0 && !headless && spec.type !== 'ExternalName') errs.push(required('spec.ports'));
   const names = new Set<string>();
   const keys = new Set<string>();
+  const nodePorts = new Set<string>();
   ports.forEach((p: ServicePort, i) => {
     const path = index('spec.ports', i);
     const name = p.name ?? '';
@@ -94,6 +95,9 @@ function validatePorts(svc: Service): FieldErrorList {
         errs.push(forbidden(child(path, 'nodePort'), `may not be used when \`type\` is '${spec.type}'`));
       } else {
         errs.push(...validatePortNumber(child(path, 'nodePort'), p.nodePort));
+        const np = `${p.nodePort}/${protocol}`;
+        if (nodePorts.has(np)) errs.push(duplicate(child(path, 'nodePort'), p.nodePort));
+        nodePorts.add(np);
       }
     }
   });
@@ -152,6 +156,11 @@ function validateSpec(svc: Service): FieldErrorList {
     if (type !== 'NodePort' && type !== 'LoadBalancer') {
       errs.push(invalid('spec.externalTrafficPolicy', etp, 'may only be set when `type` is \'NodePort\' or \'LoadBalancer\''));
     } else if (!['Cluster', 'Local'].includes(etp)) errs.push(notSupported('spec.externalTrafficPolicy', etp, ['Cluster', 'Local']));
+  }
+  if (spec.healthCheckNodePort !== undefined && spec.healthCheckNodePort !== 0) {
+    if (type !== 'LoadBalancer' || etp !== 'Local') {
+      errs.push(invalid('spec.healthCheckNodePort', spec.healthCheckNodePort, 'may only be set when `type` is \'LoadBalancer\' and `externalTrafficPolicy` is \'Local\''));
+    } else errs.push(...validatePortNumber('spec.healthCheckNodePort', spec.healthCheckNodePort));
   }
   const itp = spec.internalTrafficPolicy;
   if (itp !== undefined && !['Cluster', 'Local'].includes(itp)) errs.push(notSupported('spec.internalTrafficPolicy', itp, ['Cluster', 'Local']));
