@@ -267,6 +267,9 @@ function definitionsOf(group, names) {
         if (k === 'listType') schema['x-kubernetes-list-type'] = v;
         if (k === 'listMapKey') (schema['x-kubernetes-list-map-keys'] ??= []).push(v);
         if (k === 'mapType') schema['x-kubernetes-map-type'] = v;
+        // Literal defaults only (ref(...) names a Go constant); server-side apply needs them for
+        // list-map keys a client may leave out (ServicePort.protocol).
+        if (k === 'default' && !v.startsWith('ref(')) schema.default = JSON.parse(v);
       }
       if (gf?.patchStrategy) schema['x-kubernetes-patch-strategy'] = gf.patchStrategy;
       if (gf?.patchMergeKey) schema['x-kubernetes-patch-merge-key'] = gf.patchMergeKey;

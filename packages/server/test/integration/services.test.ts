@@ -153,6 +153,24 @@ describe('service cluster IPs and node ports', () => {
     expect(await claimed(PORTS)).toEqual([]);
   });
 
+  test('server-side apply creates with claims (protocol left out) and frees the node port of a removed port', async () => {
+    const apply = (ports: unknown[]) =>
+      ts().request('PATCH', `${SVC}/applied?fieldManager=test&force=true`, {
+        body: JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'applied' }, spec: { type: 'NodePort', ports } }),
+        headers: { 'Content-Type': 'application/apply-patch+yaml' },
+      });
+    const created = await apply([{ name: 'a', port: 80 }, { name: 'b', port: 81 }]);
+    expect(created.status).toBe(201);
+    const [pa, pb] = created.json.spec.ports.map((p: { nodePort: number }) => p.nodePort);
+    expect(await claimed(PORTS)).toEqual([String(pa), String(pb)].sort());
+    const narrowed = await apply([{ name: 'a', port: 80 }]);
+    expect(narrowed.status).toBe(200);
+    expect(narrowed.json.spec.ports).toEqual([{ name: 'a', port: 80, protocol: 'TCP', targetPort: 80, nodePort: pa }]);
+    expect(await claimed(PORTS)).toEqual([String(pa)]);
+    expect((await ts().request('DELETE', `${SVC}/applied`)).status).toBe(200);
+    expect(await claimed(PORTS)).toEqual([]);
+  });
+
   test('the cluster IP is immutable', async () => {
     const res = await ts().request('PATCH', `${SVC}/fixed`, { body: { spec: { clusterIP: '10.96.0.10' } }, headers: { 'Content-Type': 'application/merge-patch+json' } });
     expect(res.status).toBe(422);

@@ -902,7 +902,8 @@ export const generatedClusterKindDefinitions: Definitions = {
         "format": "int32"
       },
       "protocol": {
-        "type": "string"
+        "type": "string",
+        "default": "TCP"
       },
       "targetPort": {
         "$ref": "#/definitions/io.k8s.apimachinery.pkg.util.intstr.IntOrString"
