@@ -158,9 +158,8 @@ export class GenericRegistry {
   async watch(namespace: string, opts: WatchOptions): Promise<WatchStream> {
     try {
       if (!this.conversion) return await this.store.watch(this.prefix(namespace), opts);
-      const conversion = this.conversion;
       const stream = await this.store.watch(this.prefix(namespace), { ...opts, predicate: this.storedPredicate(opts.predicate) });
-      return convertedWatch(stream, (obj) => conversion.fromStorage(obj));
+      return convertedWatch(stream, (obj) => this.fromStorage(obj));
     } catch (e) {
       throw this.interpret(e, '', opts.resourceVersion, 'watch');
     }
@@ -472,14 +471,17 @@ export class GenericRegistry {
 
   /** A stored object in the served form (unchanged unless the resource is stored as another). */
   private fromStorage(obj: KubeObject): KubeObject {
-    return this.conversion ? this.conversion.fromStorage(obj) : obj;
+    if (!this.conversion) return obj;
+    // A fresh object: its apiVersion is this registry's (a removed version shares the conversion).
+    const served = this.conversion.fromStorage(obj);
+    served.apiVersion = this.apiVersion();
+    return served;
   }
 
   /** A selector on served objects applied to stored ones; its cache key is kept apart from the stored resource's own. */
   private storedPredicate(predicate: Predicate | undefined): Predicate | undefined {
-    const conversion = this.conversion;
-    if (!predicate || !conversion) return predicate;
-    const wrapped: Predicate = (obj) => predicate(conversion.fromStorage(obj));
+    if (!predicate || !this.conversion) return predicate;
+    const wrapped: Predicate = (obj) => predicate(this.fromStorage(obj));
     if (predicate.selectorKey !== undefined) wrapped.selectorKey = `${this.info.group}/${this.info.version}:${predicate.selectorKey}`;
     return wrapped;
   }
