@@ -15,8 +15,11 @@ const SERVICES_PREFIX = '/registry/core/services/';
 /** A claim younger than this may belong to a create still in flight (bounded by the request timeout). */
 export const REPAIR_GRACE_MS = 2 * 60_000;
 
-/** Attempts at a random value before giving up (the pool is re-read after each failed create). */
+/** Attempts at a random value before giving up (the pool is re-read every few failed creates). */
 const MAX_RANDOM_ATTEMPTS = 64;
+
+/** Random probes per attempt before listing the free values (the pool is then dense). */
+const RANDOM_PROBES = 16;
 
 /**
  * Why one key per value rather than upstream's single bitmap object: each value is claimed with
@@ -240,8 +243,10 @@ class ServiceAllocator implements ObjectAllocations {
   }
 
   /**
-   * Claims a random free value in [lo, hi]: picks among the values the last read showed free and
-   * re-reads the pool when a pick was taken meanwhile by another writer.
+   * Claims a random free value in [lo, hi]. Random probes against the pool as last read find a
+   * free value quickly while the pool is sparse; once probes keep hitting taken values the free
+   * ones are listed and picked from. A pick another writer took meanwhile fails its create, and
+   * the pool is read again every few attempts.
    */
   private async claimRandom(
     prefix: string,
@@ -253,19 +258,28 @@ class ServiceAllocator implements ObjectAllocations {
     claimed: Claim[],
     field: string,
   ): Promise<string | undefined> {
-    let free: string[] = [];
+    let taken = new Set<string>();
+    let free: string[] | undefined;
     for (let attempt = 0; attempt < MAX_RANDOM_ATTEMPTS; attempt++) {
-      if (free.length === 0 || attempt % 4 === 0) {
-        const taken = new Set((await this.store.getList(prefix)).items.map((i) => i.metadata.name));
+      if (attempt % 4 === 0) {
+        taken = new Set((await this.store.getList(prefix)).items.map((i) => i.metadata.name ?? ''));
         for (const c of claimed) taken.add(c.key.slice(prefix.length));
-        free = [];
-        for (let n = lo; n <= hi; n++) {
-          const v = format(n);
-          if (!taken.has(v)) free.push(v);
-        }
-        if (free.length === 0) return undefined;
+        free = undefined;
       }
-      const pick = free.splice(randomInt(free.length), 1)[0]!;
+      let pick: string | undefined;
+      for (let probe = 0; probe < RANDOM_PROBES && !free; probe++) {
+        const candidate = format(lo + randomInt(hi - lo + 1));
+        if (!taken.has(candidate)) {
+          pick = candidate;
+          break;
+        }
+      }
+      if (pick === undefined) {
+        free ??= freeValues(lo, hi, format, taken);
+        if (free.length === 0) return undefined;
+        pick = free.splice(randomInt(free.length), 1)[0]!;
+      }
+      taken.add(pick);
       if (await this.claim(prefix + pick, svc, dryRun, claimed, field)) return pick;
     }
     throw newInternalError(new Error(`failed to allocate a value under ${prefix}: too many concurrent allocations, try again`));
@@ -285,6 +299,15 @@ class ServiceAllocator implements ObjectAllocations {
       }
     }
   }
+}
+
+function freeValues(lo: number, hi: number, format: (n: number) => string, taken: ReadonlySet<string>): string[] {
+  const free: string[] = [];
+  for (let n = lo; n <= hi; n++) {
+    const v = format(n);
+    if (!taken.has(v)) free.push(v);
+  }
+  return free;
 }
 
 function invalidIPs(ip: string, detail: string): FieldError {

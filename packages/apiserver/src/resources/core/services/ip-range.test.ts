@@ -25,7 +25,7 @@ describe('IPv4 ranges', () => {
     expect(offsetOf(r, '10.0.1.1')).toBeUndefined();
   });
 
-  test.each(['10.0.0.1/24', 'fd00::/108', '10.0.0.0/33', '10.0.0.0/31', 'x', '10.0.0.0/24,fd00::/108'])('parseIPv4Range(%s) throws', (cidr) => {
+  test.each(['10.0.0.1/24', 'fd00::/108', '10.0.0.0/33', '10.0.0.0/31', 'x', '10.0.0.0/24,fd00::/108', '10.0.0.0/8'])('parseIPv4Range(%s) throws', (cidr) => {
     expect(() => parseIPv4Range(cidr)).toThrow(cidr);
   });
 

@@ -39,6 +39,8 @@ export function parseIPv4Range(cidr: string): IPv4Range {
   const size = 2 ** (32 - prefix);
   if (ip % size !== 0) throw new Error(`${cidr}: the address has bits set beyond the prefix length`);
   if (prefix > 30) throw new Error(`${cidr}: the range is too small (at most /30)`);
+  // Upstream's limit: at most 2^20 addresses.
+  if (prefix < 12) throw new Error(`${cidr}: the range is too large (the prefix must be at least /12)`);
   return { cidr, base: ip, size };
 }
 
