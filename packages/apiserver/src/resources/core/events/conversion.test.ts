@@ -51,6 +51,14 @@ describe('Event conversion between core/v1 and events/v1', () => {
     expect(coreToEventV1(core, 'events.k8s.io/v1')).toEqual(v1);
   });
 
+  test('empty core strings (reportingComponent "" as core shows it) are left out of events/v1', () => {
+    const ev: CoreEvent = { apiVersion: 'v1', kind: 'Event', metadata: meta, reportingComponent: '', reportingInstance: '', message: 'm', eventTime: null };
+    const v1 = coreToEventV1(ev, 'events.k8s.io/v1');
+    expect(v1).not.toHaveProperty('reportingController');
+    expect(v1).not.toHaveProperty('reportingInstance');
+    expect(v1.note).toBe('m');
+  });
+
   test('a legacy core event without eventTime reads as events/v1 with eventTime null', () => {
     const legacy: CoreEvent = { apiVersion: 'v1', kind: 'Event', metadata: meta, involvedObject: { kind: 'Pod', name: 'p' }, message: 'm', count: 1 };
     expect(coreToEventV1(legacy, 'events.example.org/v1')).toEqual({

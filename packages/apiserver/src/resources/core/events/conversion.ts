@@ -19,6 +19,11 @@ function copy(from: Record<string, unknown>, to: Record<string, unknown>, fromKe
   if (from[fromKey] !== undefined) to[toKey] = from[fromKey];
 }
 
+/** events/v1 strings are omitempty; core/v1 shows reportingComponent/Instance as "" when unset. */
+function copyNonEmpty(from: Record<string, unknown>, to: Record<string, unknown>, fromKey: string, toKey: string): void {
+  if (from[fromKey] !== undefined && from[fromKey] !== '') to[toKey] = from[fromKey];
+}
+
 /** An events/v1 Event as the stored core/v1 Event (`apiVersion` is the core one). */
 export function eventV1ToCore(ev: EventV1): CoreEvent {
   const out: Record<string, unknown> = { apiVersion: 'v1', kind: 'Event', metadata: ev.metadata };
@@ -32,8 +37,8 @@ export function eventV1ToCore(ev: EventV1): CoreEvent {
 export function coreToEventV1(ev: CoreEvent, apiVersion: string): EventV1 {
   const out: Record<string, unknown> = { apiVersion, kind: 'Event', metadata: ev.metadata };
   const src = ev as unknown as Record<string, unknown>;
-  for (const f of SAME) copy(src, out, f, f);
-  for (const [v1, core] of RENAMED) copy(src, out, core, v1);
+  for (const f of SAME) copyNonEmpty(src, out, f, f);
+  for (const [v1, core] of RENAMED) copyNonEmpty(src, out, core, v1);
   // Value fields Go's JSON encoder writes even when empty (omitempty does not drop structs), so
   // the JSON form matches the Protobuf one and upstream's.
   out['regarding'] ??= {};
