@@ -203,6 +203,7 @@ function validate(o: ServerOptions): void {
   if (o.maxMutatingRequestsInflight < 0) errors.push('--max-mutating-requests-inflight can not be negative value');
   if (o.requestTimeout < 0) errors.push('--request-timeout can not be negative value');
   if (o.watchCacheHistory <= 0) errors.push('--watch-cache-history must be greater than 0');
+  if (o.eventTtl < 1000) errors.push('--event-ttl must be at least 1s');
   if (o.etcdCompactionInterval < 0) errors.push('--etcd-compaction-interval can not be negative value');
   if (o.authorizationModes.length === 0) errors.push('at least one authorization-mode must be passed');
   for (const mode of o.authorizationModes) {

@@ -257,7 +257,7 @@ async function startWithEtcd(
       tokens: { issuer: tokenIssuer, apiAudiences: sa.apiAudiences, secrets: secretLookup, apiDomain: opts.apiDomain },
       tokenReview: { tokens: tokenAuthenticator, apiAudiences: sa.apiAudiences },
       authorizer,
-    }, serviceRanges),
+    }, serviceRanges, Math.ceil(opts.eventTtl / 1000)),
     authenticators,
     anonymousAuth: opts.anonymousAuth,
     authorizer,

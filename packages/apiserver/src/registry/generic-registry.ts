@@ -181,7 +181,7 @@ export class GenericRegistry {
       let prepared: KubeObject | undefined;
       try {
         prepared = await this.prepareCreate(obj, opts, 'CREATE', reservations);
-        const stored = await this.store.create(this.key(namespace, prepared.metadata.name!), prepared, opts);
+        const stored = await this.store.create(this.key(namespace, prepared.metadata.name!), prepared, { dryRun: opts.dryRun, ttlSeconds: this.strategy.ttlSeconds });
         await settle(reservations, true);
         return this.fromStorage(stored);
       } catch (e) {
@@ -346,7 +346,7 @@ export class GenericRegistry {
           created = false;
           return this.prepareUpdate(next, current, opts, isPut, sub, opts.subresource, reservations);
         },
-        { ignoreNotFound: createIfMissing, dryRun: opts.dryRun },
+        { ignoreNotFound: createIfMissing, dryRun: opts.dryRun, ttlSeconds: this.strategy.ttlSeconds },
       );
       await settle(reservations, true);
       if (!created && !opts.dryRun && object.metadata.deletionTimestamp && !this.pendingFinalization(object)) {

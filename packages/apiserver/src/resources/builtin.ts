@@ -44,7 +44,12 @@ export interface IdentityDeps {
 }
 
 /** Every resource this server serves: adding one is one strategy module plus one line here. */
-export function builtinResources(apiDomain: string, identity: IdentityDeps = {}, serviceRanges: ServiceAllocatorOptions = defaultServiceRanges()): ResourceRegistration[] {
+export function builtinResources(
+  apiDomain: string,
+  identity: IdentityDeps = {},
+  serviceRanges: ServiceAllocatorOptions = defaultServiceRanges(),
+  eventTtlSeconds?: number,
+): ResourceRegistration[] {
   const current = [
     namespaces,
     configMaps,
@@ -57,8 +62,8 @@ export function builtinResources(apiDomain: string, identity: IdentityDeps = {},
     services(serviceRanges),
     endpoints,
     nodes,
-    coreEvents,
-    eventsV1(apiDomain),
+    coreEvents(eventTtlSeconds),
+    eventsV1(apiDomain, eventTtlSeconds),
     limitRanges,
     resourceQuotas,
     endpointSlices(apiDomain),

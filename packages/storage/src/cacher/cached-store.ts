@@ -117,7 +117,7 @@ export class CachedStore implements Store {
     return c;
   }
 
-  create(key: string, obj: KubeObject, opts?: { dryRun?: boolean }): Promise<KubeObject> {
+  create(key: string, obj: KubeObject, opts?: { dryRun?: boolean; ttlSeconds?: number }): Promise<KubeObject> {
     return this.etcd.create(key, obj, opts);
   }
 

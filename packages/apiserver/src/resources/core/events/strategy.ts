@@ -36,9 +36,13 @@ function fillValueFields(ev: CoreEvent): void {
   ev.reportingInstance ??= '';
 }
 
+/** Upstream's --event-ttl default: events expire an hour after their last write. */
+export const DEFAULT_EVENT_TTL_SECONDS = 3600;
+
 /** core/v1 Event behaviour: stored only; legacy and new-style reporters both accepted. */
 export const coreEventStrategy = {
   namespaceScoped: true,
+  ttlSeconds: DEFAULT_EVENT_TTL_SECONDS,
   allowCreateOnUpdate: true,
   allowUnconditionalUpdate: true,
   prepareForCreate: fillValueFields,
@@ -69,6 +73,7 @@ function eventV1Fields(ev: EventV1): Record<string, string> {
 /** events/v1 Event behaviour: the new-style rules of SPEC 9.4 over the same stored events. */
 export const eventV1Strategy = {
   namespaceScoped: true,
+  ttlSeconds: DEFAULT_EVENT_TTL_SECONDS,
   allowCreateOnUpdate: true,
   allowUnconditionalUpdate: true,
   prepareForCreate() {},
