@@ -497,10 +497,14 @@ export class GenericRegistry {
   }
 }
 
-/** Keeps the last reservation of a stored write (earlier ones belong to retried attempts); releases all of a failed one. */
+/**
+ * Keeps the last reservation of a stored write and releases the earlier ones (retried attempts),
+ * except what the last one reuses of them; releases all of a failed write.
+ */
 async function settle(reservations: Reservation[], stored: boolean): Promise<void> {
   const kept = stored ? reservations.pop() : undefined;
-  for (const r of reservations.splice(0)) await r.release();
+  const keep = new Set(kept?.held ?? []);
+  for (const r of reservations.splice(0)) await r.release(keep);
   await kept?.commit();
 }
 

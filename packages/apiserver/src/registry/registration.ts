@@ -89,8 +89,10 @@ export interface ObjectAllocations {
 }
 
 export interface Reservation {
+  /** What this reservation holds (opaque keys), so a retried write keeps what its last attempt reuses. */
+  readonly held: readonly string[];
   /** The write was stored: free what the old object held and the new one does not. Never throws. */
   commit(): Promise<void>;
-  /** The write failed or was retried: free what this reservation took. Never throws. */
-  release(): Promise<void>;
+  /** The write failed or was retried: free what this reservation took, except `keep`. Never throws. */
+  release(keep?: ReadonlySet<string>): Promise<void>;
 }

@@ -171,6 +171,37 @@ describe('service cluster IPs and node ports', () => {
     expect(await claimed(PORTS)).toEqual([]);
   });
 
+  test('an update retried after a conflict keeps what its last attempt reuses of the first', async () => {
+    expect((await ts().request('POST', SVC, { body: service('retry', { type: 'NodePort', ports: [{ name: 'a', port: 80, nodePort: 30001 }] }) })).status).toBe(201);
+    const registry = ts().server.api.registries.byResource('', 'services')!;
+    const key = '/registry/core/services/default/retry';
+    let attempts = 0;
+    const res = await registry.patch(
+      'default',
+      'retry',
+      async (current) => {
+        attempts++;
+        if (attempts === 1) {
+          // Another writer changes the object between this attempt's read and its write.
+          const raw = JSON.parse((await etcd.get(key).string())!);
+          raw.metadata.labels = { touched: 'yes' };
+          await etcd.put(key).value(JSON.stringify(raw));
+        }
+        const next = structuredClone(current!) as { spec: { ports: unknown[] } } & typeof current;
+        next!.spec.ports.push({ name: 'b', port: 81, nodePort: 30007 });
+        return next!;
+      },
+      { dryRun: false },
+    );
+    expect(attempts).toBeGreaterThanOrEqual(2);
+    const spec = (res.object as unknown as { spec: { ports: { nodePort: number }[] } }).spec;
+    expect(spec.ports.map((p) => p.nodePort)).toEqual([30001, 30007]);
+    expect(res.object.metadata.labels).toEqual({ touched: 'yes' });
+    expect(await claimed(PORTS)).toEqual(['30001', '30007']);
+    expect((await ts().request('DELETE', `${SVC}/retry`)).status).toBe(200);
+    expect(await claimed(PORTS)).toEqual([]);
+  });
+
   test('the cluster IP is immutable', async () => {
     const res = await ts().request('PATCH', `${SVC}/fixed`, { body: { spec: { clusterIP: '10.96.0.10' } }, headers: { 'Content-Type': 'application/merge-patch+json' } });
     expect(res.status).toBe(422);

@@ -77,12 +77,13 @@ class ServiceAllocator implements ObjectAllocations {
       throw newInvalid({ group: '', kind: 'Service' }, svc.metadata.name ?? '', errs);
     }
     return {
+      held: claimed.map((c) => c.key),
       commit: async () => {
         if (!prev || dryRun) return;
         const kept = new Set(this.keysOf(svc));
         await this.releaseKeys(this.keysOf(prev).filter((k) => !kept.has(k)), prev);
       },
-      release: () => this.releaseClaims(claimed, svc),
+      release: (keep) => this.releaseClaims(claimed, svc, keep),
     };
   }
 
@@ -215,12 +216,15 @@ class ServiceAllocator implements ObjectAllocations {
     spec.healthCheckNodePort = Number(port);
   }
 
-  /** Claims one value by creating its key; false when someone holds it. A dry run only looks. */
+  /**
+   * Claims one value by creating its key; false when another object holds it. A claim this object
+   * already holds (an earlier attempt of the same write, retried after a conflict) is taken over.
+   * A dry run only looks.
+   */
   private async claim(key: string, svc: Service, dryRun: boolean, claimed: Claim[], field: string): Promise<boolean> {
     if (dryRun) {
       try {
-        await this.store.get(key);
-        return false;
+        return (await this.store.get(key)).metadata.uid === svc.metadata.uid;
       } catch (e) {
         if (isStorageError(e, 'KeyNotFound')) return true;
         throw e;
@@ -237,9 +241,12 @@ class ServiceAllocator implements ObjectAllocations {
       claimed.push({ key, field });
       return true;
     } catch (e) {
-      if (isStorageError(e, 'KeyExists')) return false;
-      throw e;
+      if (!isStorageError(e, 'KeyExists')) throw e;
     }
+    const holder = await this.store.get(key).catch(() => undefined);
+    if (!holder || !svc.metadata.uid || holder.metadata.uid !== svc.metadata.uid) return false;
+    claimed.push({ key, field });
+    return true;
   }
 
   /**
@@ -285,8 +292,11 @@ class ServiceAllocator implements ObjectAllocations {
     throw newInternalError(new Error(`failed to allocate a value under ${prefix}: too many concurrent allocations, try again`));
   }
 
-  private async releaseClaims(claims: Claim[], owner: KubeObject): Promise<void> {
-    await this.releaseKeys(claims.splice(0).map((c) => c.key), owner);
+  private async releaseClaims(claims: Claim[], owner: KubeObject, keep?: ReadonlySet<string>): Promise<void> {
+    await this.releaseKeys(
+      claims.splice(0).map((c) => c.key).filter((k) => !keep?.has(k)),
+      owner,
+    );
   }
 
   /** Deletes each key if `owner` (by uid) still holds it; a value someone else holds is left alone. */
