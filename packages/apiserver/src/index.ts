@@ -32,3 +32,5 @@ export { RequestHeaderAuthenticator, certificatesOf, userFromHeaders, type Reque
 export { WebhookTokenAuthenticator, type WebhookTokenOptions } from './authn/webhook-token.js';
 export { parseWebhookConfig, type WebhookConfig } from './authn/webhook-config.js';
 export { CrdController, type CrdControllerDeps } from './resources/apiextensions/customresources/crd-controller.js';
+export { parseIPv4Range, parsePortRange, firstIP, type IPv4Range, type PortRange } from './resources/core/services/ip-range.js';
+export { startKubernetesServiceReconciler, type KubernetesServiceReconciler } from './resources/core/services/kubernetes-service.js';

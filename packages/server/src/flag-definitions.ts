@@ -37,6 +37,14 @@ export interface ServerOptions {
   /** `--secure-port`; 0 picks a free port. */
   securePort: number;
   bindAddress: string;
+  /** `--advertise-address`; '' means the bind address, or the first non-loopback address when bound to 0.0.0.0. */
+  advertiseAddress: string;
+  /** `--service-cluster-ip-range`: the IPv4 CIDR cluster IPs of services come from. */
+  serviceClusterIpRange: string;
+  /** `--service-node-port-range`: the node ports of NodePort and LoadBalancer services. */
+  serviceNodePortRange: string;
+  /** `--event-ttl` in ms: events expire this long after their last write. */
+  eventTtl: number;
   /** `--http2-max-streams-per-connection`; 0 means the default (250). */
   http2MaxStreamsPerConnection: number;
   disableHttp2Serving: boolean;
@@ -128,6 +136,10 @@ export function defaultServerOptions(): ServerOptions {
     etcdCompactionInterval: 5 * MINUTE,
     securePort: 6443,
     bindAddress: '0.0.0.0',
+    advertiseAddress: '',
+    serviceClusterIpRange: '10.0.0.0/24',
+    serviceNodePortRange: '30000-32767',
+    eventTtl: 60 * MINUTE,
     http2MaxStreamsPerConnection: 0,
     disableHttp2Serving: false,
     dataDir: './data',
@@ -197,6 +209,10 @@ export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'etcd-compaction-interval', key: 'etcdCompactionInterval', kind: 'duration', help: 'The interval of compaction requests. If 0, the compaction request from apiserver is disabled.' },
   { name: 'secure-port', key: 'securePort', kind: 'int', help: 'The port on which to serve HTTPS with authentication and authorization. 0 picks a free port.' },
   { name: 'bind-address', key: 'bindAddress', kind: 'ip', help: 'The IP address on which to listen for the --secure-port port.' },
+  { name: 'advertise-address', key: 'advertiseAddress', kind: 'ip', help: 'The IP address on which to advertise the apiserver to members of the cluster (the endpoints of the kubernetes Service). Empty: --bind-address, or the first non-loopback address when that is 0.0.0.0.' },
+  { name: 'service-cluster-ip-range', key: 'serviceClusterIpRange', kind: 'string', help: 'A CIDR notation IP range from which to assign service cluster IPs (IPv4 only; the first IP goes to the kubernetes Service).' },
+  { name: 'event-ttl', key: 'eventTtl', kind: 'duration', help: 'Amount of time to retain events.' },
+  { name: 'service-node-port-range', key: 'serviceNodePortRange', kind: 'string', help: 'A port range to reserve for services with NodePort visibility, e.g. 30000-32767. Inclusive at both ends.' },
   { name: 'http2-max-streams-per-connection', key: 'http2MaxStreamsPerConnection', kind: 'int', help: 'The limit that the server gives to clients for the maximum number of streams in an HTTP/2 connection. Zero means the default (250).' },
   { name: 'disable-http2-serving', key: 'disableHttp2Serving', kind: 'bool', help: 'If true, HTTP2 serving will be disabled.' },
   { name: 'data-dir', key: 'dataDir', kind: 'string', help: 'Directory for the embedded etcd, generated certificates and admin credentials (ours).' },

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { join } from 'node:path';
-import { builtinResourceInfos, validateShowHiddenMetricsVersion } from '@cluster/apiserver';
+import { builtinResourceInfos, parseIPv4Range, parsePortRange, validateShowHiddenMetricsVersion } from '@cluster/apiserver';
 import { knownControllerNames } from '@cluster/controllers';
 import {
   FLAG_DEFINITIONS,
@@ -204,6 +204,7 @@ function validate(o: ServerOptions): void {
   if (o.maxMutatingRequestsInflight < 0) errors.push('--max-mutating-requests-inflight can not be negative value');
   if (o.requestTimeout < 0) errors.push('--request-timeout can not be negative value');
   if (o.watchCacheHistory <= 0) errors.push('--watch-cache-history must be greater than 0');
+  if (o.eventTtl < 1000) errors.push('--event-ttl must be at least 1s');
   if (o.etcdCompactionInterval < 0) errors.push('--etcd-compaction-interval can not be negative value');
   if (o.workers < 0 || o.workers > MAX_WORKERS) errors.push(`--workers ${o.workers} must be between 0 and ${MAX_WORKERS}, inclusive. 0 means one per core`);
   if (o.authorizationModes.length === 0) errors.push('at least one authorization-mode must be passed');
@@ -240,6 +241,16 @@ function validate(o: ServerOptions): void {
     errors.push('--cluster-signing-cert-file and --cluster-signing-key-file must be specified together');
   }
   errors.push(...validateServiceAccountFlags(o));
+  try {
+    parseIPv4Range(o.serviceClusterIpRange);
+  } catch (e) {
+    errors.push(`--service-cluster-ip-range ${(e as Error).message}`);
+  }
+  try {
+    parsePortRange(o.serviceNodePortRange);
+  } catch (e) {
+    errors.push(`--service-node-port-range ${(e as Error).message}`);
+  }
   errors.push(...validateOidcFlags(o));
   if (!LOG_LEVELS.includes(o.logLevel)) {
     errors.push(`--log-level ${goQuote(o.logLevel)} must be one of ${LOG_LEVELS.join(', ')}`);

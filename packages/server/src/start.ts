@@ -30,6 +30,10 @@ import {
   startClusterRoleAggregator,
   aggregateUntilStable,
   ensureDefaultRbac,
+  firstIP,
+  parseIPv4Range,
+  parsePortRange,
+  startKubernetesServiceReconciler,
   AuditLogBackend,
   parseAuditPolicy,
   type AuditConfig,
@@ -52,6 +56,7 @@ import { startMemoryReclaimer } from './memory-reclaimer.js';
 import { createListener, type RequestListener } from './listener.js';
 import { loadServiceAccountConfig } from './service-accounts.js';
 import { startOidcAuthenticator } from './oidc.js';
+import { resolveAdvertiseAddress } from './advertise-address.js';
 
 /** Upstream's "golang's default" for --http2-max-streams-per-connection=0. */
 const DEFAULT_HTTP2_MAX_STREAMS = 250;
@@ -279,11 +284,12 @@ async function startWithEtcd(
       if (!hooksDone.has(name)) throw new Error('not finished');
     },
   });
-  const hooks = ['start-system-namespaces-controller', 'rbac/bootstrap-roles', 'informer-sync'].map(hook);
+  const hooks = ['start-system-namespaces-controller', 'rbac/bootstrap-roles', 'informer-sync', 'bootstrap-controller'].map(hook);
   // The RBAC index (watch of the four kinds) also drives ClusterRole aggregation, so it runs in every mode.
   const rbac = new RbacAuthorizer(() => api.registries, { apiDomain: opts.apiDomain, log: (msg, err) => logger.warn({ err }, msg) });
   const authorizer = authorizersFor(opts.authorizationModes, rbac);
   const audit = await auditConfig(opts, metrics, logger);
+  const serviceRanges = { ipRange: parseIPv4Range(opts.serviceClusterIpRange), nodePorts: parsePortRange(opts.serviceNodePortRange) };
   const api = createApiServer({
     store,
     logger,
@@ -294,7 +300,7 @@ async function startWithEtcd(
       tokens: { issuer: tokenIssuer, apiAudiences: sa.apiAudiences, secrets: secretLookup, apiDomain: opts.apiDomain },
       tokenReview: { tokens: tokenAuthenticator, apiAudiences: sa.apiAudiences },
       authorizer,
-    }),
+    }, serviceRanges, Math.ceil(opts.eventTtl / 1000)),
     authenticators,
     anonymousAuth: opts.anonymousAuth,
     authorizer,
@@ -391,6 +397,23 @@ async function startWithEtcd(
   // A worker's primary writes the kubeconfig once, so workers do not replace each other's file.
   if (!worker) await writeAdminKubeconfig({ path: kubeconfigPath, serverUrl: url, caPem, token: admin.token });
   logger.info({ url, kubeconfig: kubeconfigPath }, 'serving');
+  // The `kubernetes` Service and its Endpoints: this replica's address while it serves. With
+  // several workers, the worker that runs the singletons keeps them for the whole replica.
+  const kubernetesService = runsSingletons
+    ? startKubernetesServiceReconciler({
+        registries: api.registries,
+        apiDomain: opts.apiDomain,
+        serviceIP: firstIP(serviceRanges.ipRange),
+        advertiseAddress: resolveAdvertiseAddress(opts.advertiseAddress, opts.bindAddress),
+        securePort: port,
+        identity: `${hostname()}_${randomUUID()}`,
+        leaseNamespace: 'cluster-system',
+        log: (msg, err) => logger.warn({ err }, msg),
+      })
+    : undefined;
+  // Upstream's post-start hook of the same name: the kubernetes Service exists before we say ready.
+  await kubernetesService?.firstPass;
+  hooksDone.add('bootstrap-controller');
   const controllers = !runsSingletons
     ? { stop: async () => {} }
     : startControllerManager({
@@ -421,6 +444,7 @@ async function startWithEtcd(
       // by --request-timeout) before connections close.
       shuttingDown = true;
       stopReclaimer();
+      await kubernetesService?.stop();
       await controllers.stop();
       if (opts.shutdownDelayDuration > 0) await new Promise((r) => setTimeout(r, opts.shutdownDelayDuration));
       shutdown.abort();

@@ -64,6 +64,8 @@ export interface GuaranteedUpdateOptions {
   preconditions?: Preconditions;
   /** When true, run the update but do not persist (dry run). */
   dryRun?: boolean;
+  /** The written key expires after about this long (each update starts the time again), as events do. */
+  ttlSeconds?: number;
   /**
    * A recent state of the object (with its resourceVersion), e.g. from the watch cache, to try the
    * update on before reading etcd; the write only succeeds if it is still current. Never modified.
@@ -79,8 +81,11 @@ export type ValidateDeletion = (current: KubeObject) => Promise<void> | void;
  * `metadata.resourceVersion` set to the etcd modification revision; stored bytes do not carry it.
  */
 export interface Store {
-  /** Creates `key`; throws StorageError KeyExists when it is present. Returns the stored object. */
-  create(key: string, obj: KubeObject, opts?: { dryRun?: boolean }): Promise<KubeObject>;
+  /**
+   * Creates `key`; throws StorageError KeyExists when it is present. Returns the stored object.
+   * With `ttlSeconds` the key is removed by etcd after about that long (events).
+   */
+  create(key: string, obj: KubeObject, opts?: { dryRun?: boolean; ttlSeconds?: number }): Promise<KubeObject>;
   /** Reads `key`; throws StorageError KeyNotFound. */
   get(key: string, opts?: GetOptions): Promise<KubeObject>;
   /** Lists keys under `prefix` (which ends with '/'), filtered by the predicate, paged by limit/continue. */

@@ -21,7 +21,8 @@ import { isStorageError, parseRevision } from '@cluster/storage';
 import { runAdmission, type AdmissionPlugin, type AdmissionOperation } from '../admission/admission.js';
 import type { ResourceInfo } from './resource-info.js';
 import type { UserInfo } from '../authn/user.js';
-import type { RegistrationOperations } from './registration.js';
+import type { ObjectAllocations, RegistrationOperations, Reservation, StorageConversion } from './registration.js';
+import { convertedWatch } from './converted-watch.js';
 import type { ResourceStrategy, SubresourceStrategy } from './strategy.js';
 import { interpretStorageError, type ReadContext } from './storage-errors.js';
 import { carryUpdateMeta, deepCopy, fillCreateMeta, formatTime, generateName } from './object-meta.js';
@@ -86,6 +87,8 @@ const MAX_GENERATE_NAME_ATTEMPTS = 8;
 export class GenericRegistry {
   readonly groupResource: GroupResource;
   private readonly keyRoot: string;
+  private readonly allocations: ObjectAllocations | undefined;
+  private readonly conversion: StorageConversion | undefined;
 
   constructor(
     readonly info: ResourceInfo,
@@ -100,7 +103,10 @@ export class GenericRegistry {
     readonly operations: RegistrationOperations = {},
   ) {
     this.groupResource = { group: info.group, resource: info.resource };
-    this.keyRoot = `/registry/${info.group || 'core'}/${info.resource}/`;
+    this.conversion = operations.storedAs;
+    const stored = operations.storedAs ?? info;
+    this.keyRoot = `/registry/${stored.group || 'core'}/${stored.resource}/`;
+    this.allocations = operations.allocations?.(store);
   }
 
   /** etcd key of one object: /registry/<group|core>/<resource>/[<namespace>/]<name>. */
@@ -115,7 +121,7 @@ export class GenericRegistry {
 
   async get(namespace: string, name: string, resourceVersion?: string): Promise<KubeObject> {
     try {
-      return await this.store.get(this.key(namespace, name), { resourceVersion });
+      return this.fromStorage(await this.store.get(this.key(namespace, name), { resourceVersion }));
     } catch (e) {
       throw this.interpret(e, name, resourceVersion);
     }
@@ -128,14 +134,16 @@ export class GenericRegistry {
         resourceVersionMatch: req.resourceVersionMatch,
         limit: req.limit,
         continueToken: req.continueToken,
-        predicate: req.predicate,
+        predicate: this.storedPredicate(req.predicate),
         hasSelector: req.hasSelector,
-        raw: req.raw,
+        // Converted items must be parsed anyway.
+        raw: req.raw && !this.conversion,
       });
       const metadata: KubeList['metadata'] = { resourceVersion: res.resourceVersion };
       if (res.continueToken) metadata.continue = res.continueToken;
       if (res.remainingItemCount !== undefined) metadata.remainingItemCount = res.remainingItemCount;
-      const list: ListResponse = { kind: this.info.listKind, apiVersion: this.apiVersion(), metadata, items: res.items };
+      const items = this.conversion ? res.items.map((i) => this.fromStorage(i)) : res.items;
+      const list: ListResponse = { kind: this.info.listKind, apiVersion: this.apiVersion(), metadata, items };
       if (res.rawItems) list.rawItems = res.rawItems;
       return list;
     } catch (e) {
@@ -149,7 +157,9 @@ export class GenericRegistry {
    */
   async watch(namespace: string, opts: WatchOptions): Promise<WatchStream> {
     try {
-      return await this.store.watch(this.prefix(namespace), opts);
+      if (!this.conversion) return await this.store.watch(this.prefix(namespace), opts);
+      const stream = await this.store.watch(this.prefix(namespace), { ...opts, predicate: this.storedPredicate(opts.predicate) });
+      return convertedWatch(stream, (obj) => this.fromStorage(obj));
     } catch (e) {
       throw this.interpret(e, '', opts.resourceVersion, 'watch');
     }
@@ -167,10 +177,16 @@ export class GenericRegistry {
     for (let attempt = 0; ; attempt++) {
       if (pristine && attempt > 0) obj = deepCopy(pristine);
       if (generated) obj.metadata.name = generateName(obj.metadata.generateName!);
-      const prepared = await this.prepareCreate(obj, opts, 'CREATE');
+      const reservations: Reservation[] = [];
+      let prepared: KubeObject | undefined;
       try {
-        return await this.store.create(this.key(namespace, prepared.metadata.name!), prepared, opts);
+        prepared = await this.prepareCreate(obj, opts, 'CREATE', reservations);
+        const stored = await this.store.create(this.key(namespace, prepared.metadata.name!), prepared, { dryRun: opts.dryRun, ttlSeconds: this.strategy.ttlSeconds });
+        await settle(reservations, true);
+        return this.fromStorage(stored);
       } catch (e) {
+        await settle(reservations, false);
+        if (!prepared) throw e;
         // A generated name that collides is retried with a new suffix, as upstream does.
         if (generated && isStorageError(e, 'KeyExists') && attempt < MAX_GENERATE_NAME_ATTEMPTS) continue;
         throw this.interpret(e, prepared.metadata.name ?? '');
@@ -214,7 +230,7 @@ export class GenericRegistry {
     try {
       const current = await this.store.get(key);
       // Preconditions are checked by the store against the state each write acts on.
-      await runAdmission(this.admissionPlugins(), this.attrs('DELETE', namespace, name, undefined, current, req));
+      await runAdmission(this.admissionPlugins(), this.attrs('DELETE', namespace, name, undefined, this.fromStorage(current), req));
       if (this.pendingFinalization(current)) {
         // Phase one of SPEC 3.1: mark for deletion and keep the object until its finalizers are gone.
         const marked = await this.store.guaranteedUpdate(
@@ -233,7 +249,7 @@ export class GenericRegistry {
           { ignoreNotFound: false, preconditions: req.preconditions, dryRun: req.dryRun },
         );
         if (!this.pendingFinalization(marked)) return this.deleteNow(key, name, req);
-        return { object: marked, deleted: false };
+        return { object: this.fromStorage(marked), deleted: false };
       }
       return await this.deleteNow(key, name, req);
     } catch (e) {
@@ -258,6 +274,11 @@ export class GenericRegistry {
     return { ...items, items: deleted };
   }
 
+  /** Frees pooled values no object holds any more (see ObjectAllocations.repair); 0 without allocations. */
+  async repairAllocations(now: Date = this.now()): Promise<number> {
+    return (await this.allocations?.repair?.(now)) ?? 0;
+  }
+
   /** Status answered for a completed delete when the object itself is not returned (upstream's default). */
   deletedStatus(obj: KubeObject): Status {
     const details: Status['details'] = { name: obj.metadata.name ?? '', kind: this.info.resource, uid: obj.metadata.uid ?? '' };
@@ -280,7 +301,8 @@ export class GenericRegistry {
         }
       },
     });
-    return { object, deleted: true };
+    if (!req.dryRun) await this.allocations?.releaseAll(object);
+    return { object: this.fromStorage(object), deleted: true };
   }
 
   private pendingFinalization(obj: KubeObject): boolean {
@@ -299,10 +321,14 @@ export class GenericRegistry {
     const sub = opts.subresource ? this.strategy.subresources?.[opts.subresource] : undefined;
     if (opts.subresource && !sub) throw newMethodNotSupported(this.groupResource, 'update');
     let created = false;
+    // One reservation per attempt of the transform (guaranteedUpdate retries it when writers race):
+    // only the last attempt's is kept.
+    const reservations: Reservation[] = [];
     try {
       const object = await this.store.guaranteedUpdate(
         key,
-        async (current) => {
+        async (storedCurrent) => {
+          const current = storedCurrent && this.fromStorage(storedCurrent);
           // `current` is this attempt's own read; transforms build new objects and never change it.
           const next = await transform(current);
           this.checkNamespace(namespace, next);
@@ -315,26 +341,28 @@ export class GenericRegistry {
             await opts.beforeCreate?.();
             created = true;
             delete next.metadata.resourceVersion;
-            return this.prepareCreate(next, opts, 'CREATE');
+            return this.prepareCreate(next, opts, 'CREATE', reservations);
           }
           created = false;
-          return this.prepareUpdate(next, current, opts, isPut, sub, opts.subresource);
+          return this.prepareUpdate(next, current, opts, isPut, sub, opts.subresource, reservations);
         },
-        { ignoreNotFound: createIfMissing, dryRun: opts.dryRun },
+        { ignoreNotFound: createIfMissing, dryRun: opts.dryRun, ttlSeconds: this.strategy.ttlSeconds },
       );
+      await settle(reservations, true);
       if (!created && !opts.dryRun && object.metadata.deletionTimestamp && !this.pendingFinalization(object)) {
         // The last finalizer is gone: phase two of SPEC 3.1 removes the object.
         const res = await this.deleteNow(key, name, { dryRun: false });
         return { object: res.object, created: false };
       }
-      return { object, created };
+      return { object: this.fromStorage(object), created };
     } catch (e) {
+      await settle(reservations, false);
       throw this.interpret(e, name);
     }
   }
 
   /** Prepares `obj` (changed in place: callers hand over an object of their own) for storing. */
-  private async prepareCreate(obj: KubeObject, opts: WriteOptions, op: AdmissionOperation): Promise<KubeObject> {
+  private async prepareCreate(obj: KubeObject, opts: WriteOptions, op: AdmissionOperation, reservations?: Reservation[]): Promise<KubeObject> {
     const next = obj;
     fillCreateMeta(next.metadata, this.now());
     delete next.metadata.resourceVersion;
@@ -342,6 +370,7 @@ export class GenericRegistry {
     this.trackManagedFields(next, undefined, opts);
     const errs = this.strategy.validate(next);
     if (errs.length) throw newInvalid({ group: this.info.group, kind: this.info.kind }, next.metadata.name ?? '', errs);
+    if (this.allocations && reservations) reservations.push(await this.allocations.reserve(next, undefined, opts.dryRun));
     await runAdmission(this.admissionPlugins(), this.attrs(op, next.metadata.namespace ?? '', next.metadata.name ?? '', next, undefined, opts));
     return this.toStorageVersion(next);
   }
@@ -352,6 +381,7 @@ export class GenericRegistry {
    * the handlers. Only versions whose schema equals the storage version's are registered this way.
    */
   private toStorageVersion(obj: KubeObject): KubeObject {
+    if (this.conversion) return this.conversion.toStorage(obj);
     const storage = this.info.storageVersion;
     if (storage && storage !== this.info.version) obj.apiVersion = this.info.group ? `${this.info.group}/${storage}` : storage;
     return obj;
@@ -364,6 +394,7 @@ export class GenericRegistry {
     isPut: boolean,
     sub?: SubresourceStrategy,
     subresourceName?: string,
+    reservations?: Reservation[],
   ): Promise<KubeObject> {
     let next = requested;
     const name = current.metadata.name ?? '';
@@ -392,6 +423,7 @@ export class GenericRegistry {
       errs = this.strategy.validateUpdate(next, current);
     }
     if (errs.length) throw newInvalid({ group: this.info.group, kind: this.info.kind }, name, errs);
+    if (this.allocations && reservations && !sub) reservations.push(await this.allocations.reserve(next, current, opts.dryRun));
     await runAdmission(this.admissionPlugins(), this.attrs('UPDATE', next.metadata.namespace ?? '', name, next, current, opts, subresourceName));
     delete next.metadata.resourceVersion;
     return this.toStorageVersion(next);
@@ -437,6 +469,23 @@ export class GenericRegistry {
     return { operation, resource: this.info, subresource, namespace, name, object, oldObject, dryRun: opts.dryRun, user: opts.user };
   }
 
+  /** A stored object in the served form (unchanged unless the resource is stored as another). */
+  private fromStorage(obj: KubeObject): KubeObject {
+    if (!this.conversion) return obj;
+    // A fresh object: its apiVersion is this registry's (a removed version shares the conversion).
+    const served = this.conversion.fromStorage(obj);
+    served.apiVersion = this.apiVersion();
+    return served;
+  }
+
+  /** A selector on served objects applied to stored ones; its cache key is kept apart from the stored resource's own. */
+  private storedPredicate(predicate: Predicate | undefined): Predicate | undefined {
+    if (!predicate || !this.conversion) return predicate;
+    const wrapped: Predicate = (obj) => predicate(this.fromStorage(obj));
+    if (predicate.selectorKey !== undefined) wrapped.selectorKey = `${this.info.group}/${this.info.version}:${predicate.selectorKey}`;
+    return wrapped;
+  }
+
   private interpret(e: unknown, name: string, resourceVersion?: string, context: ReadContext = 'get'): unknown {
     let rv = 0;
     try {
@@ -446,6 +495,17 @@ export class GenericRegistry {
     }
     return interpretStorageError(e, this.groupResource, name, rv, context);
   }
+}
+
+/**
+ * Keeps the last reservation of a stored write and releases the earlier ones (retried attempts),
+ * except what the last one reuses of them; releases all of a failed write.
+ */
+async function settle(reservations: Reservation[], stored: boolean): Promise<void> {
+  const kept = stored ? reservations.pop() : undefined;
+  const keep = new Set(kept?.held ?? []);
+  for (const r of reservations.splice(0)) await r.release(keep);
+  await kept?.commit();
 }
 
 function parseRevisionOrBadRequest(rv: string): void {

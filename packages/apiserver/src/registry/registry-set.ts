@@ -23,7 +23,7 @@ export class RegistrySet {
   }
 
   private registryOf(r: ResourceRegistration): GenericRegistry {
-    const operations = { virtual: r.virtual, subresourceCreaters: r.subresourceCreaters };
+    const operations = { virtual: r.virtual, subresourceCreaters: r.subresourceCreaters, allocations: r.allocations, storedAs: r.storedAs };
     const schemas = this.schemasFor(r.info.definitionName, r.decodeDefinition);
     return new GenericRegistry(r.info, r.strategy, this.store, this.admission, schemas, undefined, operations);
   }

@@ -26,6 +26,8 @@ export interface ResourceStrategy<T extends KubeObject = KubeObject> {
   readonly allowCreateOnUpdate: boolean;
   /** PUT without metadata.resourceVersion is allowed (last writer wins). */
   readonly allowUnconditionalUpdate: boolean;
+  /** Objects expire this long after their last write (upstream's TTLFunc; events, --event-ttl). */
+  readonly ttlSeconds?: number;
   /** Clears fields the client may not set on create (status, etc.) and sets defaults. Mutates obj. */
   prepareForCreate(obj: T, ctx: StrategyContext): void;
   /** Carries over fields an update may not change (status, etc.). Mutates obj. */

@@ -39,6 +39,15 @@ import { APPS_GROUP, AUTOSCALING_GROUP } from './apps/workload/register.js';
 import { autoscalingDefinitions } from './autoscaling/schemas.js';
 import { customResourceDefinitions } from './apiextensions/customresourcedefinitions/register.js';
 import { apiextensionsDefinitions } from './apiextensions/schemas.js';
+import { clusterKindDefinitions } from './core/cluster-kinds-schemas.js';
+import { services } from './core/services/register.js';
+import type { ServiceAllocatorOptions } from './core/services/allocator.js';
+import { parseIPv4Range, parsePortRange } from './core/services/ip-range.js';
+import { endpoints } from './core/endpoints/register.js';
+import { nodes } from './core/nodes/register.js';
+import { coreEvents, eventsV1 } from './core/events/register.js';
+import { limitRanges, resourceQuotas } from './core/quotas/register.js';
+import { endpointSlices } from './discovery/endpointslices/register.js';
 
 /** What the identity resources need of the server: token issuing, token review and the authorizer. */
 export interface IdentityDeps {
@@ -49,7 +58,12 @@ export interface IdentityDeps {
 }
 
 /** Every resource this server serves: adding one is one strategy module plus one line here. */
-export function builtinResources(apiDomain: string, identity: IdentityDeps = {}): ResourceRegistration[] {
+export function builtinResources(
+  apiDomain: string,
+  identity: IdentityDeps = {},
+  serviceRanges: ServiceAllocatorOptions = defaultServiceRanges(),
+  eventTtlSeconds?: number,
+): ResourceRegistration[] {
   const current = [
     namespaces,
     configMaps,
@@ -68,6 +82,14 @@ export function builtinResources(apiDomain: string, identity: IdentityDeps = {})
     daemonSets,
     controllerRevisions,
     customResourceDefinitions(apiDomain),
+    services(serviceRanges),
+    endpoints,
+    nodes,
+    coreEvents(eventTtlSeconds),
+    eventsV1(apiDomain, eventTtlSeconds),
+    limitRanges,
+    resourceQuotas,
+    endpointSlices(apiDomain),
   ];
   return [...current, ...removedVersionRegistrations(apiDomain, current)];
 }
@@ -103,6 +125,7 @@ export function builtinDefinitions(apiDomain: string): Definitions {
     ...appsDefinitions(APPS_GROUP),
     ...autoscalingDefinitions(AUTOSCALING_GROUP),
     ...apiextensionsDefinitions(apiDomain),
+    ...clusterKindDefinitions(apiDomain),
   };
   const describeOnly = builtinResources(apiDomain, describeOnlyDeps());
   return { ...current, ...removedVersionDefinitions(apiDomain, describeOnly, current) };
@@ -124,4 +147,9 @@ function reviewResources(apiDomain: string, identity: IdentityDeps): ResourceReg
 
 function rbacResources(apiDomain: string): ResourceRegistration[] {
   return [roles(apiDomain), roleBindings(apiDomain), clusterRoles(apiDomain), clusterRoleBindings(apiDomain)];
+}
+
+/** Upstream's defaults of --service-cluster-ip-range and --service-node-port-range. */
+export function defaultServiceRanges(): ServiceAllocatorOptions {
+  return { ipRange: parseIPv4Range('10.0.0.0/24'), nodePorts: parsePortRange('30000-32767') };
 }

@@ -288,7 +288,7 @@ describe('namespaces, discovery, health and metrics', () => {
     const excluded = await ts().request('GET', '/readyz?verbose&exclude=etcd');
     expect(excluded.text).toContain('[+]etcd excluded: ok');
     // The post-start hooks (SPEC 4.9) have run by the time the replica serves.
-    for (const hook of ['start-system-namespaces-controller', 'rbac/bootstrap-roles', 'informer-sync']) {
+    for (const hook of ['start-system-namespaces-controller', 'rbac/bootstrap-roles', 'informer-sync', 'bootstrap-controller']) {
       expect(excluded.text).toContain(`[+]poststarthook/${hook} ok`);
     }
     expect(excluded.text).toContain('[+]shutdown ok');

@@ -12,7 +12,7 @@ const logPath = join(dir, 'audit.log');
 const policyPath = join(dir, 'policy.yaml');
 writeFileSync(policyPath, 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Metadata\n  resources: [{group: rbac.authorization.k8s.io}]\n');
 const ts = useTestServer([
-  '--runtime-config=rbac.authorization.k8s.io/v1beta1=true,coordination.k8s.io/v1beta1,authorization.k8s.io/v1beta1,authentication.k8s.io/v1beta1,certificates.k8s.io/v1beta1',
+  '--runtime-config=rbac.authorization.k8s.io/v1beta1=true,coordination.k8s.io/v1beta1,authorization.k8s.io/v1beta1,authentication.k8s.io/v1beta1,certificates.k8s.io/v1beta1,events.k8s.io/v1beta1',
   '--controllers=-csrsigning,-csrapproving,-csrcleaner',
   '--audit-log-path',
   logPath,
@@ -107,4 +107,29 @@ test('certificates/v1beta1 keeps its defaults: usages, the signer from the reque
     body: { apiVersion: 'certificates.k8s.io/v1', kind: 'CertificateSigningRequest', metadata: { name: 'new-legacy' }, spec: { request: makeTestCsr({ commonName: 'y' }).request, signerName: 'k8s.io/legacy-unknown', usages: ['client auth'] } },
   });
   expect(refused.status).toBe(422);
+});
+
+test('events/v1beta1 reads and writes the stored core events, with its deprecation warning', async () => {
+  const created = await ts().request('POST', '/apis/events.k8s.io/v1beta1/namespaces/default/events', {
+    body: {
+      apiVersion: 'events.k8s.io/v1beta1',
+      kind: 'Event',
+      metadata: { name: 'old-style' },
+      eventTime: '2024-01-02T03:04:05.000000Z',
+      reportingController: 'example.com/c',
+      reportingInstance: 'c-1',
+      action: 'Doing',
+      reason: 'Done',
+      regarding: { kind: 'Node', name: 'n1' },
+      note: 'hello',
+      type: 'Normal',
+    },
+  });
+  expect(created.status).toBe(201);
+  expect(created.json.apiVersion).toBe('events.k8s.io/v1beta1');
+  expect(created.headers['warning']).toContain('events.k8s.io/v1beta1 Event is deprecated in v1.22+, unavailable in v1.25+; use events.k8s.io/v1 Event');
+  const core = await ts().request('GET', '/api/v1/namespaces/default/events/old-style');
+  expect(core.json).toMatchObject({ apiVersion: 'v1', involvedObject: { kind: 'Node', name: 'n1' }, message: 'hello', reportingComponent: 'example.com/c' });
+  const list = await ts().request('GET', '/apis/events.k8s.io/v1beta1/namespaces/default/events');
+  expect(list.json).toMatchObject({ apiVersion: 'events.k8s.io/v1beta1', kind: 'EventList', items: [{ apiVersion: 'events.k8s.io/v1beta1', note: 'hello' }] });
 });

@@ -131,7 +131,7 @@ export class CachedStore implements Store {
     await c.close();
   }
 
-  create(key: string, obj: KubeObject, opts?: { dryRun?: boolean }): Promise<KubeObject> {
+  create(key: string, obj: KubeObject, opts?: { dryRun?: boolean; ttlSeconds?: number }): Promise<KubeObject> {
     return this.etcd.create(key, obj, opts);
   }
 

@@ -27,6 +27,7 @@ import { progressRequestsAreSafe, RawWatch, type RawWatchHandlers, type RawWatch
 import { decodeValue, encodeValue } from './value-codec.js';
 import type { KvClient } from './kv-client.js';
 import { resourceVersionParts } from './splice-rv.js';
+import { LeaseManager } from './lease-manager.js';
 
 /** How long a read for a revision newer than etcd's waits before 504 (upstream's cacher uses 3 s). */
 const FRESHNESS_WAIT_MS = 3_000;
@@ -47,12 +48,14 @@ export class Etcd3Store implements Store {
   private readonly kv: KvClient;
   /** Concurrent reads of the current revision share one etcd request (see RevisionBatcher). */
   private readonly revisions = new RevisionBatcher(() => this.readCurrentRevision());
+  private readonly leases: LeaseManager;
 
   constructor(
     private readonly client: Etcd3,
     private readonly opts: Etcd3StoreOptions = {},
   ) {
     this.kv = opts.kv ?? client.kv;
+    this.leases = new LeaseManager(client);
     this.writes = new WriteCoalescer(opts.writeHoldMs === undefined ? {} : { maxHoldMs: opts.writeHoldMs });
   }
 
@@ -67,7 +70,7 @@ export class Etcd3Store implements Store {
     return () => this.watchCountListeners.delete(listener);
   }
 
-  async create(key: string, obj: KubeObject, opts: { dryRun?: boolean } = {}): Promise<KubeObject> {
+  async create(key: string, obj: KubeObject, opts: { dryRun?: boolean; ttlSeconds?: number } = {}): Promise<KubeObject> {
     const k = Buffer.from(key);
     const value = encodeValue(obj);
     if (opts.dryRun) {
@@ -75,10 +78,11 @@ export class Etcd3Store implements Store {
       if (existing.kvs.length > 0) throw new StorageError('KeyExists', key, `key ${key} already exists`);
       return { ...obj, metadata: { ...obj.metadata } };
     }
+    const lease = await this.leaseFor(opts.ttlSeconds);
     const res = await this.write(key, 'create', () =>
       this.kv.txn({
         compare: [{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }],
-        success: [{ request_put: { key: k, value } }],
+        success: [{ request_put: { key: k, value, ...lease } }],
         failure: [],
       }),
     );
@@ -86,6 +90,16 @@ export class Etcd3Store implements Store {
     const rev = res.responses[0]?.response_put.header.revision ?? res.header.revision;
     // What was stored, with its revision, without parsing back the bytes just written.
     return withResourceVersion(obj, rev);
+  }
+
+  /** The lease field of a put that should expire after `ttlSeconds` (none without a TTL). */
+  private async leaseFor(ttlSeconds: number | undefined): Promise<{ lease?: string }> {
+    if (!ttlSeconds || ttlSeconds <= 0) return {};
+    try {
+      return { lease: await this.leases.leaseFor(ttlSeconds) };
+    } catch (e) {
+      throw translateEtcdError(e, 'lease');
+    }
   }
 
   async get(key: string, opts: GetOptions = {}): Promise<KubeObject> {
@@ -222,10 +236,11 @@ export class Etcd3Store implements Store {
       const compare = current
         ? { key: k, target: 'Mod' as const, result: 'Equal' as const, mod_revision: current.mod_revision }
         : { key: k, target: 'Create' as const, result: 'Equal' as const, create_revision: 0 };
+      const lease = await this.leaseFor(opts.ttlSeconds);
       const res = await this.write(key, 'update', () =>
         this.kv.txn({
           compare: [compare],
-          success: [{ request_put: { key: k, value } }],
+          success: [{ request_put: { key: k, value, ...lease } }],
           failure: [{ request_range: { key: k } }],
         }),
       );

@@ -1,0 +1,305 @@
+#!/usr/bin/env node
+// Generates the Protobuf messages (proto/*.proto) and OpenAPI definitions (TypeScript) of the
+// cluster kinds of issue 20 (Service, Endpoints, Node, Event, LimitRange, ResourceQuota,
+// events/v1 Event and discovery/v1 EndpointSlice) from upstream's interface files: generated.proto gives message and field
+// numbers and wire types, types.go gives JSON names, pointer-ness (our `nullable` option),
+// omitempty (`json_always`) and the list/map/patch markers. Only interface facts are carried
+// over: no upstream comment or description text is copied into the output.
+//
+// Usage (needs a checkout of github:kubernetes/api, e.g. the `fetch` tool's mirror):
+//   node hack/gen-cluster-kinds/generate.mjs /path/to/kubernetes-api-checkout
+// The output is committed; CI never runs this (no network there).
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const [apiRepo] = process.argv.slice(2);
+if (!apiRepo) {
+  console.error('usage: generate.mjs <kubernetes/api checkout or bare repo>');
+  process.exit(2);
+}
+const root = new URL('../../', import.meta.url).pathname;
+
+function upstreamFile(path) {
+  const direct = join(apiRepo, path);
+  if (existsSync(direct)) return readFileSync(direct, 'utf8');
+  return execFileSync('git', ['--git-dir', apiRepo, 'show', `HEAD:${path}`], { encoding: 'utf8', maxBuffer: 1 << 26 });
+}
+
+/** message name -> [{label, type, name, number}] from a generated.proto. */
+function parseProto(text) {
+  const messages = new Map();
+  let current;
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line.startsWith('//')) continue;
+    const open = /^message (\w+) \{$/.exec(line);
+    if (open) {
+      current = [];
+      messages.set(open[1], current);
+      continue;
+    }
+    if (line === '}') {
+      current = undefined;
+      continue;
+    }
+    if (!current) continue;
+    const field = /^(optional|repeated)?\s*(map<[^>]+>|[\w.]+) (\w+) = (\d+);$/.exec(line);
+    if (field) current.push({ label: field[1] ?? '', type: field[2], name: field[3], number: Number(field[4]) });
+  }
+  return messages;
+}
+
+/** struct name -> {markers, fields: number -> {json, pointer, omitempty, optional, markers, patch}} from a types.go. */
+function parseGoTypes(text) {
+  const structs = new Map();
+  const lines = text.split('\n');
+  let markers = [];
+  let current;
+  for (const raw of lines) {
+    const line = raw.trim();
+    if (line.startsWith('//')) {
+      const m = /^\/\/ \+([\w.-]+)(?:=(.*))?$/.exec(line);
+      if (m) markers.push([m[1], m[2] ?? '']);
+      continue;
+    }
+    const open = /^type (\w+) struct \{$/.exec(line);
+    if (open) {
+      current = { markers, fields: new Map() };
+      structs.set(open[1], current);
+      markers = [];
+      continue;
+    }
+    if (line === '}') {
+      current = undefined;
+      markers = [];
+      continue;
+    }
+    if (current) {
+      const f = /^(\w+)\s+(\S+)\s+`(.*)`$/.exec(line);
+      if (f) {
+        const tags = Object.fromEntries([...f[3].matchAll(/(\w+):"([^"]*)"/g)].map((m) => [m[1], m[2]]));
+        if (tags.protobuf) {
+          const parts = tags.protobuf.split(',');
+          const [json, ...opts] = (tags.json ?? '').split(',');
+          current.fields.set(Number(parts[1]), {
+            json,
+            goType: f[2],
+            pointer: f[2].startsWith('*'),
+            omitempty: opts.includes('omitempty'),
+            optional: markers.some(([k]) => k === 'optional'),
+            markers,
+            patchStrategy: tags.patchStrategy,
+            patchMergeKey: tags.patchMergeKey,
+          });
+        }
+      }
+    }
+    // Markers belong to the declaration right below them.
+    markers = [];
+  }
+  return structs;
+}
+
+const CORE = { pkg: 'k8s.io.api.core.v1', defPrefix: 'io.k8s.api.core.v1', dir: 'core/v1' };
+const EVENTS = { pkg: 'k8s.io.api.events.v1', defPrefix: 'io.k8s.api.events.v1', dir: 'events/v1' };
+const DISCOVERY = { pkg: 'k8s.io.api.discovery.v1', defPrefix: 'io.k8s.api.discovery.v1', dir: 'discovery/v1' };
+
+const groups = [
+  {
+    ...CORE,
+    out: 'proto/core-v1-cluster.proto',
+    roots: ['Service', 'ServiceList', 'Endpoints', 'EndpointsList', 'Node', 'NodeList', 'Event', 'EventList', 'LimitRange', 'LimitRangeList', 'ResourceQuota', 'ResourceQuotaList'],
+  },
+  { ...EVENTS, out: 'proto/events-v1.proto', roots: ['Event', 'EventList'] },
+  { ...DISCOVERY, out: 'proto/discovery-v1.proto', roots: ['EndpointSlice', 'EndpointSliceList'] },
+];
+
+// Messages some .proto file here already defines (by full name): referenced, never emitted again.
+function existingMessages() {
+  const names = new Set();
+  const files = execFileSync('ls', [join(root, 'proto')], { encoding: 'utf8' }).split('\n').filter((f) => f.endsWith('.proto'));
+  for (const f of files) {
+    if (groups.some((g) => g.out === `proto/${f}`)) continue;
+    const text = readFileSync(join(root, 'proto', f), 'utf8');
+    const pkg = /^package ([\w.]+);/m.exec(text)?.[1];
+    for (const m of text.matchAll(/^message (\w+) \{/gm)) names.add(`${pkg}.${m[1]}`);
+  }
+  return names;
+}
+
+const META_PKG = 'k8s.io.apimachinery.pkg.apis.meta.v1';
+const SCALARS = new Set(['string', 'int32', 'int64', 'bool', 'double', 'bytes', 'float']);
+
+function resolveType(type, group) {
+  if (SCALARS.has(type)) return { scalar: type };
+  const full = type.startsWith('.') ? type.slice(1) : `${group.pkg}.${type}`;
+  return { message: full };
+}
+
+/** Upstream's OpenAPI names put the domain first, reversed: k8s.io.api.core.v1.X is io.k8s.api.core.v1.X. */
+function definitionName(fullMessage) {
+  if (!fullMessage.startsWith('k8s.io.')) throw new Error(`unexpected package of ${fullMessage}`);
+  return `io.k8s.${fullMessage.slice('k8s.io.'.length)}`;
+}
+
+const existing = existingMessages();
+const protoByPkg = new Map();
+const goByPkg = new Map();
+for (const g of [CORE, EVENTS, DISCOVERY]) {
+  protoByPkg.set(g.pkg, parseProto(upstreamFile(`${g.dir}/generated.proto`)));
+  goByPkg.set(g.pkg, parseGoTypes(upstreamFile(`${g.dir}/types.go`)));
+}
+
+/** Walks from the roots through every message of the group's own package. */
+function closure(group) {
+  const messages = protoByPkg.get(group.pkg);
+  const seen = new Set();
+  const order = [];
+  const visit = (name) => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    const fields = messages.get(name);
+    if (!fields) throw new Error(`no message ${group.pkg}.${name}`);
+    order.push(name);
+    for (const f of fields) {
+      const types = f.type.startsWith('map<') ? /map<\s*([\w.]+),\s*([\w.]+)>/.exec(f.type).slice(1) : [f.type];
+      for (const t of types) {
+        const r = resolveType(t, group);
+        if (r.message && r.message.startsWith(`${group.pkg}.`)) {
+          const local = r.message.slice(group.pkg.length + 1);
+          if (!existing.has(r.message)) visit(local);
+        } else if (r.message && r.message.startsWith('k8s.io.api.core.v1.') && group.pkg !== CORE.pkg) {
+          // Messages of core/v1 used by another group come from the core file.
+        }
+      }
+    }
+  };
+  for (const r of group.roots) visit(r);
+  return order.sort();
+}
+
+function goFieldsOf(pkg, message) {
+  const s = goByPkg.get(pkg).get(message);
+  return s ?? { markers: [], fields: new Map() };
+}
+
+function protoFile(group, names) {
+  const out = [];
+  out.push('// Generated by hack/gen-cluster-kinds/generate.mjs from the field numbers and wire types of');
+  out.push(`// upstream's ${group.dir}/generated.proto and the JSON tags of its types.go. Do not edit by hand.`);
+  out.push('// Field names are the JSON names; see cluster-options.proto for the options.');
+  out.push('syntax = "proto2";', '', `package ${group.pkg};`, '');
+  const imports = new Set(['cluster-options.proto', 'meta-v1.proto']);
+  const body = [];
+  for (const name of names) {
+    const fields = protoByPkg.get(group.pkg).get(name);
+    const go = goFieldsOf(group.pkg, name);
+    body.push(`message ${name} {`);
+    for (const f of [...fields].sort((a, b) => a.number - b.number)) {
+      const gf = go.fields.get(f.number);
+      const json = gf?.json || f.name;
+      const opts = [];
+      if (gf?.pointer && !f.type.startsWith('map<') && f.label !== 'repeated') opts.push('(cluster.nullable) = true');
+      if (gf && !gf.omitempty && !gf.pointer && f.label !== 'repeated' && !f.type.startsWith('map<')) opts.push('(cluster.json_always) = true');
+      let type = f.type;
+      if (type.includes('intstr')) imports.add('apimachinery-intstr.proto');
+      if (type.includes('api.resource')) imports.add('apimachinery-resource.proto');
+      if (type.includes('k8s.io.api.core.v1') && group.pkg !== CORE.pkg) {
+        imports.add('core-v1.proto');
+        imports.add('core-v1-cluster.proto');
+      }
+      const label = type.startsWith('map<') ? '' : `${f.label || 'optional'} `;
+      body.push(`  ${label}${type} ${json} = ${f.number}${opts.length ? ` [${opts.join(', ')}]` : ''};`);
+    }
+    body.push('}', '');
+  }
+  if (group.pkg === CORE.pkg) imports.add('core-v1.proto');
+  for (const i of [...imports].sort()) out.push(`import "${i}";`);
+  out.push('', ...body);
+  return out.join('\n').replace(/\n+$/, '\n');
+}
+
+function scalarSchema(scalar) {
+  switch (scalar) {
+    case 'string':
+      return { type: 'string' };
+    case 'int32':
+    case 'int64':
+      return { type: 'integer', format: scalar };
+    case 'bool':
+      return { type: 'boolean' };
+    case 'double':
+    case 'float':
+      return { type: 'number', format: 'double' };
+    case 'bytes':
+      return { type: 'string', format: 'byte' };
+  }
+  throw new Error(scalar);
+}
+
+function typeSchema(type, group) {
+  const r = resolveType(type, group);
+  if (r.scalar) return scalarSchema(r.scalar);
+  return { $ref: `#/definitions/${definitionName(r.message)}` };
+}
+
+function definitionsOf(group, names) {
+  const defs = {};
+  for (const name of names) {
+    const fields = protoByPkg.get(group.pkg).get(name);
+    const go = goFieldsOf(group.pkg, name);
+    const props = {};
+    const required = [];
+    for (const f of fields) {
+      const gf = go.fields.get(f.number);
+      const json = gf?.json || f.name;
+      let schema;
+      if (f.type.startsWith('map<')) {
+        const [, , v] = /map<\s*([\w.]+),\s*([\w.]+)>/.exec(f.type);
+        schema = { type: 'object', additionalProperties: typeSchema(v, group) };
+      } else if (f.label === 'repeated') {
+        schema = { type: 'array', items: typeSchema(f.type, group) };
+      } else {
+        schema = typeSchema(f.type, group);
+      }
+      for (const [k, v] of gf?.markers ?? []) {
+        if (k === 'listType') schema['x-kubernetes-list-type'] = v;
+        if (k === 'listMapKey') (schema['x-kubernetes-list-map-keys'] ??= []).push(v);
+        if (k === 'mapType') schema['x-kubernetes-map-type'] = v;
+        // Literal defaults only (ref(...) names a Go constant); server-side apply needs them for
+        // list-map keys a client may leave out (ServicePort.protocol).
+        if (k === 'default' && !v.startsWith('ref(')) schema.default = JSON.parse(v);
+      }
+      if (gf?.patchStrategy) schema['x-kubernetes-patch-strategy'] = gf.patchStrategy;
+      if (gf?.patchMergeKey) schema['x-kubernetes-patch-merge-key'] = gf.patchMergeKey;
+      props[json] = schema;
+      if (gf && !gf.omitempty && !gf.optional && !gf.pointer) required.push(json);
+    }
+    const def = { type: 'object', properties: Object.fromEntries(Object.entries(props).sort(([a], [b]) => (a < b ? -1 : 1))) };
+    if (required.length) def.required = required.sort();
+    for (const [k, v] of go.markers) {
+      if (k === 'structType' && v === 'atomic') def['x-kubernetes-map-type'] = 'atomic';
+    }
+    defs[`${group.defPrefix}.${name}`] = def;
+  }
+  return defs;
+}
+
+const allDefs = {};
+for (const group of groups) {
+  const names = closure(group);
+  writeFileSync(join(root, group.out), protoFile(group, names));
+  Object.assign(allDefs, definitionsOf(group, names));
+}
+
+const ts = `// Generated by hack/gen-cluster-kinds/generate.mjs from upstream's interface files (field names,
+// types and list/map/patch markers only; no descriptions). Do not edit by hand: change the
+// generator and run it again. Descriptions and group-version-kind markers of the top-level kinds
+// are added by cluster-kinds-schemas.ts.
+import type { Definitions } from '../../registry/resource-info.js';
+
+export const generatedClusterKindDefinitions: Definitions = ${JSON.stringify(allDefs, null, 2)};
+`;
+writeFileSync(join(root, 'packages/apiserver/src/resources/core/cluster-kinds-schemas.generated.ts'), ts);
+console.log(`wrote ${Object.keys(allDefs).length} definitions`);
