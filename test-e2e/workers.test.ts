@@ -135,7 +135,7 @@ describe('--workers 2', () => {
     const metrics = await call(server, '/metrics');
     expect(metrics.status).toBe(200);
     // Counters are summed over the workers, so the series carries no worker label.
-    expect(metricValue(metrics.text, 'apiserver_request_total', { verb: 'LIST', resource: 'configmaps', code: '200' })).toBe(n);
+    expect(metricValue(metrics.text, 'apiserver_request_total', { verb: 'LIST', resource: 'configmaps', scope: 'namespace', code: '200' })).toBe(n);
     expect(metrics.text).not.toMatch(/^apiserver_request_total\{[^}]*worker=/m);
     // Per-process gauges stay apart, one series per worker.
     expect(metrics.text).toMatch(/^process_resident_memory_bytes\{worker="1"\} \d+/m);

@@ -16,6 +16,10 @@ describe('controllerEnabled (--controllers)', () => {
     ['csrsigning', ['*'], true],
     ['csrapproving', ['*', '-csrapproving'], false],
     ['csrcleaner', ['*'], true],
+    ['serviceaccount', ['*'], true],
+    ['serviceaccount', ['*', '-serviceaccount'], false],
+    ['root-ca-cert-publisher', ['*'], true],
+    ['root-ca-cert-publisher', ['*', '-root-ca-cert-publisher'], false],
   ])('%s under %j: %s', (name, flags, on) => {
     const def = builtinControllers().find((d) => d.name === name)!;
     expect(controllerEnabled(name, flags, def.onByDefault)).toBe(on);

@@ -14,6 +14,8 @@ import { loadSigningAuthority, type SigningAuthority } from './csrsigning/x509.j
 import { runBootstrapSigner } from './bootstrapsigner/controller.js';
 import type { ClusterInfoSource } from './bootstrapsigner/kubeconfig.js';
 import { runTokenCleaner } from './tokencleaner/controller.js';
+import { runServiceAccountController } from './serviceaccount/controller.js';
+import { runRootCaCertPublisher } from './rootcacertpublisher/controller.js';
 
 export { ApiClient, ApiError, type WatchEvent } from './client/api-client.js';
 export { Informer, SharedInformers } from './client/informer.js';
@@ -47,7 +49,10 @@ export interface ControllerSettings {
   signingDurationMs?: number;
   /** CSR garbage-collection periods (SPEC 3.2); shortened by tests. */
   csrRetention?: RetentionPeriods;
-  /** Server URL and cluster CA that `bootstrapsigner` publishes in `cluster-public/cluster-info`. */
+  /**
+   * Server URL and cluster CA that `bootstrapsigner` publishes in `cluster-public/cluster-info`;
+   * `root-ca-cert-publisher` publishes the same CA in every namespace.
+   */
   clusterInfo?: ClusterInfoSource;
   /** How soon the namespace controller looks again at a namespace still being emptied (1 s by default). */
   resyncMs?: number;
@@ -101,6 +106,19 @@ export function builtinControllers(settings: ControllerSettings = {}): Controlle
     },
     { name: 'csrapproving', onByDefault: true, start: (ctx, signal) => runCsrApprovingController(ctx, signal) },
     { name: 'csrcleaner', onByDefault: true, start: (ctx, signal) => runCsrCleanerController(ctx, signal, { periods: settings.csrRetention }) },
+    { name: 'serviceaccount', onByDefault: true, start: (ctx, signal) => runServiceAccountController(ctx, signal) },
+    {
+      name: 'root-ca-cert-publisher',
+      onByDefault: true,
+      start: async (ctx, signal) => {
+        const caPem = settings.clusterInfo?.caPem;
+        if (!caPem) {
+          ctx.logger.warn('no cluster CA to publish: root-ca-cert-publisher does not run');
+          return;
+        }
+        await runRootCaCertPublisher(ctx, caPem, signal);
+      },
+    },
     // Off unless named, as upstream's ControllersDisabledByDefault.
     {
       name: 'bootstrapsigner',

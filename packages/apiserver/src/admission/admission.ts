@@ -17,10 +17,23 @@ export interface AdmissionAttributes {
   user?: UserInfo;
 }
 
-/** An admission plugin: validating only for now; throws a StatusError to reject. */
+/**
+ * An admission plugin. `admit` (mutating, optional) may change `attrs.object` in place before the
+ * object is validated; `validate` throws a StatusError to reject.
+ */
 export interface AdmissionPlugin {
   readonly name: string;
+  admit?(attrs: AdmissionAttributes): Promise<void>;
   validate(attrs: AdmissionAttributes): Promise<void>;
+}
+
+/**
+ * Runs the mutating phase in order, as upstream runs mutating admission before validation: its
+ * changes are validated like the requester's own (and, as upstream, not recorded as theirs in
+ * managedFields).
+ */
+export async function runMutatingAdmission(plugins: readonly AdmissionPlugin[], attrs: AdmissionAttributes): Promise<void> {
+  for (const p of plugins) await p.admit?.(attrs);
 }
 
 /** Runs plugins in order; the first rejection wins. */

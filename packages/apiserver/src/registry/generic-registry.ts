@@ -18,7 +18,7 @@ import {
 } from '@cluster/apimachinery';
 import type { Predicate, Preconditions, RawItem, Store, WatchOptions, WatchStream } from '@cluster/storage';
 import { isStorageError, parseRevision } from '@cluster/storage';
-import { runAdmission, type AdmissionPlugin, type AdmissionOperation } from '../admission/admission.js';
+import { runAdmission, runMutatingAdmission, type AdmissionPlugin, type AdmissionOperation } from '../admission/admission.js';
 import type { ResourceInfo } from './resource-info.js';
 import type { UserInfo } from '../authn/user.js';
 import type { ObjectAllocations, RegistrationOperations, Reservation, StorageConversion } from './registration.js';
@@ -368,10 +368,12 @@ export class GenericRegistry {
     delete next.metadata.resourceVersion;
     this.strategy.prepareForCreate(next, { user: opts.user });
     this.trackManagedFields(next, undefined, opts);
+    const attrs = this.attrs(op, next.metadata.namespace ?? '', next.metadata.name ?? '', next, undefined, opts);
+    await runMutatingAdmission(this.admissionPlugins(), attrs);
     const errs = this.strategy.validate(next);
     if (errs.length) throw newInvalid({ group: this.info.group, kind: this.info.kind }, next.metadata.name ?? '', errs);
     if (this.allocations && reservations) reservations.push(await this.allocations.reserve(next, undefined, opts.dryRun));
-    await runAdmission(this.admissionPlugins(), this.attrs(op, next.metadata.namespace ?? '', next.metadata.name ?? '', next, undefined, opts));
+    await runAdmission(this.admissionPlugins(), attrs);
     return this.toStorageVersion(next);
   }
 

@@ -7,6 +7,7 @@ import {
   structuredTypeFromOpenApi,
 } from '@cluster/apimachinery';
 import { namespaceLifecycle } from '../admission/namespace-lifecycle.js';
+import { serviceAccountAdmission } from '../admission/service-account.js';
 import type { AdmissionPlugin } from '../admission/admission.js';
 import { parseAccept } from '../negotiation/media-type.js';
 import { aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions, groupsFromResources, versionInfo } from '../discovery/index.js';
@@ -166,6 +167,7 @@ export class ApiCatalog {
       };
       plugins.push(namespaceLifecycle(lookup, (name) => namespaces.get('', name)));
     }
+    if (registries.byResource('', 'pods')) plugins.push(serviceAccountAdmission(this.apiDomain));
     return [...plugins, ...extra];
   }
 

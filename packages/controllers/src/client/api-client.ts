@@ -16,6 +16,13 @@ export class ApiError extends Error {
   }
 }
 
+/** A kept-alive connection found closed by the server when reused (retried by ApiClient.call). */
+class StaleConnectionError extends Error {
+  constructor(override readonly cause: Error) {
+    super(cause.message);
+  }
+}
+
 /** One event of a watch stream. */
 export interface WatchEvent<T extends KubeObject = KubeObject> {
   type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
@@ -133,8 +140,23 @@ export class ApiClient {
     });
   }
 
-  /** Sends one request; resolves with the decoded JSON body, rejects with ApiError for >= 400. */
-  call(method: string, path: string, body?: unknown): Promise<unknown> {
+  /**
+   * Sends one request; resolves with the decoded JSON body, rejects with ApiError for >= 400. A
+   * kept-alive connection the server closed meanwhile (a replica or worker shutting down closes
+   * its idle ones) fails with ECONNRESET before the request was read: that is sent again on a
+   * fresh connection, as Node's documentation advises for `reusedSocket`, at most twice.
+   */
+  async call(method: string, path: string, body?: unknown): Promise<unknown> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.callOnce(method, path, body);
+      } catch (err) {
+        if (attempt >= 2 || !(err instanceof StaleConnectionError)) throw err instanceof StaleConnectionError ? err.cause : err;
+      }
+    }
+  }
+
+  private callOnce(method: string, path: string, body?: unknown): Promise<unknown> {
     const url = new URL(path, this.opts.baseUrl);
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     const headers = this.headers();
@@ -156,7 +178,10 @@ export class ApiClient {
         res.on('error', reject);
       });
       req.on('timeout', () => req.destroy(new Error(`${method} ${path} timed out`)));
-      req.on('error', reject);
+      req.on('error', (err: NodeJS.ErrnoException) => {
+        const stale = req.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE');
+        reject(stale ? new StaleConnectionError(err) : err);
+      });
       if (payload) req.write(payload);
       req.end();
     });

@@ -164,3 +164,17 @@ export class SharedInformers {
     return Promise.all([...this.informers.values()].map((i) => i.run(signal)));
   }
 }
+
+/** Waits for informers' first lists; false when `signal` aborts first (then nothing should run). */
+export async function untilSynced(synced: readonly Promise<void>[], signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return false;
+  let onAbort!: () => void;
+  const aborted = new Promise<void>((resolve) => (onAbort = resolve));
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    await Promise.race([Promise.all(synced), aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+  return !signal.aborted;
+}

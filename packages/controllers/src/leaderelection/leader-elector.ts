@@ -54,10 +54,15 @@ export class LeaderElector {
     this.stopped = true;
     clearTimeout(this.timer);
     if (this.leading) {
-      const current = await this.cfg.lock.get().catch(() => undefined);
-      if (current && current.record.holderIdentity === this.cfg.identity) {
-        const released: LeaseRecord = { ...current.record, holderIdentity: '', leaseDurationSeconds: 1, renewTime: microTime(this.now()) };
-        await this.cfg.lock.update(released, current.resourceVersion).catch(() => undefined);
+      try {
+        const current = await this.cfg.lock.get();
+        if (current && current.record.holderIdentity === this.cfg.identity) {
+          const released: LeaseRecord = { ...current.record, holderIdentity: '', leaseDurationSeconds: 1, renewTime: microTime(this.now()) };
+          await this.cfg.lock.update(released, current.resourceVersion);
+        }
+      } catch (err) {
+        // The others then take over only once the lease expires.
+        this.cfg.logger.warn({ err }, 'could not release the leader lease');
       }
     }
     this.stopLeading('stopped');

@@ -3,7 +3,8 @@ import { useTestServer } from '../support/test-server.js';
 
 // The controllers' informer against a real replica: list, then watch; resumes after the server
 // ends a watch (timeoutSeconds) without losing or repeating events.
-const ts = useTestServer();
+// Without root-ca-cert-publisher, `default` holds only the test's ConfigMaps.
+const ts = useTestServer(['--controllers=*,-root-ca-cert-publisher']);
 const CMS = '/api/v1/namespaces/default/configmaps';
 
 async function until(what: string, cond: () => boolean, ms = 5000): Promise<void> {
