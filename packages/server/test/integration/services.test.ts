@@ -236,14 +236,16 @@ describe('service cluster IPs and node ports', () => {
         owner: { namespace: 'default', name: owner },
       });
     const fixedUid = (await ts().request('GET', `${SVC}/fixed`)).json.metadata.uid;
+    // Addresses no service holds: earlier tests' services got random ones from the range.
+    const [ghostIp, inflightIp] = Array.from({ length: 50 }, (_, i) => `10.96.0.${200 + i}`).filter((ip) => !held.includes(ip));
     // Left by a replica that died mid-create (old), one still in flight (young), one claimed by a
     // service that was replaced under the same name (other uid).
-    await etcd.put(`${IPS}10.96.0.13`).value(record('10.96.0.13', 'ghost', 'u-ghost', 10 * 60_000));
-    await etcd.put(`${IPS}10.96.0.14`).value(record('10.96.0.14', 'inflight', 'u-inflight', 1_000));
+    await etcd.put(`${IPS}${ghostIp}`).value(record(ghostIp!, 'ghost', 'u-ghost', 10 * 60_000));
+    await etcd.put(`${IPS}${inflightIp}`).value(record(inflightIp!, 'inflight', 'u-inflight', 1_000));
     await etcd.put(`${PORTS}30009`).value(record('30009', 'fixed', 'not-' + fixedUid, 10 * 60_000));
     const registry = ts().server.api.registries.byResource('', 'services')!;
     expect(await registry.repairAllocations(new Date())).toBe(2);
-    expect(await claimed(IPS)).toEqual([...held, '10.96.0.14'].sort());
+    expect(await claimed(IPS)).toEqual([...held, inflightIp!].sort());
     expect(await claimed(PORTS)).toEqual([]);
     // Past its grace period the in-flight claim goes too; the held ones never do.
     expect(await registry.repairAllocations(new Date(Date.now() + 10 * 60_000))).toBe(1);
