@@ -130,6 +130,9 @@ export async function startReplica({ etcdEndpoint, dataDir, cpuProfDir }) {
     'warn',
     // Workloads run as a non-admin user authorized by RBAC RoleBindings (see run.mjs).
     '--authorization-mode=RBAC',
+    // The workloads count the ConfigMaps of their namespaces (raw etcd ranges against API lists):
+    // kube-root-ca.crt, which this controller puts in every namespace, would be one too many.
+    '--controllers=*,-root-ca-cert-publisher',
     // Extra replica flags, e.g. `--workers=1` to compare with the one-process replica.
     ...(process.env.BENCH_REPLICA_ARGS ?? '').split(/\s+/).filter(Boolean),
   ];
