@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { Counter, Histogram, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
+import { KeyedCounter, KeyedHistogram, seriesKey } from '../metrics/keyed-metrics.js';
 import { toStatusError } from '../handlers/responders.js';
 import type { ProtobufCodec } from '../handlers/scope.js';
 import type { RequestInfo } from '../request/request-info.js';
@@ -35,22 +36,19 @@ export function withObservability(deps: {
   metaGroup: string;
   protobuf?: ProtobufCodec;
 }): Middleware<RequestState> {
-  const labelNames = ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component'] as const;
-  const requests = new Counter({
-    name: 'apiserver_request_total',
-    help: 'Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
-    labelNames: [...labelNames, 'code'],
-    registers: [deps.registry],
-  });
-  const duration = new Histogram({
-    name: 'apiserver_request_duration_seconds',
-    help: 'Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.',
-    labelNames: [...labelNames],
-    buckets: [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60],
-    registers: [deps.registry],
-  });
+  const requests = new KeyedCounter(
+    'apiserver_request_total',
+    'Counter of apiserver requests broken out for each verb, dry run value, group, version, resource, scope, component, and HTTP response code.',
+    deps.registry,
+  );
+  const duration = new KeyedHistogram(
+    'apiserver_request_duration_seconds',
+    'Response latency distribution in seconds for each verb, dry run value, group, version, resource, subresource, scope and component.',
+    [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 45, 60],
+    deps.registry,
+  );
   return async (ctx, next) => {
-    const start = process.hrtime.bigint();
+    const start = performance.now();
     try {
       await next();
     } catch (e) {
@@ -58,21 +56,27 @@ export function withObservability(deps: {
       if (err.status.code >= 500) deps.logger.error({ err: e, path: ctx.path }, 'request failed');
       writeStatusError(ctx, err, deps.metaGroup, deps.protobuf);
     }
-    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+    const seconds = (performance.now() - start) / 1e3;
     const info = ctx.state.requestInfo;
-    const labels = {
-      verb: metricsVerb(ctx.method, info, ctx.get('Content-Type')),
-      dry_run: ctx.URL.searchParams.has('dryRun') ? 'All' : '',
+    const verb = metricsVerb(ctx.method, info, ctx.get('Content-Type'));
+    const dryRun = ctx.URL.searchParams.has('dryRun') ? 'All' : '';
+    const scope = metricsScope(info);
+    const key = seriesKey([verb, dryRun, info.apiGroup, info.apiVersion, info.resource, info.subresource, scope]);
+    const labels = () => ({
+      verb,
+      dry_run: dryRun,
       group: info.apiGroup,
       version: info.apiVersion,
       resource: info.resource,
       subresource: info.subresource,
-      scope: metricsScope(info),
+      scope,
       component: 'apiserver',
-    };
-    requests.inc({ ...labels, code: String(ctx.status) });
+    });
+    const code = String(ctx.status);
+    requests.inc(`${key}${code}`, () => ({ ...labels(), code }));
     // Watches last as long as the client stays; upstream keeps them out of latency histograms too.
-    if (info.verb !== 'watch') duration.observe(labels, seconds);
+    if (info.verb !== 'watch') duration.observe(key, labels, seconds);
+    if (!deps.logger.isLevelEnabled('info')) return;
     deps.logger.info(
       {
         method: ctx.method,
