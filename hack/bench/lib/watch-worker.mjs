@@ -14,13 +14,28 @@ import { BUCKETS, BUCKET_MS, nowMs } from './watch-clock.mjs';
 const { host, port, ca, clientCert, path, watchers, total, warm, openConcurrency, openWaitMs, protocol, streamsPerConnection } = workerData;
 const SEQ_KEY = Buffer.from('"bench-seq":"');
 const TS_KEY = Buffer.from('"bench-ts":"');
+const RV_KEY = Buffer.from('"resourceVersion":"');
 const QUOTE = 0x22;
 const NL = 0x0a;
 
 // Watchers authenticate with the workload user's client certificate (see run.mjs).
 const agent = new Agent({ keepAlive: false, maxSockets: Infinity, ca, ...clientCert });
 const headers = { Accept: 'application/json' };
-const seen = new Uint8Array(watchers * total);
+/**
+ * Per watcher and update: 0 until its event arrives, then the event's resourceVersion (-1 when it
+ * has none). Kept rather than a flag so that a duplicate can say whether the server sent the same
+ * event twice (same resourceVersion) or another revision carrying the same update's data.
+ */
+const firstRv = new Float64Array(watchers * total);
+/** The update each watcher received last, for the anomaly report (-1: none yet). */
+const lastSeq = new Int32Array(watchers).fill(-1);
+/**
+ * Details of the first duplicates and of the first misses, and both counted per connection, so
+ * that a rare failed run says what happened: which updates, on which connections, at which rv.
+ */
+const duplicateDetails = [];
+const duplicatesBy = new Map();
+const MAX_DETAILS = 3;
 const received = new Uint32Array(watchers);
 const histogram = new Uint32Array(BUCKETS);
 const seqLatencySum = new Float64Array(total);
@@ -59,11 +74,18 @@ function onLine(w, buf, from, to, at) {
   }
   if (!Number.isInteger(seq) || seq < 0 || seq >= total) return;
   const slot = w * total + seq;
-  if (seen[slot]) {
+  const rv = numberAfter(buf, RV_KEY, from, to);
+  const previous = lastSeq[w];
+  lastSeq[w] = seq;
+  if (firstRv[slot] !== 0) {
     duplicates++;
+    duplicatesBy.set(connectionOf(w), (duplicatesBy.get(connectionOf(w)) ?? 0) + 1);
+    if (duplicateDetails.length < MAX_DETAILS) {
+      duplicateDetails.push(`watcher ${w} (connection ${connectionOf(w)}): update ${seq} again at rv ${rv} (first at rv ${firstRv[slot]}), after update ${previous}`);
+    }
     return;
   }
-  seen[slot] = 1;
+  firstRv[slot] = Number.isNaN(rv) ? -1 : rv;
   received[w]++;
   samples++;
   if (seq < warm) return;
@@ -72,6 +94,11 @@ function onLine(w, buf, from, to, at) {
   seqLatencySum[seq] += latency;
   if (latency > maxLatency) maxLatency = latency;
   histogram[Math.min(BUCKETS - 1, Math.max(0, Math.floor(latency / BUCKET_MS)))]++;
+}
+
+/** The index of watcher w's HTTP/2 connection in this thread (its own connection over HTTP/1.1). */
+function connectionOf(w) {
+  return protocol === 'http1' ? w : Math.floor(w / streamsPerConnection);
 }
 
 /** The data handler of watcher w: splits the stream into lines and records each event. */
@@ -176,13 +203,27 @@ parentPort.on('message', async (msg) => {
   const deadline = Date.now() + msg.drainMs;
   while (samples < okWrites * watchers && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   let missed = 0;
+  const missedBy = new Map();
+  const missedDetails = [];
   for (let w = 0; w < watchers; w++) {
     if (received[w] === okWrites) continue;
-    for (let seq = 0; seq < total; seq++) if (writeOk[seq] && !seen[w * total + seq]) missed++;
+    for (let seq = 0; seq < total; seq++) {
+      if (!writeOk[seq] || firstRv[w * total + seq] !== 0) continue;
+      missed++;
+      missedBy.set(connectionOf(w), (missedBy.get(connectionOf(w)) ?? 0) + 1);
+      if (missedDetails.length < MAX_DETAILS) {
+        const around = [seq - 1, seq + 1].map((s) => (s >= 0 && s < total ? `${s} at rv ${firstRv[w * total + s]}` : '-')).join(', ');
+        missedDetails.push(`watcher ${w} (connection ${connectionOf(w)}): update ${seq} missed (neighbours: ${around})`);
+      }
+    }
   }
+  const byConnection = (counts) => [...counts].map(([c, n]) => `${c}: ${n}`).join(', ');
+  const anomalies = [...duplicateDetails, ...missedDetails];
+  if (duplicatesBy.size > 0) anomalies.push(`duplicates by connection: ${byConnection(duplicatesBy)}`);
+  if (missedBy.size > 0) anomalies.push(`missed events by connection: ${byConnection(missedBy)}`);
   for (const req of requests) req.destroy();
   for (const session of sessions) session.destroy();
   agent.destroy();
-  parentPort.postMessage({ type: 'result', samples, measured, maxLatency, duplicates, unparsable, ended, missed, histogram, seqLatencySum });
+  parentPort.postMessage({ type: 'result', samples, measured, maxLatency, duplicates, unparsable, ended, missed, histogram, seqLatencySum, anomalies });
   parentPort.close();
 });

@@ -299,6 +299,8 @@ async function fanout(ctx, { port, pid, path, watchers, updates, write, openWait
       duplicates += r.duplicates;
       unparsable += r.unparsable;
       ended += r.ended;
+      // Duplicates and misses are rare and only seen under load: say which, where and at which rv.
+      for (const line of r.anomalies) ctx.log(`watch-fanout: thread ${results.indexOf(r)}, ${line}`);
     }
     const okMeasured = writeOk.subarray(WARM_UPDATES).reduce((a, b) => a + b, 0);
     // Mean latency per tenth of the measured updates: does a backlog build up, or is it spread?

@@ -121,8 +121,8 @@ class WatchStreamWriter implements FlushTask {
     this.done = new Promise<void>((resolve) => (this.resolveDone = resolve));
     this.includeObject = scope.query.get('includeObject');
     this.socket = rawChunkSocket(res);
-    this.chunkKey = `${encodingKey(target, this.includeObject)}/chunk`;
-    this.batchKey = this.socket ? this.chunkKey : encodingKey(target, this.includeObject);
+    this.chunkKey = `${encodingKey(target, scope.registry, this.includeObject)}/chunk`;
+    this.batchKey = this.socket ? this.chunkKey : encodingKey(target, scope.registry, this.includeObject);
     res.once('close', () => this.finish());
     events.onReady(() => this.wake());
   }
@@ -243,8 +243,14 @@ function chunkOf(event: WatchEvent, key: string, registry: GenericRegistry, targ
   return framed;
 }
 
-function encodingKey(target: WatchTarget, includeObject: string | null): string {
-  return target.negotiated.as === 'Table' ? `table:${includeObject ?? 'Metadata'}` : target.negotiated.encoding;
+/**
+ * Which bytes of an event a watcher needs. The API version is part of it: every version of a
+ * resource (e.g. a removed version enabled by --runtime-config) is served from one watch cache, so
+ * their watchers share event objects, but each version's bytes carry its own apiVersion.
+ */
+function encodingKey(target: WatchTarget, registry: GenericRegistry, includeObject: string | null): string {
+  const view = target.negotiated.as === 'Table' ? `table:${includeObject ?? 'Metadata'}` : target.negotiated.encoding;
+  return `${registry.apiVersion()}/${view}`;
 }
 
 function startStream(res: ServerResponse, n: Negotiated): void {
@@ -274,7 +280,7 @@ function encodeEvent(
   remember = true,
 ): Uint8Array | string {
   const n = target.negotiated;
-  const key = encodingKey(target, includeObject);
+  const key = encodingKey(target, registry, includeObject);
   const cached = target.encodings.get(event, key);
   if (cached) return cached;
   const object = viewOf(event, registry, target, includeObject);

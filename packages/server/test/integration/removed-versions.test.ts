@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeTestCsr } from '@cluster/apimachinery';
 import { useTestServer } from '../support/test-server.js';
+import { openWatch } from '../support/watch-stream.js';
 
 // SPEC 9.4 removed versions served again through --runtime-config: same stored objects as v1
 // (lossless round trip), the Warning header, the audit annotations and the deprecated-APIs gauge
@@ -132,4 +133,22 @@ test('events/v1beta1 reads and writes the stored core events, with its deprecati
   expect(core.json).toMatchObject({ apiVersion: 'v1', involvedObject: { kind: 'Node', name: 'n1' }, message: 'hello', reportingComponent: 'example.com/c' });
   const list = await ts().request('GET', '/apis/events.k8s.io/v1beta1/namespaces/default/events');
   expect(list.json).toMatchObject({ apiVersion: 'events.k8s.io/v1beta1', kind: 'EventList', items: [{ apiVersion: 'events.k8s.io/v1beta1', note: 'hello' }] });
+});
+
+test('watches of one resource through v1 and v1beta1 each get their own apiVersion', async () => {
+  // Both versions are served from one watch cache, so the two watchers share each event object;
+  // the bytes encoded for one version must not be reused for the other.
+  const ns = 'default';
+  const v1 = await openWatch(ts(), `/apis/${RBAC}/v1/namespaces/${ns}/roles?watch=true&fieldSelector=metadata.name%3Dshared-event`);
+  const old = await openWatch(ts(), `${V1BETA1}/namespaces/${ns}/roles?watch=true&fieldSelector=metadata.name%3Dshared-event`);
+  try {
+    const role = { apiVersion: `${RBAC}/v1`, kind: 'Role', metadata: { name: 'shared-event', namespace: ns }, rules: [] };
+    expect((await ts().request('POST', `/apis/${RBAC}/v1/namespaces/${ns}/roles`, { body: role })).status).toBe(201);
+    const [fromV1, fromOld] = await Promise.all([v1.nextEvent(10_000), old.nextEvent(10_000)]);
+    expect(fromV1).toMatchObject({ type: 'ADDED', object: { apiVersion: `${RBAC}/v1`, kind: 'Role' } });
+    expect(fromOld).toMatchObject({ type: 'ADDED', object: { apiVersion: `${RBAC}/v1beta1`, kind: 'Role' } });
+  } finally {
+    v1.close();
+    old.close();
+  }
 });
