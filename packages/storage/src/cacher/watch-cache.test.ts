@@ -152,4 +152,26 @@ describe('WatchCache key order (kept incrementally)', () => {
       }
     }
   });
+
+  test.each([
+    ['nothing', () => undefined, true],
+    ['a put of a new key in another prefix', (c: WatchCache) => c.apply({ type: 'put', key: key('b', 'y'), revision: 11, object: obj('b', 'y', 11) }), false],
+    ['a second change at the same revision', (c: WatchCache) => c.apply({ type: 'put', key: key('a', 'x'), revision: 10, object: obj('a', 'x', 10) }), false],
+    ['a delete', (c: WatchCache) => c.apply({ type: 'delete', key: key('a', 'x'), revision: 11 }), false],
+    ['a progress notification', (c: WatchCache) => c.advance(20), true],
+    ['a relist to the same revision', (c: WatchCache) => c.reset([[key('a', 'x'), obj('a', 'x', 3)]], 10), false],
+  ])('a snapshot is reused after %s: %s', (_name, change, reused) => {
+    const { cache } = newCache();
+    const first = cache.snapshot(`${P}a/`);
+    change(cache);
+    const second = cache.snapshot(`${P}a/`);
+    expect(second === first).toBe(reused);
+    expect(cache.snapshot(`${P}a/`).objects).toEqual(cache.list(`${P}a/`));
+  });
+
+  test('namespace strings are shared, the objects stay equal', () => {
+    const { cache } = newCache();
+    cache.apply({ type: 'put', key: key('a', 'y'), revision: 11, object: obj('a', 'y', 11) });
+    expect(cache.get(key('a', 'y'))).toEqual(obj('a', 'y', 11));
+  });
 });
