@@ -1,5 +1,6 @@
 import { EncodingCache } from './encoding-cache.js';
 import { jsonListStream, rawJsonListStream } from './list-stream.js';
+import { ItemEncodings } from './item-encodings.js';
 
 describe('EncodingCache', () => {
   test('keeps encodings per event and evicts the oldest event past capacity', () => {
@@ -31,6 +32,28 @@ describe('jsonListStream', () => {
     let text = '';
     for await (const chunk of jsonListStream(list)) text += String(chunk);
     expect(JSON.parse(text)).toEqual(list);
+  });
+
+  test.each(LIST_SIZES)('with kept item encodings a list of %d items is the very same text, first and second time', async (n) => {
+    const list = {
+      kind: 'ConfigMapList',
+      apiVersion: 'v1',
+      metadata: { resourceVersion: '9', continue: 'x' },
+      items: Array.from({ length: n }, (_, i) => ({ metadata: { name: `cm-${i}` }, data: { i: String(i), s: 'é"\\\n' } })),
+    };
+    const encodings = new ItemEncodings();
+    const render = async (): Promise<string> => {
+      let text = '';
+      for await (const chunk of jsonListStream(list, encodings)) text += String(chunk);
+      return text;
+    };
+    try {
+      expect(await render()).toBe(JSON.stringify(list));
+      expect(encodings.size).toBe(list.items.reduce((sum, item) => sum + JSON.stringify(item).length, 0));
+      expect(await render()).toBe(JSON.stringify(list));
+    } finally {
+      encodings.clear();
+    }
   });
 });
 

@@ -190,7 +190,7 @@ export class CachedStore implements Store {
     // "Any": resourceVersion=0 without a continue token (limit is ignored, as upstream's cache does).
     if (opts.resourceVersion === '0' && !opts.continueToken && opts.resourceVersionMatch !== 'Exact') {
       const listed = this.cacherFor(prefix)?.list(prefix, opts.predicate);
-      if (listed) return { items: listed.items, resourceVersion: String(listed.revision) };
+      if (listed) return { items: listed.items, resourceVersion: String(listed.revision), sharedItems: true };
       // Not ready yet: a most-recent read from etcd also satisfies "Any".
       const { resourceVersion: _rv, limit: _limit, ...rest } = opts;
       return this.etcd.getList(prefix, rest);
@@ -223,7 +223,7 @@ export class CachedStore implements Store {
     const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
     if (limit === 0) {
       const listed = cacher.list(prefix, opts.predicate);
-      return listed && { items: listed.items, resourceVersion: String(Math.max(at, listed.revision)) };
+      return listed && { items: listed.items, resourceVersion: String(Math.max(at, listed.revision)), sharedItems: true };
     }
     const found = cacher.snapshot(prefix);
     if (!found) return undefined;
@@ -231,6 +231,7 @@ export class CachedStore implements Store {
     const snap = { ...found, revision: Math.max(at, found.revision) };
     const page = pageOfSnapshot(snap, { limit, ...(opts.predicate ? { predicate: opts.predicate } : {}), hasSelector: opts.hasSelector === true });
     if (page.continueToken) cacher.keepSnapshot(snap);
+    page.sharedItems = true;
     return page;
   }
 
@@ -254,12 +255,14 @@ export class CachedStore implements Store {
       await this.etcd.assertRevisionAvailable(prefix, token.revision, token.startRelative);
       snap.availableCheckedAt = now;
     }
-    return pageOfSnapshot(snap, {
+    const page = pageOfSnapshot(snap, {
       startKey: prefix + token.startRelative,
       ...(opts.limit ? { limit: opts.limit } : {}),
       ...(opts.predicate ? { predicate: opts.predicate } : {}),
       hasSelector: opts.hasSelector === true,
     });
+    page.sharedItems = true;
+    return page;
   }
 
   /**
