@@ -236,6 +236,39 @@ export class WatchCache {
     return this.lastSnapshot;
   }
 
+  /**
+   * The state under `prefix` (ending in '/') at `revision`, from the current one with the window's
+   * later changes under it undone, or undefined when the window does not reach back to it (or it
+   * is ahead of the cache). Copies references only; for a continue token this cache did not
+   * hand out (another worker's first page).
+   */
+  stateAt(prefix: string, revision: number): { keys: string[]; objects: KubeObject[] } | undefined {
+    if (revision > this.rev || revision < this.start || !prefix.endsWith('/')) return undefined;
+    const current = this.snapshot(prefix);
+    const later = this.eventsAfter(revision).filter((ev) => ev.key.startsWith(prefix));
+    if (later.length === 0) return current;
+    const keys = current.keys.slice();
+    const objects = current.objects.slice();
+    // Newest first, so each key ends at its state before the oldest of its later changes.
+    for (let i = later.length - 1; i >= 0; i--) {
+      const ev = later[i]!;
+      const at = lowerBound(keys, ev.key);
+      const present = keys[at] === ev.key;
+      if (ev.type === 'ADDED') {
+        if (present) {
+          keys.splice(at, 1);
+          objects.splice(at, 1);
+        }
+      } else if (present) {
+        objects[at] = ev.prevObject!;
+      } else {
+        keys.splice(at, 0, ev.key);
+        objects.splice(at, 0, ev.prevObject!);
+      }
+    }
+    return { keys, objects };
+  }
+
   private select(prefix: string, predicate?: Predicate): KubeObject[] {
     const out: KubeObject[] = [];
     if (!prefix.endsWith('/')) {
