@@ -124,6 +124,8 @@ export class WatchCache {
     const prev = this.state.get(change.key);
     const time = this.now() - this.epoch;
     this.version++;
+    // The last snapshot is stale now; it must not keep replaced objects alive either.
+    this.lastSnapshot = undefined;
     let ev: CacheEvent;
     if (change.type === 'put') {
       if (!change.object) return undefined;
