@@ -18,6 +18,25 @@ describe('EncodingCache', () => {
   });
 });
 
+describe('EncodingCache idle', () => {
+  test('is emptied after a period in which nothing new was encoded, not while encodings keep coming', async () => {
+    const cache = new EncodingCache<object>(10, 40);
+    const a = {};
+    cache.set(a, 'json', 'A');
+    // Busy: a new event every 10 ms keeps what is there.
+    for (let i = 0; i < 8; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      cache.set({}, 'json', String(i));
+    }
+    expect(cache.get(a, 'json')).toBe('A');
+    await new Promise((r) => setTimeout(r, 150));
+    expect(cache.size).toBe(0);
+    // And it works again afterwards.
+    cache.set(a, 'json', 'A2');
+    expect(cache.get(a, 'json')).toBe('A2');
+  });
+});
+
 // Sizes around the chunk boundaries (64 decoded or stored items a chunk) and past them.
 const LIST_SIZES = [0, 1, 63, 64, 65, 127, 128, 129, 1000];
 
