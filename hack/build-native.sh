@@ -1,25 +1,32 @@
 #!/usr/bin/env bash
-# Builds the optional native addon (packages/server/native/*.c -> packages/server/dist/native/*.node)
-# with the C compiler and Node's own headers. Best effort: when no compiler or headers are found
-# the server runs without it (see packages/server/src/memory-reclaimer.ts), so this never fails
-# the build.
+# Builds the optional native addons (packages/server/native/* -> packages/server/dist/native/*.node)
+# with the C/C++ compiler and Node's own headers. Best effort: when no compiler or headers are
+# found the server runs without them (see packages/server/src/memory-reclaimer.ts), so this never
+# fails the build.
 set -u
 out=packages/server/dist/native
-src=packages/server/native/malloc_trim.c
 mkdir -p "$out"
-[ "$out/malloc_trim.node" -nt "$src" ] && exit 0
 node_bin=$(command -v node)
 include=""
 for dir in "$(dirname "$node_bin")/../include/node" /usr/include/node /usr/local/include/node; do
   if [ -f "$dir/node_api.h" ]; then include=$dir; break; fi
 done
-cc=$(command -v cc || command -v gcc || true)
-if [ -z "$include" ] || [ -z "$cc" ]; then
-  echo "build-native: no C compiler or Node headers; skipping the optional malloc_trim addon" >&2
-  exit 0
-fi
-if ! "$cc" -O2 -shared -fPIC -DNODE_GYP_MODULE_NAME=malloc_trim -I"$include" -o "$out/malloc_trim.node" "$src"; then
-  echo "build-native: compiling the optional malloc_trim addon failed; the server runs without it" >&2
-  rm -f "$out/malloc_trim.node"
-fi
+
+# build <name> <source> <compiler> [flags...]: one addon, skipped when up to date.
+build() {
+  local name=$1 src=$2 compiler=$3
+  shift 3
+  [ "$out/$name.node" -nt "$src" ] && return 0
+  if [ -z "$include" ] || [ -z "$compiler" ]; then
+    echo "build-native: no compiler or Node headers; skipping the optional $name addon" >&2
+    return 0
+  fi
+  if ! "$compiler" -O2 -shared -fPIC "$@" -DNODE_GYP_MODULE_NAME="$name" -I"$include" -o "$out/$name.node" "$src"; then
+    echo "build-native: compiling the optional $name addon failed; the server runs without it" >&2
+    rm -f "$out/$name.node"
+  fi
+}
+
+build malloc_trim packages/server/native/malloc_trim.c "$(command -v cc || command -v gcc || true)"
+build memory_pressure packages/server/native/memory_pressure.cc "$(command -v c++ || command -v g++ || true)" -std=c++17
 exit 0

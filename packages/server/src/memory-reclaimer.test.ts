@@ -33,6 +33,25 @@ describe('memory reclaimer', () => {
     expect(left).toBeLessThan(grown * 0.6);
   });
 
+  test('the memory-pressure addon gives back the young generation a burst grew', () => {
+    const r = loadReclaimers();
+    expect(typeof r.shrink).toBe('function');
+    const newSpace = () => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')!.space_size;
+    // Survivors of many scavenges make V8 grow the young generation.
+    let keep: unknown[] = [];
+    for (let round = 0; round < 40; round++) {
+      keep = Array.from({ length: 20_000 }, (_, i) => ({ i, s: `value-${round}-${i}` }));
+    }
+    const grown = newSpace();
+    expect(grown).toBeGreaterThan(4 * MiB);
+    // A full collection alone keeps it.
+    r.gc!();
+    expect(newSpace()).toBe(grown);
+    r.shrink!();
+    expect(keep).toHaveLength(20_000);
+    expect(newSpace()).toBeLessThan(grown / 2);
+  });
+
   test('the addon sets glibc\'s mmap threshold to a positive size and refuses anything else', () => {
     const addon = createRequire(import.meta.url)(new URL('../dist/native/malloc_trim.node', import.meta.url).pathname) as {
       setMmapThreshold(bytes: number): boolean;

@@ -12,9 +12,13 @@ const GROWTH_BYTES = 64 * 1024 * 1024;
 /** Allocation size from which glibc maps pages of their own (see loadReclaimers). */
 const MMAP_THRESHOLD_BYTES = 1024 * 1024;
 
-/** What the reclaimer can call: V8's full collection and the C allocator's trim, when present. */
+/**
+ * What the reclaimer can call, when present: V8's full collection, V8's memory-pressure collection
+ * (which also shrinks the young generation) and the C allocator's trim.
+ */
 export interface Reclaimers {
   gc?: () => void;
+  shrink?: () => void;
   trim?: () => boolean;
 }
 
@@ -39,10 +43,7 @@ export function loadReclaimers(): Reclaimers {
       }
     };
   }
-  // dist/src/ -> dist/native/ when built; src/ -> dist/native/ when run from source (tests).
-  const addon = ['../native/malloc_trim.node', '../dist/native/malloc_trim.node']
-    .map((rel) => new URL(rel, import.meta.url).pathname)
-    .find((path) => existsSync(path));
+  const addon = nativeAddon('malloc_trim');
   if (addon) {
     try {
       const mod = createRequire(import.meta.url)(addon) as { trim?: unknown; setMmapThreshold?: unknown };
@@ -54,7 +55,22 @@ export function loadReclaimers(): Reclaimers {
       // Built for another Node or libc: run without it.
     }
   }
+  const pressure = nativeAddon('memory_pressure');
+  if (pressure) {
+    try {
+      const mod = createRequire(import.meta.url)(pressure) as { memoryPressure?: unknown };
+      // The young generation V8 grew for a burst (up to 32 MiB) stays resident until told so.
+      if (typeof mod.memoryPressure === 'function') out.shrink = mod.memoryPressure as () => void;
+    } catch {
+      // Built for another Node: run without it.
+    }
+  }
   return out;
+}
+
+/** The path of an optional addon: dist/src/ -> dist/native/ when built; src/ -> dist/native/ when run from source (tests). */
+function nativeAddon(name: string): string | undefined {
+  return [`../native/${name}.node`, `../dist/native/${name}.node`].map((rel) => new URL(rel, import.meta.url).pathname).find((path) => existsSync(path));
 }
 
 /**
@@ -70,8 +86,8 @@ export function startMemoryReclaimer(
   readMemory: () => { heapTotal: number; rss: number } = readProcessMemory,
   intervalMs = CHECK_INTERVAL_MS,
 ): () => void {
-  const { gc, trim } = reclaimers;
-  if (!gc && !trim) return () => {};
+  const { gc, shrink, trim } = reclaimers;
+  if (!gc && !shrink && !trim) return () => {};
   let lastCount = requestCount();
   let baseline = readMemory();
   // A reclaim for growth may come while the burst that caused it still holds its data (a big
@@ -87,6 +103,7 @@ export function startMemoryReclaimer(
     if (!grew && !followUp) return;
     followUp = grew;
     gc?.();
+    shrink?.();
     trim?.();
     baseline = readMemory();
   }, intervalMs);

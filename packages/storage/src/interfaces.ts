@@ -51,6 +51,12 @@ export interface ListResult {
   resourceVersion: string;
   continueToken?: string;
   remainingItemCount?: number;
+  /**
+   * True when `items` are the watch cache's own objects: shared with other readers, so never to
+   * be modified, and the same object for as long as its stored state is unchanged. Work derived
+   * from an item alone (its encoding) may be kept by its identity.
+   */
+  sharedItems?: boolean;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { EncodingCache } from './encoding-cache.js';
 import { jsonListStream, rawJsonListStream } from './list-stream.js';
+import { ItemEncodings } from './item-encodings.js';
 
 describe('EncodingCache', () => {
   test('keeps encodings per event and evicts the oldest event past capacity', () => {
@@ -17,6 +18,25 @@ describe('EncodingCache', () => {
   });
 });
 
+describe('EncodingCache idle', () => {
+  test('is emptied after a period in which nothing new was encoded, not while encodings keep coming', async () => {
+    const cache = new EncodingCache<object>(10, 40);
+    const a = {};
+    cache.set(a, 'json', 'A');
+    // Busy: a new event every 10 ms keeps what is there.
+    for (let i = 0; i < 8; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      cache.set({}, 'json', String(i));
+    }
+    expect(cache.get(a, 'json')).toBe('A');
+    await new Promise((r) => setTimeout(r, 150));
+    expect(cache.size).toBe(0);
+    // And it works again afterwards.
+    cache.set(a, 'json', 'A2');
+    expect(cache.get(a, 'json')).toBe('A2');
+  });
+});
+
 // Sizes around the chunk boundaries (64 decoded or stored items a chunk) and past them.
 const LIST_SIZES = [0, 1, 63, 64, 65, 127, 128, 129, 1000];
 
@@ -31,6 +51,28 @@ describe('jsonListStream', () => {
     let text = '';
     for await (const chunk of jsonListStream(list)) text += String(chunk);
     expect(JSON.parse(text)).toEqual(list);
+  });
+
+  test.each(LIST_SIZES)('with kept item encodings a list of %d items is the very same text, first and second time', async (n) => {
+    const list = {
+      kind: 'ConfigMapList',
+      apiVersion: 'v1',
+      metadata: { resourceVersion: '9', continue: 'x' },
+      items: Array.from({ length: n }, (_, i) => ({ metadata: { name: `cm-${i}` }, data: { i: String(i), s: 'é"\\\n' } })),
+    };
+    const encodings = new ItemEncodings();
+    const render = async (): Promise<string> => {
+      let text = '';
+      for await (const chunk of jsonListStream(list, encodings)) text += String(chunk);
+      return text;
+    };
+    try {
+      expect(await render()).toBe(JSON.stringify(list));
+      expect(encodings.size).toBe(list.items.reduce((sum, item) => sum + JSON.stringify(item).length, 0));
+      expect(await render()).toBe(JSON.stringify(list));
+    } finally {
+      encodings.clear();
+    }
   });
 });
 

@@ -1,12 +1,25 @@
 /**
  * Recently encoded watch events, shared by all watchers of a server: every watcher of the same
  * change sends the same bytes, encoded once. Bounded by entry count, so events kept in the watch
- * cache's history do not also keep their encodings alive for minutes.
+ * cache's history do not also keep their encodings alive for minutes; and emptied once no event
+ * was encoded for a whole idle period, since after a burst of watch traffic the last `capacity`
+ * events (with their objects, already gone from the history) would otherwise stay for good.
  */
 export class EncodingCache<K extends object> {
   private readonly entries = new Map<K, Map<string, Uint8Array | string>>();
+  /** Entries added since the idle timer last looked (no clock on the hot path). */
+  private added = 0;
+  private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly capacity = 4096) {}
+  constructor(
+    private readonly capacity = 4096,
+    private readonly idleMs = 10_000,
+  ) {}
+
+  /** Events with encodings held. */
+  get size(): number {
+    return this.entries.size;
+  }
 
   get(event: K, encoding: string): Uint8Array | string | undefined {
     return this.entries.get(event)?.get(encoding);
@@ -24,5 +37,21 @@ export class EncodingCache<K extends object> {
       this.entries.set(event, forEvent);
     }
     forEvent.set(encoding, bytes);
+    this.added++;
+    this.watchIdle();
+  }
+
+  /** While entries exist, a timer empties the cache after a period without new encodings. */
+  private watchIdle(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      if (this.added === 0) {
+        this.entries.clear();
+        clearInterval(this.timer);
+        this.timer = undefined;
+      }
+      this.added = 0;
+    }, this.idleMs);
+    this.timer.unref();
   }
 }

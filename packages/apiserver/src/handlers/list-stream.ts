@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { KubeList } from '@cluster/apimachinery';
 import { rawItemJson, type RawItem } from '@cluster/storage';
+import type { ItemEncodings } from './item-encodings.js';
 
 /**
  * Items per chunk, decoded or stored. Small on purpose: a chunk of a few dozen typical objects
@@ -18,10 +19,15 @@ const COMMA_BYTE = 0x2c;
  * list of any size is sent without building the whole document as one string first (which for
  * 100,000 objects is hundreds of megabytes of heap held at once).
  */
-export function jsonListStream(list: KubeList): Readable {
+export function jsonListStream(list: KubeList, encodings?: ItemEncodings): Readable {
   const { items, ...envelope } = list;
   function* chunks(): Generator<Buffer> {
     yield Buffer.from(`${JSON.stringify(envelope).slice(0, -1)},"items":[`);
+    if (encodings && items.length > 0) {
+      yield* encodedChunks(items, encodings);
+      yield CLOSE;
+      return;
+    }
     for (let i = 0; i < items.length; i += ITEMS_PER_CHUNK) {
       // One stringify of the slice ("[a,b]") is a flat string, cheaper to encode than one built
       // by concatenation; its brackets become the separator from the previous chunk, or nothing.
@@ -36,6 +42,23 @@ export function jsonListStream(list: KubeList): Readable {
     yield CLOSE;
   }
   return Readable.from(chunks(), { objectMode: false });
+}
+
+/**
+ * The items' chunks from kept encodings (see ItemEncodings), adding those of this list when it
+ * is small enough to be worth keeping. Joining the kept strings of a chunk makes one flat string,
+ * as the one stringify of a slice does.
+ */
+function* encodedChunks(items: readonly object[], encodings: ItemEncodings): Generator<Buffer> {
+  const first = encodings.encode(items[0]!, true);
+  const keep = encodings.worthKeeping(items.length, first.length);
+  for (let i = 0; i < items.length; i += ITEMS_PER_CHUNK) {
+    const end = Math.min(items.length, i + ITEMS_PER_CHUNK);
+    // A leading '' puts the separator from the previous chunk in front.
+    const parts: string[] = i === 0 ? [] : [''];
+    for (let j = i; j < end; j++) parts.push(j === 0 ? first : encodings.encode(items[j]!, keep));
+    yield Buffer.from(parts.join(','));
+  }
 }
 
 /** Lists smaller than this are serialized in one go; bigger ones stream in chunks (see ITEMS_PER_CHUNK). */

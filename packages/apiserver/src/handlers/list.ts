@@ -36,11 +36,12 @@ export async function listResource(scope: RequestScope): Promise<HandlerResult> 
   const list = await scope.registry.list(scope.info.namespace, req);
   if (list.rawItems) {
     // The stored bytes of each item go out as they are; only the envelope is serialized here.
-    const { rawItems, items: _items, ...envelope } = list;
+    const { rawItems, items: _items, sharedItems: _shared, ...envelope } = list;
     return { code: 200, object: envelope as unknown as KubeObject, isList: true, json: rawJsonListStream(envelope, rawItems) };
   }
   // Items keep their apiVersion/kind (upstream omits them; clients accept both). They may be shared
   // watch-cache objects and must not be modified.
-  if (converts) list.items = list.items.map((item) => withTypeMeta(scope, item));
-  return { code: 200, object: list as unknown as KubeObject, isList: true };
+  const { sharedItems, ...body } = list;
+  if (converts) body.items = body.items.map((item) => withTypeMeta(scope, item));
+  return { code: 200, object: body as unknown as KubeObject, isList: true, sharedItems: sharedItems === true && !converts };
 }

@@ -41,6 +41,8 @@ export interface HandlerResult {
   object: KubeObject | Status;
   /** When true the object is a list to be rendered as one (Table rows etc.). */
   isList?: boolean;
+  /** A list whose items are the watch cache's unmodifiable objects: their encodings may be kept (ItemEncodings). */
+  sharedItems?: boolean;
   /** The response body as JSON bytes or a stream of them, when the handler built it (only with plainJsonResponse). */
   json?: Buffer | Readable;
   warnings?: string[];

@@ -59,8 +59,11 @@ export interface ListRequest {
   raw?: boolean;
 }
 
-/** A list, with its items possibly as JSON bytes instead of objects (ListRequest.raw). */
-export type ListResponse = KubeList & { rawItems?: RawItem[] };
+/**
+ * A list, with its items possibly as JSON bytes instead of objects (ListRequest.raw); `sharedItems`
+ * when the items are the watch cache's unmodifiable objects (ListResult.sharedItems).
+ */
+export type ListResponse = KubeList & { rawItems?: RawItem[]; sharedItems?: boolean };
 
 export interface DeleteRequest extends WriteOptions {
   preconditions?: Preconditions;
@@ -145,6 +148,8 @@ export class GenericRegistry {
       const items = this.conversion ? res.items.map((i) => this.fromStorage(i)) : res.items;
       const list: ListResponse = { kind: this.info.listKind, apiVersion: this.apiVersion(), metadata, items };
       if (res.rawItems) list.rawItems = res.rawItems;
+      // Converted items are new objects made per request.
+      if (res.sharedItems && !this.conversion) list.sharedItems = true;
       return list;
     } catch (e) {
       throw this.interpret(e, '', req.resourceVersion, req.continueToken ? 'continue' : 'list');

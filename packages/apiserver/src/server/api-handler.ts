@@ -6,6 +6,7 @@ import { checkQueryParams } from '../handlers/query-params.js';
 import { watchResource } from '../handlers/watch.js';
 import { jsonListStream, STREAM_LIST_THRESHOLD } from '../handlers/list-stream.js';
 import { EncodingCache } from '../handlers/encoding-cache.js';
+import { ItemEncodings } from '../handlers/item-encodings.js';
 import { WatchFlusher } from '../handlers/watch-flusher.js';
 import type { WatchEvent } from '@cluster/storage';
 import { encodeBody, warningHeader } from '../handlers/responders.js';
@@ -35,6 +36,7 @@ function notFoundResource(): StatusError {
 export function apiHandler(config: ApiServerConfig, registries: RegistrySet, catalog: ApiCatalog): Middleware<RequestState> {
   const metaGroup = `meta.${config.apiDomain}`;
   const encodings = new EncodingCache<WatchEvent>();
+  const itemEncodings = new ItemEncodings();
   const flusher = new WatchFlusher();
   const markDeprecated = deprecatedApiSignals(config.metrics, config.apiDomain);
   return async (ctx) => {
@@ -95,7 +97,7 @@ export function apiHandler(config: ApiServerConfig, registries: RegistrySet, cat
       return;
     }
     const result = await handleResource(scope);
-    writeResult(ctx, result, registry, n, config, metaGroup);
+    writeResult(ctx, result, registry, n, config, metaGroup, itemEncodings);
   };
 }
 
@@ -135,6 +137,7 @@ function writeResult(
   n: ReturnType<typeof negotiate>,
   config: ApiServerConfig,
   metaGroup: string,
+  itemEncodings: ItemEncodings,
 ): void {
   let object: KubeObject | Status = result.object;
   if (n.as === 'Table' && object.kind !== 'Status') {
@@ -156,7 +159,7 @@ function writeResult(
     if (result.json || (list && list.items.length >= STREAM_LIST_THRESHOLD)) {
       ctx.status = result.code;
       ctx.set('Content-Type', 'application/json');
-      ctx.body = result.json ?? jsonListStream(list!);
+      ctx.body = result.json ?? jsonListStream(list!, result.sharedItems ? itemEncodings : undefined);
       return;
     }
   }

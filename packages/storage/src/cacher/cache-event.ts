@@ -14,7 +14,7 @@ export interface CacheEvent {
   object: KubeObject;
   /** The state before the change (absent for ADDED). */
   prevObject?: KubeObject;
-  /** When the cache received the change (ms since epoch), for time-based eviction. */
+  /** When the cache received the change (ms since the cache was created), for time-based eviction. */
   time: number;
   /** Memoized derived events, one per event type. */
   variants?: Partial<Record<'ADDED' | 'MODIFIED' | 'DELETED', WatchEvent>>;

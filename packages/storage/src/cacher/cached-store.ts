@@ -15,7 +15,7 @@ import type {
 } from '../interfaces.js';
 import { parseRevision, type Etcd3Store } from '../etcd3/store.js';
 import { decodeContinue } from '../etcd3/continue-token.js';
-import { pageOfSnapshot } from './list-snapshot.js';
+import { pageOfSnapshot, type ListSnapshot } from './list-snapshot.js';
 import { Cacher } from './cacher.js';
 import { UpdateSerializer } from './update-serializer.js';
 import type { CacherOptions } from './cacher-source.js';
@@ -190,7 +190,7 @@ export class CachedStore implements Store {
     // "Any": resourceVersion=0 without a continue token (limit is ignored, as upstream's cache does).
     if (opts.resourceVersion === '0' && !opts.continueToken && opts.resourceVersionMatch !== 'Exact') {
       const listed = this.cacherFor(prefix)?.list(prefix, opts.predicate);
-      if (listed) return { items: listed.items, resourceVersion: String(listed.revision) };
+      if (listed) return { items: listed.items, resourceVersion: String(listed.revision), sharedItems: true };
       // Not ready yet: a most-recent read from etcd also satisfies "Any".
       const { resourceVersion: _rv, limit: _limit, ...rest } = opts;
       return this.etcd.getList(prefix, rest);
@@ -223,7 +223,7 @@ export class CachedStore implements Store {
     const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
     if (limit === 0) {
       const listed = cacher.list(prefix, opts.predicate);
-      return listed && { items: listed.items, resourceVersion: String(Math.max(at, listed.revision)) };
+      return listed && { items: listed.items, resourceVersion: String(Math.max(at, listed.revision)), sharedItems: true };
     }
     const found = cacher.snapshot(prefix);
     if (!found) return undefined;
@@ -231,6 +231,7 @@ export class CachedStore implements Store {
     const snap = { ...found, revision: Math.max(at, found.revision) };
     const page = pageOfSnapshot(snap, { limit, ...(opts.predicate ? { predicate: opts.predicate } : {}), hasSelector: opts.hasSelector === true });
     if (page.continueToken) cacher.keepSnapshot(snap);
+    page.sharedItems = true;
     return page;
   }
 
@@ -244,7 +245,10 @@ export class CachedStore implements Store {
     if (token.revision <= 0) return undefined;
     const resourcePrefix = resourcePrefixOf(prefix);
     const cacher = resourcePrefix ? this.cachers.get(resourcePrefix) : undefined;
-    const snap = cacher?.snapshotFor(prefix, token.revision);
+    if (!cacher) return undefined;
+    const snap =
+      cacher.snapshotFor(prefix, token.revision) ??
+      (this.opts.consistentListFromCache !== false ? await this.snapshotAtRevision(cacher, prefix, token.revision) : undefined);
     if (!snap) return undefined;
     // A client paging through a list asks many times a second; one look at etcd per second tells
     // all of them. A compaction in between is noticed by the next look (the pages served meanwhile
@@ -254,12 +258,41 @@ export class CachedStore implements Store {
       await this.etcd.assertRevisionAvailable(prefix, token.revision, token.startRelative);
       snap.availableCheckedAt = now;
     }
-    return pageOfSnapshot(snap, {
+    const page = pageOfSnapshot(snap, {
       startKey: prefix + token.startRelative,
       ...(opts.limit ? { limit: opts.limit } : {}),
       ...(opts.predicate ? { predicate: opts.predicate } : {}),
       hasSelector: opts.hasSelector === true,
     });
+    page.sharedItems = true;
+    return page;
+  }
+
+  /**
+   * The state under `prefix` at exactly `revision` from this cache, for a continue token whose
+   * first page another worker (or replica) served, kept for the pages after it; undefined when it
+   * cannot be had without etcd. Either the cache's history reaches back to `revision`, or the
+   * cache is behind it and a proof (Cacher.confirmCurrent) shows nothing under `prefix` changed
+   * from the cache's revision to at least `revision` (other resources moved etcd's revision on).
+   */
+  private async snapshotAtRevision(cacher: Cacher, prefix: string, revision: number): Promise<ListSnapshot | undefined> {
+    if (!cacher.isReady || !prefix.endsWith('/') || revision < cacher.listedRevision) return undefined;
+    let snap: ListSnapshot | undefined;
+    if (cacher.revision >= revision) {
+      snap = cacher.snapshotAt(prefix, revision);
+    } else if (cacher.canConfirmCurrent) {
+      const proof = await cacher.confirmCurrent(prefix);
+      if (cacher.revision >= revision) {
+        snap = cacher.snapshotAt(prefix, revision);
+      } else if (proof && proof.cacheRevision <= revision && revision <= proof.revision && cacher.stillCurrent(proof.revision, proof.cacheRevision)) {
+        // Nothing under the prefix changed from proof.cacheRevision to proof.revision, and the
+        // cache is between them: its state under the prefix is the state at `revision`.
+        const current = cacher.snapshot(prefix);
+        snap = current && { ...current, revision };
+      }
+    }
+    if (snap) cacher.keepSnapshot(snap);
+    return snap;
   }
 
   /**

@@ -247,6 +247,16 @@ export class Cacher {
     return { prefix, revision: this.cache.revision, keys, objects };
   }
 
+  /**
+   * The state under `prefix` (ending in '/') at exactly `revision` from the cache's own state and
+   * history, or undefined when it does not reach back to it or is not there yet.
+   */
+  snapshotAt(prefix: string, revision: number): ListSnapshot | undefined {
+    if (!this.ready) return undefined;
+    const state = this.cache.stateAt(prefix, revision);
+    return state && { prefix, revision, keys: state.keys, objects: state.objects };
+  }
+
   /** Keeps `snap` for the continue tokens of the list it served (bounded count, short lifetime). */
   keepSnapshot(snap: ListSnapshot): void {
     if (!this.closed) this.snapshots.add(snap);

@@ -152,4 +152,72 @@ describe('WatchCache key order (kept incrementally)', () => {
       }
     }
   });
+
+  test.each([
+    ['nothing', () => undefined, true],
+    ['a put of a new key in another prefix', (c: WatchCache) => c.apply({ type: 'put', key: key('b', 'y'), revision: 11, object: obj('b', 'y', 11) }), false],
+    ['a second change at the same revision', (c: WatchCache) => c.apply({ type: 'put', key: key('a', 'x'), revision: 10, object: obj('a', 'x', 10) }), false],
+    ['a delete', (c: WatchCache) => c.apply({ type: 'delete', key: key('a', 'x'), revision: 11 }), false],
+    ['a progress notification', (c: WatchCache) => c.advance(20), true],
+    ['a relist to the same revision', (c: WatchCache) => c.reset([[key('a', 'x'), obj('a', 'x', 3)]], 10), false],
+  ])('a snapshot is reused after %s: %s', (_name, change, reused) => {
+    const { cache } = newCache();
+    const first = cache.snapshot(`${P}a/`);
+    change(cache);
+    const second = cache.snapshot(`${P}a/`);
+    expect(second === first).toBe(reused);
+    expect(cache.snapshot(`${P}a/`).objects).toEqual(cache.list(`${P}a/`));
+  });
+
+  test('namespace strings are shared, the objects stay equal', () => {
+    const { cache } = newCache();
+    cache.apply({ type: 'put', key: key('a', 'y'), revision: 11, object: obj('a', 'y', 11) });
+    expect(cache.get(key('a', 'y'))).toEqual(obj('a', 'y', 11));
+  });
+
+  describe('stateAt', () => {
+    // From newCache: a/x at 10; then these changes.
+    const changes = (c: WatchCache): void => {
+      c.apply({ type: 'put', key: key('a', 'y'), revision: 11, object: obj('a', 'y', 11) });
+      c.apply({ type: 'put', key: key('a', 'x'), revision: 12, object: obj('a', 'x', 12) });
+      c.apply({ type: 'put', key: key('b', 'z'), revision: 13, object: obj('b', 'z', 13) });
+      c.apply({ type: 'delete', key: key('a', 'y'), revision: 14 });
+      c.apply({ type: 'put', key: key('a', 'w'), revision: 15, object: obj('a', 'w', 15) });
+      c.apply({ type: 'delete', key: key('a', 'x'), revision: 15 });
+    };
+    test.each([
+      [10, [['x', '3']]],
+      [11, [['x', '3'], ['y', '11']]],
+      [12, [['x', '12'], ['y', '11']]],
+      [13, [['x', '12'], ['y', '11']]],
+      [14, [['x', '12']]],
+      [15, [['w', '15']]],
+    ])('the state of a/ at %d', (revision, want) => {
+      const { cache } = newCache();
+      changes(cache);
+      const state = cache.stateAt(`${P}a/`, revision)!;
+      expect(state.keys).toEqual(want.map(([name]) => key('a', name!)));
+      expect(state.objects.map((o) => [o.metadata.name, o.metadata.resourceVersion])).toEqual(want);
+      // The cache's own state is untouched.
+      expect(cache.list(`${P}a/`).map((o) => o.metadata.name)).toEqual(['w']);
+    });
+
+    test.each([
+      ['ahead of the cache', 16],
+      ['before the window', 9],
+    ])('undefined when %s', (_name, revision) => {
+      const { cache } = newCache();
+      changes(cache);
+      expect(cache.stateAt(`${P}a/`, revision)).toBeUndefined();
+    });
+
+    test('undefined once the window no longer reaches back to it', () => {
+      const { cache, clock } = newCache({ windowMs: 1_000 });
+      changes(cache);
+      clock.t += 2_000;
+      cache.evict();
+      expect(cache.stateAt(`${P}a/`, 12)).toBeUndefined();
+      expect(cache.stateAt(`${P}a/`, 15)?.keys).toEqual([key('a', 'w')]);
+    });
+  });
 });

@@ -27,19 +27,26 @@ export interface WatchCacheOptions {
   now?: () => number;
 }
 
-interface StateEntry {
-  object: KubeObject;
-  /** The synthetic ADDED event for this state, shared by every watcher that starts on it. */
-  added?: WatchEvent;
-}
-
 /**
  * The in-memory state of one resource plus a window of recent changes (after upstream's
  * watchCache). Pure: it is fed by the cacher and does no I/O. Invariant: every change with a
  * revision above {@link windowStart} and up to {@link revision} is in the window.
  */
 export class WatchCache {
-  private state = new Map<string, StateEntry>();
+  /**
+   * The current object of every key. Objects are held directly, not in a wrapper per key: with
+   * 100,000 objects a two-field wrapper is ~3.4 MB, for a memo most objects never use (see added).
+   */
+  private state = new Map<string, KubeObject>();
+  /** The synthetic ADDED event of a current object, shared by every watcher that starts on it. */
+  private added = new WeakMap<KubeObject, WatchEvent>();
+  /**
+   * One instance of each namespace string: every decoded object has its own copy of it otherwise
+   * (~32 bytes each, the same few values over and over).
+   */
+  private namespaces = new Map<string, string>();
+  /** Event times are kept relative to this, so they stay small integers (no 16-byte heap number each). */
+  private readonly epoch: number;
   /**
    * Keys of {@link state} in order, maintained lazily: keys added since the last ordered read wait
    * in {@link pending} and deletions only set {@link stale}. A list then merges (O(n + p log p))
@@ -54,6 +61,10 @@ export class WatchCache {
   private rev = 0;
   private start = 0;
   private listed = 0;
+  /** The last {@link snapshot}, reused while the cache has not changed. */
+  private lastSnapshot: { prefix: string; version: number; keys: string[]; objects: KubeObject[] } | undefined;
+  /** Counts changes of the state (applied changes and relists). */
+  private version = 0;
   private readonly windowMs: number;
   private readonly maxEvents: number;
   private readonly now: () => number;
@@ -62,6 +73,7 @@ export class WatchCache {
     this.windowMs = opts.windowMs ?? DEFAULT_WINDOW_MS;
     this.maxEvents = Math.max(1, opts.maxEvents ?? DEFAULT_MAX_WINDOW_EVENTS);
     this.now = opts.now ?? Date.now;
+    this.epoch = this.now();
   }
 
   /** The revision the cache is complete up to. */
@@ -87,7 +99,10 @@ export class WatchCache {
   /** Replaces the state with a list read at `revision` and forgets the window. */
   reset(entries: Iterable<readonly [string, KubeObject]>, revision: number): void {
     this.state = new Map();
-    for (const [key, object] of entries) this.state.set(key, { object });
+    this.version++;
+    this.added = new WeakMap();
+    this.namespaces.clear();
+    for (const [key, object] of entries) this.state.set(key, this.shareNamespace(object));
     this.sorted = [...this.state.keys()].sort(compareKeys);
     this.pending = [];
     this.stale = false;
@@ -107,20 +122,25 @@ export class WatchCache {
   apply(change: StoreChange): CacheEvent | undefined {
     if (change.revision > this.rev) this.rev = change.revision;
     const prev = this.state.get(change.key);
+    const time = this.now() - this.epoch;
+    this.version++;
+    // The last snapshot is stale now; it must not keep replaced objects alive either.
+    this.lastSnapshot = undefined;
     let ev: CacheEvent;
     if (change.type === 'put') {
       if (!change.object) return undefined;
-      this.state.set(change.key, { object: change.object });
+      const object = this.shareNamespace(change.object);
+      this.state.set(change.key, object);
       if (!prev) this.pending.push(change.key);
       ev = prev
-        ? { type: 'MODIFIED', key: change.key, revision: change.revision, object: change.object, prevObject: prev.object, time: this.now() }
-        : { type: 'ADDED', key: change.key, revision: change.revision, object: change.object, time: this.now() };
+        ? { type: 'MODIFIED', key: change.key, revision: change.revision, object, prevObject: prev, time }
+        : { type: 'ADDED', key: change.key, revision: change.revision, object, time };
     } else {
-      const last = prev?.object ?? change.object;
+      const last = prev ?? change.object;
       if (!last) return undefined;
       if (this.state.delete(change.key)) this.stale = true;
       const object = withResourceVersion(last, change.revision);
-      ev = { type: 'DELETED', key: change.key, revision: change.revision, object, prevObject: last, time: this.now() };
+      ev = { type: 'DELETED', key: change.key, revision: change.revision, object, prevObject: last, time };
     }
     this.window.push(ev);
     this.evict();
@@ -136,7 +156,7 @@ export class WatchCache {
 
   /** Drops events older than the window duration or beyond the count bound, a whole revision at a time. */
   evict(): void {
-    const cutoff = this.now() - this.windowMs;
+    const cutoff = this.now() - this.epoch - this.windowMs;
     for (;;) {
       const first = this.window[this.head];
       if (!first) break;
@@ -174,19 +194,23 @@ export class WatchCache {
 
   /** The current object at `key`. */
   get(key: string): KubeObject | undefined {
-    return this.state.get(key)?.object;
+    return this.state.get(key);
   }
 
   /** Current objects under `prefix` (or the one exact key) that pass `predicate`, sorted by key. */
   list(prefix: string, predicate?: Predicate): KubeObject[] {
-    return this.select(prefix, predicate).map(([, e]) => e.object);
+    return this.select(prefix, predicate);
   }
 
   /** Synthetic ADDED events for the current objects under `prefix` passing `predicate`, by key. */
   addedEvents(prefix: string, predicate?: Predicate): WatchEvent[] {
-    return this.select(prefix, predicate).map(([, e]) => {
-      e.added ??= { type: 'ADDED', object: e.object, revision: Number(e.object.metadata.resourceVersion ?? 0) };
-      return e.added;
+    return this.select(prefix, predicate).map((object) => {
+      let ev = this.added.get(object);
+      if (!ev) {
+        ev = { type: 'ADDED', object, revision: Number(object.metadata.resourceVersion ?? 0) };
+        this.added.set(object, ev);
+      }
+      return ev;
     });
   }
 
@@ -202,24 +226,79 @@ export class WatchCache {
    * copy of references only, which stays the state at {@link revision} whatever happens later.
    */
   snapshot(prefix: string): { keys: string[]; objects: KubeObject[] } {
+    const last = this.lastSnapshot;
+    // Nothing changed since the last one: the same arrays, which no one modifies, instead of
+    // 10,000 lookups per first page. (Counted, not by revision: the changes of one etcd
+    // transaction share a revision.)
+    if (last && last.prefix === prefix && last.version === this.version) return last;
     const keys = this.keysUnder(prefix);
     const objects = new Array<KubeObject>(keys.length);
-    for (let i = 0; i < keys.length; i++) objects[i] = this.state.get(keys[i]!)!.object;
+    for (let i = 0; i < keys.length; i++) objects[i] = this.state.get(keys[i]!)!;
+    this.lastSnapshot = { prefix, version: this.version, keys, objects };
+    return this.lastSnapshot;
+  }
+
+  /**
+   * The state under `prefix` (ending in '/') at `revision`, from the current one with the window's
+   * later changes under it undone, or undefined when the window does not reach back to it (or it
+   * is ahead of the cache). Copies references only; for a continue token this cache did not
+   * hand out (another worker's first page).
+   */
+  stateAt(prefix: string, revision: number): { keys: string[]; objects: KubeObject[] } | undefined {
+    if (revision > this.rev || revision < this.start || !prefix.endsWith('/')) return undefined;
+    const current = this.snapshot(prefix);
+    const later = this.eventsAfter(revision).filter((ev) => ev.key.startsWith(prefix));
+    if (later.length === 0) return current;
+    const keys = current.keys.slice();
+    const objects = current.objects.slice();
+    // Newest first, so each key ends at its state before the oldest of its later changes.
+    for (let i = later.length - 1; i >= 0; i--) {
+      const ev = later[i]!;
+      const at = lowerBound(keys, ev.key);
+      const present = keys[at] === ev.key;
+      if (ev.type === 'ADDED') {
+        if (present) {
+          keys.splice(at, 1);
+          objects.splice(at, 1);
+        }
+      } else if (present) {
+        objects[at] = ev.prevObject!;
+      } else {
+        keys.splice(at, 0, ev.key);
+        objects.splice(at, 0, ev.prevObject!);
+      }
+    }
     return { keys, objects };
   }
 
-  private select(prefix: string, predicate?: Predicate): [string, StateEntry][] {
-    const out: [string, StateEntry][] = [];
+  private select(prefix: string, predicate?: Predicate): KubeObject[] {
+    const out: KubeObject[] = [];
     if (!prefix.endsWith('/')) {
-      const e = this.state.get(prefix);
-      if (e && (!predicate || predicate(e.object))) out.push([prefix, e]);
+      const obj = this.state.get(prefix);
+      if (obj && (!predicate || predicate(obj))) out.push(obj);
       return out;
     }
     for (const key of this.keysUnder(prefix)) {
-      const e = this.state.get(key)!;
-      if (!predicate || predicate(e.object)) out.push([key, e]);
+      const obj = this.state.get(key)!;
+      if (!predicate || predicate(obj)) out.push(obj);
     }
     return out;
+  }
+
+  /**
+   * `obj` with its namespace string replaced by the cache's one instance of it. The object is
+   * freshly decoded and not yet shared, so changing it in place is safe; the value is equal.
+   */
+  private shareNamespace(obj: KubeObject): KubeObject {
+    const ns = obj.metadata.namespace;
+    if (typeof ns !== 'string') return obj;
+    const shared = this.namespaces.get(ns);
+    if (shared !== undefined) {
+      obj.metadata.namespace = shared;
+    } else if (this.namespaces.size < MAX_SHARED_NAMESPACES) {
+      this.namespaces.set(ns, ns);
+    }
+    return obj;
   }
 
   /** The current keys under `prefix` (or the one exact key), in order. */
@@ -258,6 +337,9 @@ export class WatchCache {
     return out;
   }
 }
+
+/** Bound on the namespace strings shared (see shareNamespace): past it new ones keep their copies. */
+const MAX_SHARED_NAMESPACES = 10_000;
 
 /** Every key under `prefix` sorts before the prefix with its last character incremented. */
 function prefixLimit(prefix: string): string {

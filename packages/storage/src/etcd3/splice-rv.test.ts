@@ -18,7 +18,7 @@ describe('spliceResourceVersion', () => {
     const { resourceVersion: _rv, ...rest } = parsed.metadata;
     expect({ ...parsed, metadata: rest }).toEqual(JSON.parse(json));
   });
-  test.each([['{"data":{}}'], ['{"metadata":null}'], ['[]'], ['']])('gives up on %s', (json) => {
+  test.each([['{"data":{}}'], ['{"metadata":null}'], ['[]'], [''], ['{"kind":"X"}'], ['{"a":""}']])('gives up on %s', (json) => {
     expect(splice(json)).toBeUndefined();
   });
 });

@@ -13,7 +13,7 @@ export function spliceResourceVersion(value: Buffer, resourceVersion: string): B
  * inserted field), for writers that copy many items into one buffer anyway.
  */
 export function resourceVersionParts(value: Buffer, resourceVersion: string): [Buffer, Buffer, Buffer] | undefined {
-  const at = topLevelMetadataBody(value);
+  const at = metadataBodyStart(value);
   if (at < 0) return undefined;
   const empty = value[at] === 0x7d; // '}': metadata was {}
   const insert = Buffer.from(`"resourceVersion":"${resourceVersion}"${empty ? '' : ','}`);
@@ -27,7 +27,7 @@ const METADATA_KEY = Buffer.from('"metadata"');
  * start, tracking depth and strings, so a `"metadata"` key nested deeper is never taken; stored
  * objects put metadata near the front, so the scan is short.
  */
-function topLevelMetadataBody(buf: Buffer): number {
+export function metadataBodyStart(buf: Buffer): number {
   let depth = 0;
   let i = 0;
   const n = buf.length;
@@ -35,7 +35,7 @@ function topLevelMetadataBody(buf: Buffer): number {
     const c = buf[i]!;
     if (c === 0x22) {
       // A string: at depth 1 it may be the key we look for.
-      if (depth === 1 && buf.compare(METADATA_KEY, 0, METADATA_KEY.length, i, i + METADATA_KEY.length) === 0) {
+      if (depth === 1 && startsWithAt(buf, METADATA_KEY, i)) {
         let j = i + METADATA_KEY.length;
         while (j < n && isSpace(buf[j]!)) j++;
         if (buf[j] === 0x3a) {
@@ -58,4 +58,14 @@ function topLevelMetadataBody(buf: Buffer): number {
 
 function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
+
+/**
+ * Whether `buf` holds `key` at `at`. Compared in JS: a native Buffer.compare call per string
+ * costs more than the few bytes compared, and this runs for every object decoded.
+ */
+function startsWithAt(buf: Buffer, key: Buffer, at: number): boolean {
+  if (at + key.length > buf.length) return false;
+  for (let k = 0; k < key.length; k++) if (buf[at + k] !== key[k]) return false;
+  return true;
 }

@@ -169,17 +169,69 @@ describe('paged most-recent lists from cache snapshots', () => {
     expect(names(rest.items)).toEqual(['s4']);
   }, T);
 
-  test('without a kept snapshot (another replica, or expired) the next page is read from etcd at the token revision', async () => {
+  test('without a kept snapshot (another worker\'s first page) the next page comes from this cache\'s own history at the token revision', async () => {
     const res = resource();
     const { store } = newStore();
-    const other = newStore({ maxListSnapshots: 1, listSnapshotTtlMs: 1 });
+    const other = newStore();
     for (const x of ['a', 'b', 'c']) await create(res, x, { v: 'old' });
     await ready(store, res);
     await ready(other.store, res);
     const first = await store.getList(`${res}ns/`, { limit: 1 });
-    await etcd.guaranteedUpdate(`${res}ns/b`, (cur) => ({ ...cur!, data: { v: 'new' } }), { ignoreNotFound: false });
+    await create(res, 'a0');
+    await etcd.delete(`${res}ns/c`);
+    const updated = await etcd.guaranteedUpdate(`${res}ns/b`, (cur) => ({ ...cur!, data: { v: 'new' } }), { ignoreNotFound: false });
+    const cacher = other.store.cacherFor(res)!;
+    while (cacher.revision < Number(updated.metadata.resourceVersion)) await sleep(5);
     const before = other.etcdLists();
-    await sleep(5);
+    const second = await other.store.getList(`${res}ns/`, { limit: 1, continueToken: first.continueToken! });
+    const third = await other.store.getList(`${res}ns/`, { limit: 1, continueToken: second.continueToken! });
+    expect(other.etcdLists()).toBe(before);
+    const secondEtcd = await etcd.getList(`${res}ns/`, { limit: 1, continueToken: first.continueToken! });
+    const thirdEtcd = await etcd.getList(`${res}ns/`, { limit: 1, continueToken: secondEtcd.continueToken! });
+    for (const [cached, fromEtcd] of [
+      [second, secondEtcd],
+      [third, thirdEtcd],
+    ] as const) {
+      expect(cached.resourceVersion).toBe(first.resourceVersion);
+      expect(cached.items).toEqual(fromEtcd.items);
+      expect(cached.remainingItemCount).toBe(fromEtcd.remainingItemCount);
+      expect(cached.continueToken).toBe(fromEtcd.continueToken);
+    }
+    expect(names(second.items)).toEqual(['b']);
+    expect(second.items[0]!.data).toEqual({ v: 'old' });
+    expect(names(third.items)).toEqual(['c']);
+  }, T);
+
+  test('a cache behind the token revision serves the page when nothing under the prefix changed up to it', async () => {
+    const res = resource();
+    const { store } = newStore();
+    const other = newStore();
+    for (const x of ['a', 'b', 'c']) await create(res, x);
+    await ready(store, res);
+    await ready(other.store, res);
+    // etcd moves on elsewhere: the first page is proven current at etcd's revision, ahead of both caches.
+    await etcd.create(`/registry/core/elsewhere${n}/x`, cm('ns', 'x'));
+    const first = await store.getList(`${res}ns/`, { limit: 1 });
+    expect(Number(first.resourceVersion)).toBeGreaterThan(other.store.cacherFor(res)!.revision);
+    const before = other.etcdLists();
+    const second = await other.store.getList(`${res}ns/`, { limit: 1, continueToken: first.continueToken! });
+    expect(other.etcdLists()).toBe(before);
+    expect(second.resourceVersion).toBe(first.resourceVersion);
+    expect(names(second.items)).toEqual(['b']);
+    const fromEtcd = await etcd.getList(`${res}ns/`, { limit: 1, continueToken: first.continueToken! });
+    expect(second.continueToken).toBe(fromEtcd.continueToken);
+  }, T);
+
+  test('when the cache cannot reach back to the token revision (listed after it) the next page is read from etcd', async () => {
+    const res = resource();
+    const { store } = newStore();
+    for (const x of ['a', 'b', 'c']) await create(res, x, { v: 'old' });
+    await ready(store, res);
+    const first = await store.getList(`${res}ns/`, { limit: 1 });
+    await etcd.guaranteedUpdate(`${res}ns/b`, (cur) => ({ ...cur!, data: { v: 'new' } }), { ignoreNotFound: false });
+    const other = newStore();
+    await ready(other.store, res);
+    const before = other.etcdLists();
     const second = await other.store.getList(`${res}ns/`, { limit: 1, continueToken: first.continueToken! });
     expect(other.etcdLists()).toBe(before + 1);
     expect(second.resourceVersion).toBe(first.resourceVersion);
