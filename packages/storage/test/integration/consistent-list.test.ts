@@ -4,6 +4,7 @@ import { CachedStore, type CachedStoreOptions } from '../../src/cacher/index.js'
 import { newEtcdClient } from '../../src/etcd3/client.js';
 import { Etcd3Store } from '../../src/etcd3/store.js';
 import { isStorageError } from '../../src/errors.js';
+import type { ListResult } from '../../src/interfaces.js';
 import { cm, privateEtcd, sleep } from './watch-helpers.js';
 
 // Most-recent lists and their pages served from the watch cache (ConsistentListFromCache,
@@ -118,6 +119,16 @@ describe('ConsistentListFromCache off', () => {
   }, T);
 });
 
+/** Each cached page equals etcd's page for the same token, at the first page's revision. */
+function expectPagesAsEtcd(first: ListResult, pairs: ReadonlyArray<readonly [ListResult, ListResult]>): void {
+  for (const [cached, fromEtcd] of pairs) {
+    expect(cached.resourceVersion).toBe(first.resourceVersion);
+    expect(cached.items).toEqual(fromEtcd.items);
+    expect(cached.remainingItemCount).toBe(fromEtcd.remainingItemCount);
+    expect(cached.continueToken).toBe(fromEtcd.continueToken);
+  }
+}
+
 describe('paged most-recent lists from cache snapshots', () => {
   test('later pages return the state at the first page revision after later writes, as etcd would', async () => {
     const res = resource();
@@ -139,15 +150,10 @@ describe('paged most-recent lists from cache snapshots', () => {
     // The same pages straight from etcd at that revision.
     const secondEtcd = await etcd.getList(`${res}ns/`, { limit: 2, continueToken: first.continueToken! });
     const thirdEtcd = await etcd.getList(`${res}ns/`, { limit: 2, continueToken: secondEtcd.continueToken! });
-    for (const [cached, fromEtcd] of [
+    expectPagesAsEtcd(first, [
       [second, secondEtcd],
       [third, thirdEtcd],
-    ] as const) {
-      expect(cached.resourceVersion).toBe(first.resourceVersion);
-      expect(cached.items).toEqual(fromEtcd.items);
-      expect(cached.remainingItemCount).toBe(fromEtcd.remainingItemCount);
-      expect(cached.continueToken).toBe(fromEtcd.continueToken);
-    }
+    ]);
     expect(names(second.items)).toEqual(['p2', 'p3']);
     expect(second.items[0]!.data).toEqual({ v: 'old' });
     expect(names(third.items)).toEqual(['p4']);
@@ -188,15 +194,10 @@ describe('paged most-recent lists from cache snapshots', () => {
     expect(other.etcdLists()).toBe(before);
     const secondEtcd = await etcd.getList(`${res}ns/`, { limit: 1, continueToken: first.continueToken! });
     const thirdEtcd = await etcd.getList(`${res}ns/`, { limit: 1, continueToken: secondEtcd.continueToken! });
-    for (const [cached, fromEtcd] of [
+    expectPagesAsEtcd(first, [
       [second, secondEtcd],
       [third, thirdEtcd],
-    ] as const) {
-      expect(cached.resourceVersion).toBe(first.resourceVersion);
-      expect(cached.items).toEqual(fromEtcd.items);
-      expect(cached.remainingItemCount).toBe(fromEtcd.remainingItemCount);
-      expect(cached.continueToken).toBe(fromEtcd.continueToken);
-    }
+    ]);
     expect(names(second.items)).toEqual(['b']);
     expect(second.items[0]!.data).toEqual({ v: 'old' });
     expect(names(third.items)).toEqual(['c']);
