@@ -17,16 +17,26 @@ const HEADER_END = Buffer.from('\r\n\r\n');
 /** A response header block larger than this is a broken server, not a slow one. */
 const MAX_HEADER_BYTES = 64 * 1024;
 
-/** A response being read: headers first, then a body framed by length, by chunks, or by close. */
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * A response being read: headers first, then a body framed by length, by chunks, or by close.
+ * Body bytes go straight into `chunks` as slices of what the socket delivered; only the header
+ * block and chunk-size lines are ever joined, so a large body is copied once (at the end).
+ */
 class ResponseParser {
   constructor(method) {
     this.method = method;
-    this.buf = Buffer.alloc(0);
+    /** Unparsed header bytes, or an unfinished chunk-size line (or trailer section). */
+    this.buf = EMPTY;
     this.status = 0;
     this.headersDone = false;
     /** 'length' | 'chunked' | 'close' */
     this.framing = 'length';
+    /** Body bytes still due ('length'), or bytes of the current chunk's data ('chunked'). */
     this.remaining = 0;
+    /** The CRLF after a chunk's data still to skip. */
+    this.crlfLeft = 0;
     this.chunks = [];
     this.keepAlive = true;
     this.done = false;
@@ -34,12 +44,15 @@ class ResponseParser {
 
   /** Feeds bytes; returns true when the response is complete. Throws on a malformed response. */
   feed(data) {
-    this.buf = this.buf.length === 0 ? data : Buffer.concat([this.buf, data]);
-    if (!this.headersDone && !this.parseHeaders()) return false;
-    if (this.framing === 'length') return this.readLength();
-    if (this.framing === 'chunked') return this.readChunks();
-    this.chunks.push(this.buf);
-    this.buf = Buffer.alloc(0);
+    if (!this.headersDone) {
+      this.buf = this.buf.length === 0 ? data : Buffer.concat([this.buf, data]);
+      if (!this.parseHeaders()) return false;
+      data = this.buf;
+      this.buf = EMPTY;
+    }
+    if (this.framing === 'length') return this.readLength(data);
+    if (this.framing === 'chunked') return this.readChunks(data);
+    if (data.length > 0) this.chunks.push(data);
     return false;
   }
 
@@ -96,42 +109,51 @@ class ResponseParser {
     return true;
   }
 
-  readLength() {
-    if (this.buf.length >= this.remaining) {
-      if (this.remaining > 0) this.chunks.push(this.buf.subarray(0, this.remaining));
-      // Bytes past the body would be a pipelined answer, which this client never asks for.
-      this.buf = Buffer.alloc(0);
-      this.remaining = 0;
-      this.done = true;
-      return true;
-    }
-    return false;
+  readLength(data) {
+    // Bytes past the body would be a pipelined answer, which this client never asks for.
+    const take = Math.min(this.remaining, data.length);
+    if (take > 0) this.chunks.push(data.subarray(0, take));
+    this.remaining -= take;
+    this.done = this.remaining === 0;
+    return this.done;
   }
 
-  readChunks() {
+  readChunks(data) {
+    let rest = data;
     for (;;) {
       if (this.remaining > 0) {
-        // Inside a chunk's data (remaining counts its trailing CRLF too).
-        if (this.buf.length < this.remaining) return false;
-        this.chunks.push(this.buf.subarray(0, this.remaining - 2));
-        this.buf = this.buf.subarray(this.remaining);
-        this.remaining = 0;
+        const take = Math.min(this.remaining, rest.length);
+        if (take > 0) this.chunks.push(rest.subarray(0, take));
+        rest = rest.subarray(take);
+        this.remaining -= take;
+        if (this.remaining > 0) return false;
+        this.crlfLeft = 2;
       }
+      if (this.crlfLeft > 0) {
+        const take = Math.min(this.crlfLeft, rest.length);
+        rest = rest.subarray(take);
+        this.crlfLeft -= take;
+        if (this.crlfLeft > 0) return false;
+      }
+      this.buf = this.buf.length === 0 ? rest : Buffer.concat([this.buf, rest]);
       const lineEnd = this.buf.indexOf(CRLF);
-      if (lineEnd === -1) return false;
+      if (lineEnd === -1) {
+        if (this.buf.length > MAX_HEADER_BYTES) throw new Error('chunk-size line too long');
+        return false;
+      }
       const size = parseInt(this.buf.toString('latin1', 0, lineEnd).split(';')[0], 16);
       if (!Number.isSafeInteger(size) || size < 0) throw new Error('malformed chunk size');
       if (size === 0) {
         // The last chunk, then optional trailers and a blank line.
-        const end = this.buf.indexOf(HEADER_END, lineEnd);
         const bare = this.buf.length >= lineEnd + 4 && this.buf[lineEnd + 2] === 13 && this.buf[lineEnd + 3] === 10;
-        if (!bare && end === -1) return false;
-        this.buf = Buffer.alloc(0);
+        if (!bare && this.buf.indexOf(HEADER_END, lineEnd) === -1) return false;
+        this.buf = EMPTY;
         this.done = true;
         return true;
       }
-      this.buf = this.buf.subarray(lineEnd + 2);
-      this.remaining = size + 2;
+      rest = this.buf.subarray(lineEnd + 2);
+      this.buf = EMPTY;
+      this.remaining = size;
     }
   }
 }
