@@ -2,7 +2,7 @@ import type { HandlerResult, RequestScope } from './scope.js';
 import { parseListQuery } from './list-options.js';
 import { rawJsonListStream } from './list-stream.js';
 import { selectionPredicate } from './selectors.js';
-import type { ListRequest } from '../registry/generic-registry.js';
+import type { ListRequest } from '../registry/registry-types.js';
 import type { KubeObject } from '@cluster/apimachinery';
 import { withTypeMeta } from './get.js';
 

@@ -10,13 +10,11 @@ import {
   type KubeObject,
   type KubeList,
   type Status,
-  type PatchSchema,
-  type StructuredType,
   setManagedFields,
   updateManagedFields,
   type JsonObject,
 } from '@cluster/apimachinery';
-import type { Predicate, Preconditions, RawItem, Store, WatchOptions, WatchStream } from '@cluster/storage';
+import type { Predicate, Store, WatchOptions, WatchStream } from '@cluster/storage';
 import { isStorageError, parseRevision } from '@cluster/storage';
 import { runAdmission, runMutatingAdmission, type AdmissionPlugin, type AdmissionOperation } from '../admission/admission.js';
 import type { ResourceInfo } from './resource-info.js';
@@ -25,61 +23,8 @@ import type { ObjectAllocations, RegistrationOperations, Reservation, StorageCon
 import { convertedWatch } from './converted-watch.js';
 import type { ResourceStrategy, SubresourceStrategy } from './strategy.js';
 import { interpretStorageError, type ReadContext } from './storage-errors.js';
+import type { DeleteRequest, DeleteResult, KindSchemas, ListRequest, ListResponse, ObjectTransform, WriteOptions } from './registry-types.js';
 import { carryUpdateMeta, deepCopy, fillCreateMeta, formatTime, generateName } from './object-meta.js';
-
-/** Schema-derived helpers of one kind: strategic-merge metadata and the SSA structured type. */
-export interface KindSchemas {
-  patchMeta: PatchSchema;
-  structured: StructuredType;
-  /** All OpenAPI definitions (shared), with this kind at `definitionName`, for field validation. */
-  definitions: Record<string, JsonObject>;
-  definitionName: string;
-}
-
-export interface WriteOptions {
-  dryRun: boolean;
-  /** Manager recorded in managedFields for this write (SPEC 4.8 rule 2); none: not tracked. */
-  fieldManager?: string;
-  /** Set by server-side apply, whose transform has already computed managedFields. */
-  apply?: boolean;
-  /** The requester, handed to strategies and admission (absent for the server's own writes). */
-  user?: UserInfo;
-  /** Run before an update or patch creates the object (authorizes `create`, SPEC 5.7); throws to refuse. */
-  beforeCreate?: () => Promise<void>;
-}
-
-export interface ListRequest {
-  resourceVersion?: string;
-  resourceVersionMatch?: '' | 'Exact' | 'NotOlderThan';
-  limit?: number;
-  continueToken?: string;
-  predicate?: Predicate;
-  hasSelector: boolean;
-  /** Items may come back as JSON bytes (`rawItems`) when nothing needs them parsed. */
-  raw?: boolean;
-}
-
-/**
- * A list, with its items possibly as JSON bytes instead of objects (ListRequest.raw); `sharedItems`
- * when the items are the watch cache's unmodifiable objects (ListResult.sharedItems).
- */
-export type ListResponse = KubeList & { rawItems?: RawItem[]; sharedItems?: boolean };
-
-export interface DeleteRequest extends WriteOptions {
-  preconditions?: Preconditions;
-  propagationPolicy?: string;
-  gracePeriodSeconds?: number;
-}
-
-/** Result of a delete: the removed object, or the object now pending finalization. */
-export interface DeleteResult {
-  object: KubeObject;
-  /** False when the object still exists, marked for deletion until its finalizers are gone. */
-  deleted: boolean;
-}
-
-/** Builds the new state of an object from the stored one (undefined when absent). */
-export type ObjectTransform = (current: KubeObject | undefined) => Promise<KubeObject> | KubeObject;
 
 const MAX_GENERATE_NAME_ATTEMPTS = 8;
 

@@ -1,7 +1,8 @@
 import type { JsonObject } from '@cluster/apimachinery';
 import type { Store } from '@cluster/storage';
 import type { AdmissionPlugin } from '../admission/admission.js';
-import { GenericRegistry, type KindSchemas } from './generic-registry.js';
+import { GenericRegistry } from './generic-registry.js';
+import type { KindSchemas } from './registry-types.js';
 import type { ResourceRegistration } from './registration.js';
 
 /**

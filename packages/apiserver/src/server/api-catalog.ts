@@ -13,7 +13,7 @@ import { parseAccept } from '../negotiation/media-type.js';
 import { aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions, groupsFromResources, versionInfo } from '../discovery/index.js';
 import { buildOpenApiV2, buildOpenApiV3, serializeDocument, type OpenApiV3Set, type SerializedDocument } from '../openapi/index.js';
 import type { RegistrySet } from '../registry/registry-set.js';
-import type { KindSchemas } from '../registry/generic-registry.js';
+import type { KindSchemas } from '../registry/registry-types.js';
 import type { ResourceRegistration } from '../registry/registration.js';
 import type { Definitions, ResourceInfo } from '../registry/resource-info.js';
 import { builtinDefinitions } from '../resources/builtin.js';
