@@ -86,7 +86,8 @@ describe('custom resources: scope, access and live changes', () => {
 
   test('objects cannot be created while the CRD is terminating', async () => {
     // An object finalizer of its own keeps the CRD terminating long enough to look.
-    await ts().request('POST', CLUSTER, json({ apiVersion: 'cluster.example.com/v1', kind: 'CronTab', metadata: { name: 'held', finalizers: ['example.com/hold'] } }));
+    const held = await ts().request('POST', CLUSTER, json({ apiVersion: 'cluster.example.com/v1', kind: 'CronTab', metadata: { name: 'held', finalizers: ['example.com/hold'] } }));
+    expect(held.status).toBe(201);
     expect((await ts().request('DELETE', `${CRDS}/crontabs.cluster.example.com`)).status).toBe(200);
     await eventually('Terminating', async () => {
       const crd = (await ts().request('GET', `${CRDS}/crontabs.cluster.example.com`)).json;
@@ -96,7 +97,9 @@ describe('custom resources: scope, access and live changes', () => {
     expect(refused.status).toBe(405);
     expect(refused.json.message).toBe('create not allowed while custom resource definition is terminating');
     await eventually('the free object deleted', async () => (await ts().request('GET', `${CLUSTER}/global`)).status === 404);
-    expect((await ts().request('GET', `${CLUSTER}/held`)).json.metadata.deletionTimestamp).toBeTruthy();
+    // The cleanup deletes the objects one by one, in no set order: the held one may come after.
+    await eventually('the held object marked for deletion', async () => !!(await ts().request('GET', `${CLUSTER}/held`)).json.metadata?.deletionTimestamp);
+    expect((await ts().request('GET', `${CLUSTER}/held`)).status).toBe(200);
     // Releasing the object's finalizer lets the cleanup finish and the CRD go.
     await ts().request('PATCH', `${CLUSTER}/held`, json({ metadata: { finalizers: null } }, 'application/merge-patch+json'));
     await eventually('the CRD gone', async () => (await ts().request('GET', `${CRDS}/crontabs.cluster.example.com`)).status === 404);
