@@ -78,7 +78,7 @@ async function ready(issuer: FakeIssuer, over: Partial<OidcAuthenticatorOptions>
   return a;
 }
 
-async function waitFor(cond: () => boolean, ms = 2_000): Promise<void> {
+async function waitFor(cond: () => boolean, ms = 10_000): Promise<void> {
   const start = Date.now();
   while (!cond()) {
     if (Date.now() - start > ms) throw new Error('condition not met in time');

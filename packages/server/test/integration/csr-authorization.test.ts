@@ -36,7 +36,7 @@ async function approveAs(name: string, opts: { token?: string } = {}) {
 async function eventually(probe: () => Promise<boolean>): Promise<void> {
   const start = Date.now();
   while (!(await probe())) {
-    if (Date.now() - start > 2000) throw new Error('timed out');
+    if (Date.now() - start > 10_000) throw new Error('timed out');
     await new Promise((r) => setTimeout(r, 20));
   }
 }

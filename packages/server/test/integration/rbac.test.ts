@@ -15,7 +15,7 @@ const G = 'rbac.authorization.k8s.io';
 const RBAC = `/apis/${G}/v1`;
 const as = (token: string | null) => ({ token });
 
-async function eventually(what: string, probe: () => Promise<boolean>, timeoutMs = 1000): Promise<number> {
+async function eventually(what: string, probe: () => Promise<boolean>, timeoutMs = 10_000): Promise<number> {
   const start = Date.now();
   for (;;) {
     if (await probe()) return Date.now() - start;

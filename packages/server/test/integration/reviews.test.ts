@@ -15,7 +15,7 @@ const AUTHN = '/apis/authentication.k8s.io/v1';
 const AUTHZ = '/apis/authorization.k8s.io/v1';
 const whoami = { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview', metadata: {} };
 
-async function eventually(what: string, probe: () => Promise<boolean>, timeoutMs = 2000): Promise<void> {
+async function eventually(what: string, probe: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const start = Date.now();
   while (!(await probe())) {
     if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
