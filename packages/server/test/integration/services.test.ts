@@ -1,3 +1,4 @@
+import { startKubernetesServiceReconciler } from '@cluster/apiserver';
 import { newEtcdClient } from '@cluster/storage';
 import type { Etcd3 } from 'etcd3';
 import { useTestServer } from '../support/test-server.js';
@@ -37,6 +38,50 @@ describe('service cluster IPs and node ports', () => {
     const ep = (await ts().request('GET', '/api/v1/namespaces/default/endpoints/kubernetes')).json;
     expect(ep.subsets).toEqual([{ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'https', port: ts().server.port, protocol: 'TCP' }] }]);
     expect(await claimed(IPS)).toEqual(['10.96.0.1']);
+  });
+
+  test('a replica keeps renewing its endpoint lease, so it stays in the endpoints past the lease duration', async () => {
+    // A second replica's reconciler on the same store, on a clock of its own.
+    let clock = Date.now();
+    const problems: string[] = [];
+    const other = startKubernetesServiceReconciler({
+      registries: ts().server.api.registries,
+      apiDomain: 'k8s.io',
+      serviceIP: '10.96.0.1',
+      advertiseAddress: '127.0.0.1',
+      securePort: 7443,
+      identity: 'other-replica',
+      leaseNamespace: 'cluster-system',
+      intervalMs: 3_600_000,
+      now: () => new Date(clock),
+      log: (message, err) => problems.push(`${message}: ${(err as Error | undefined)?.message}`),
+    });
+    const leasesPath = '/apis/coordination.k8s.io/v1/namespaces/cluster-system/leases';
+    const renewTimes = async () =>
+      ((await ts().request('GET', leasesPath)).json.items as { spec: { holderIdentity: string; renewTime: string } }[])
+        .filter((l) => l.spec.holderIdentity === 'other-replica')
+        .map((l) => l.spec.renewTime);
+    const endpointPorts = async () =>
+      ((await ts().request('GET', '/api/v1/namespaces/default/endpoints/kubernetes')).json.subsets ?? []).flatMap((s: { ports: { port: number }[] }) => s.ports.map((p) => p.port));
+    try {
+      await other.firstPass;
+      const first = await renewTimes();
+      expect(first).toHaveLength(1);
+      // Three passes, each a lease duration (15 s) after the last: every one renews the same lease.
+      for (let pass = 1; pass <= 3; pass++) {
+        clock += 16_000;
+        await other.reconcileOnce();
+        const renewed = await renewTimes();
+        expect(renewed).toHaveLength(1);
+        expect(Date.parse(renewed[0]!)).toBe(clock);
+        expect(await endpointPorts()).toContain(7443);
+      }
+      expect(problems).toEqual([]);
+    } finally {
+      await other.stop();
+    }
+    expect(await renewTimes()).toEqual([]);
+    expect(await endpointPorts()).not.toContain(7443);
   });
 
   test('a ClusterIP service gets a free IP of the range; delete frees it', async () => {

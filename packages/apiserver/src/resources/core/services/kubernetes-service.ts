@@ -71,19 +71,28 @@ export function startKubernetesServiceReconciler(opts: KubernetesServiceOptions)
   let passes = 0;
   const repairEvery = opts.repairEveryPasses ?? 36;
 
+  // A read-modify-write of the stored lease, created when missing: Leases refuse an update
+  // without resourceVersion (as upstream's), so a plain PUT would renew only the first time and
+  // this replica would drop out of the endpoints once that first renewal aged past the duration.
   const renewLease = async (): Promise<void> => {
     const renewTime = now().toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
-    const desired: KubeObject = {
-      apiVersion: `coordination.${opts.apiDomain}/v1`,
-      kind: 'Lease',
-      metadata: {
-        name: leaseName,
-        namespace: opts.leaseNamespace,
-        annotations: { [addressKey]: opts.advertiseAddress, [portKey]: String(opts.securePort) },
-      },
-      spec: { holderIdentity: opts.identity, leaseDurationSeconds: duration, renewTime },
-    } as KubeObject;
-    await leases.update(opts.leaseNamespace, leaseName, desired, write);
+    await leases.patch(
+      opts.leaseNamespace,
+      leaseName,
+      (current) =>
+        ({
+          apiVersion: `coordination.${opts.apiDomain}/v1`,
+          kind: 'Lease',
+          metadata: {
+            ...(current?.metadata ?? {}),
+            name: leaseName,
+            namespace: opts.leaseNamespace,
+            annotations: { ...current?.metadata.annotations, [addressKey]: opts.advertiseAddress, [portKey]: String(opts.securePort) },
+          },
+          spec: { holderIdentity: opts.identity, leaseDurationSeconds: duration, renewTime },
+        }) as KubeObject,
+      { ...write, createIfMissing: true },
+    );
   };
 
   const replicaLeases = async (): Promise<ReplicaLease[]> => {
