@@ -188,3 +188,9 @@ test('kubectl certificate approve and deny, and get csr columns', async () => {
   await new Promise((r) => setTimeout(r, 1000));
   expect(JSON.parse(await ok(['get', 'csr', 'dave', '-o', 'json'])).status.certificate).toBeUndefined();
 }, 60_000);
+
+test('with every controller running, the server prints no runtime warning (a listener-leak warning would alarm operators)', () => {
+  // The server logs JSON lines; Node's own warnings are plain `(node:PID) ...Warning: ...` lines.
+  const warnings = server.output().split('\n').filter((line) => /^\(node:\d+\) \w*Warning/.test(line));
+  expect(warnings).toEqual([]);
+});

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import type { LeaseLock, LeaseRecord } from './lease-lock.js';
 import { microTime } from './lease-lock.js';
@@ -109,6 +110,9 @@ export class LeaderElector {
     this.observed = undefined;
     if (!this.leading) {
       this.leading = new AbortController();
+      // Every controller's informers and loops listen on this one signal (each removes its
+      // listener when done): a dozen is the design, not a leak, so Node's warning at 11 is off.
+      setMaxListeners(0, this.leading.signal);
       this.cfg.logger.info({ identity: this.cfg.identity }, 'became leader');
       this.cfg.onStartedLeading(this.leading.signal);
     }
