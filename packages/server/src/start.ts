@@ -51,6 +51,7 @@ import { parseRuntimeConfig, servedGroupVersions } from './runtime-config.js';
 import { ensureAdminToken, parseTokenFile, writeAdminKubeconfig } from './admin-credentials.js';
 import { authorizersFor } from './authorizers.js';
 import { ensureBuiltinNamespaces } from './bootstrap.js';
+import { retryStartupStep } from './startup-retry.js';
 import { protobufCodecFor } from './protobuf.js';
 import { startMemoryReclaimer } from './memory-reclaimer.js';
 import { createListener, type RequestListener } from './listener.js';
@@ -332,11 +333,14 @@ async function startWithEtcd(
   registries = api.registries;
   // Every resource gets its watch cache now, not under the first burst of reads that need it.
   for (const registry of api.registries.stored()) store.cacherFor(registry.prefix(''));
-  await ensureBuiltinNamespaces(api);
+  // Each step is idempotent, so an etcd hiccup (a leader election, a timeout) or another replica
+  // writing first is retried rather than ending the process (see startup-retry.ts).
+  const retrying = { log: (msg: string, err: unknown) => logger.warn({ err }, msg) };
+  await retryStartupStep('start-system-namespaces', () => ensureBuiltinNamespaces(api), retrying);
   hooksDone.add('start-system-namespaces-controller');
-  await ensureDefaultRbac(api.registries, opts.apiDomain, { nodeJoin: opts.nodeJoinBindings });
+  await retryStartupStep('rbac/bootstrap-roles', () => ensureDefaultRbac(api.registries, opts.apiDomain, { nodeJoin: opts.nodeJoinBindings }), retrying);
   const clusterRoles = api.registries.byResource(`rbac.authorization.${opts.apiDomain}`, 'clusterroles')!;
-  await aggregateUntilStable(clusterRoles);
+  await retryStartupStep('clusterrole-aggregation', () => aggregateUntilStable(clusterRoles), retrying);
   await rbac.start();
   hooksDone.add('rbac/bootstrap-roles');
   hooksDone.add('informer-sync');

@@ -31,7 +31,7 @@ const GRPC_CODE_NAMES = [
   'UNAUTHENTICATED',
 ] as const;
 /** The gRPC codes this client and its callers act on. */
-export const GrpcCode = { DEADLINE_EXCEEDED: 4, INTERNAL: 13, UNAVAILABLE: 14 } as const;
+export const GrpcCode = { UNKNOWN: 2, DEADLINE_EXCEEDED: 4, INTERNAL: 13, UNAVAILABLE: 14 } as const;
 
 /** A failed etcd call: the gRPC status code and etcd's message (e.g. `etcdserver: mvcc: required revision has been compacted`). */
 export class EtcdRpcError extends Error {
