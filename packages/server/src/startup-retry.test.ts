@@ -73,18 +73,4 @@ describe('retryStartupStep', () => {
     expect(time.waits).toEqual([100, 200, 400]);
     expect(calls).toBe(4);
   });
-
-  test('an aborted signal stops the retries', async () => {
-    const time = fakeTime();
-    const controller = new AbortController();
-    controller.abort();
-    let calls = 0;
-    await expect(
-      retryStartupStep('rbac', async () => {
-        calls++;
-        throw statusError(503);
-      }, { ...time, signal: controller.signal }),
-    ).rejects.toThrow('status 503');
-    expect(calls).toBe(1);
-  });
 });

@@ -14,8 +14,6 @@ export interface StartupRetryOptions {
   maxDelayMs?: number;
   /** Told about each failed attempt that will be retried. */
   log?: (message: string, err: unknown) => void;
-  /** Stops retrying (the process is shutting down); the last error is thrown. */
-  signal?: AbortSignal;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
 }
@@ -37,7 +35,7 @@ export async function retryStartupStep<T>(name: string, step: () => Promise<T>, 
     try {
       return await step();
     } catch (err) {
-      if (!isTransientStartupError(err) || opts.signal?.aborted || now() + delay > deadline) throw err;
+      if (!isTransientStartupError(err) || now() + delay > deadline) throw err;
       opts.log?.(`start-up step ${name} failed (attempt ${attempt}); retrying in ${delay} ms`, err);
       await sleep(delay);
       delay = Math.min(delay * 2, maxDelay);
