@@ -3,6 +3,8 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import forge from 'node-forge';
+import { loadSigningAuthority, type SigningAuthority } from '@cluster/controllers';
+import type { ServerOptions } from './flags.js';
 import { writeAtomic } from './write-atomic.js';
 
 /** Options for {@link ensureCertificates}. */
@@ -212,4 +214,20 @@ async function readIfExists(path: string): Promise<string | undefined> {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
   }
+}
+
+/**
+ * The CA the CSR signer issues with: --cluster-signing-cert-file/--cluster-signing-key-file, or
+ * else the CA generated in the data directory (the client CA of the embedded default, so issued
+ * certificates authenticate). Undefined when neither exists (the signer then does not run).
+ */
+export async function clusterSigningAuthority(
+  opts: Pick<ServerOptions, 'clusterSigningCertFile' | 'clusterSigningKeyFile'>,
+  dataDirCa: { certPem: string; keyPem: string } | undefined,
+): Promise<SigningAuthority | undefined> {
+  if (opts.clusterSigningCertFile) {
+    const [cert, key] = await Promise.all([readFile(opts.clusterSigningCertFile, 'utf8'), readFile(opts.clusterSigningKeyFile, 'utf8')]);
+    return loadSigningAuthority(cert, key);
+  }
+  return dataDirCa && loadSigningAuthority(dataDirCa.certPem, dataDirCa.keyPem);
 }

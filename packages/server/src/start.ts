@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { randomBytes, randomUUID, type X509Certificate } from 'node:crypto';
-import { loadSigningAuthority, startControllerManager, type SigningAuthority } from '@cluster/controllers';
+import { startControllerManager } from '@cluster/controllers';
 import { join, resolve } from 'node:path';
 import { pino, type Logger } from 'pino';
 import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
@@ -45,7 +45,7 @@ import {
 } from '@cluster/apiserver';
 import { CachedStore, Compactor, Etcd3Store, EtcdKvClient, newEtcdClient, superviseEtcd, type SupervisedEtcd } from '@cluster/storage';
 import type { ServerOptions } from './flags.js';
-import { ensureCertificates } from './certs.js';
+import { clusterSigningAuthority, ensureCertificates } from './certs.js';
 import { resolveFeatureGates } from './feature-gates.js';
 import { parseRuntimeConfig, servedGroupVersions } from './runtime-config.js';
 import { ensureAdminToken, parseTokenFile, writeAdminKubeconfig } from './admin-credentials.js';
@@ -465,22 +465,6 @@ async function startWithEtcd(
     return stopped;
   };
   return { url, port, kubeconfigPath, adminToken: admin.token, caPem, api, stop, embeddedEtcd: etcd };
-}
-
-/**
- * The CA the CSR signer issues with: --cluster-signing-cert-file/--cluster-signing-key-file, or
- * else the CA generated in the data directory (the client CA of the embedded default, so issued
- * certificates authenticate). Undefined when neither exists (the signer then does not run).
- */
-async function clusterSigningAuthority(
-  opts: ServerOptions,
-  dataDirCa: { certPem: string; keyPem: string } | undefined,
-): Promise<SigningAuthority | undefined> {
-  if (opts.clusterSigningCertFile) {
-    const [cert, key] = await Promise.all([readFile(opts.clusterSigningCertFile, 'utf8'), readFile(opts.clusterSigningKeyFile, 'utf8')]);
-    return loadSigningAuthority(cert, key);
-  }
-  return dataDirCa && loadSigningAuthority(dataDirCa.certPem, dataDirCa.keyPem);
 }
 
 /**
