@@ -448,8 +448,9 @@ async function startWithEtcd(
       // by --request-timeout) before connections close.
       shuttingDown = true;
       stopReclaimer();
-      await kubernetesService?.stop();
-      await controllers.stop();
+      // Each is an etcd write or two; without quorum etcd takes ~7 s to refuse each, so they are
+      // bounded: the replica still drains and exits in time (its leases then expire by themselves).
+      await settleWithin(SHUTDOWN_WRITES_MS, [kubernetesService?.stop(), controllers.stop()], (err) => logger.warn({ err }, 'shutdown step failed'));
       if (opts.shutdownDelayDuration > 0) await new Promise((r) => setTimeout(r, opts.shutdownDelayDuration));
       shutdown.abort();
       await server.close(opts.requestTimeout > 0 ? opts.requestTimeout : 60_000);
@@ -465,6 +466,16 @@ async function startWithEtcd(
     return stopped;
   };
   return { url, port, kubeconfigPath, adminToken: admin.token, caPem, api, stop, embeddedEtcd: etcd };
+}
+
+const SHUTDOWN_WRITES_MS = 5_000; // a stopping replica's wait for its lease releases and endpoint removal
+
+/** Waits for `work` to settle, at most `ms`; failures are reported, not thrown. */
+async function settleWithin(ms: number, work: (Promise<unknown> | undefined)[], onError: (err: unknown) => void): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const reported = work.map((w) => w?.catch(onError));
+  await Promise.race([Promise.all(reported), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 /**
