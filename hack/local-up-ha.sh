@@ -100,12 +100,15 @@ node "$ROOT/hack/ha/setup.mjs" "$HA_DIR" "$LB"
 # after a SIGKILL, while the suite alone passed. Suspected: when a replica's last worker closes,
 # node:cluster's primary closes connections it had accepted and not yet handed to a worker, where
 # one process refuses them (HAProxy redispatches only a refused connection).
+# --shutdown-delay-duration outlasts HAProxy's worst case to notice a failing /readyz (two checks
+# of up to 500 ms + the 2 s check timeout), as deploy/README.md's 5 s does: with 2 s a starved
+# machine let new connections reach a replica that was already closing (kubectl saw EOF).
 for i in 0 1 2; do
   # shellcheck disable=SC2086 # HA_ARGS holds extra flags, split on purpose
   launch "replica$i" node "$MAIN" --data-dir "$HA_DIR/replica$i" --cert-dir "$HA_DIR/certs" --etcd-servers "$ENDPOINTS" \
     --secure-port "${API[$i]}" --bind-address 127.0.0.1 --token-auth-file "$HA_DIR/tokens.csv" \
     --authorization-mode=RBAC --enable-bootstrap-token-auth --node-join-bindings \
-    --controllers='*,bootstrapsigner,tokencleaner' --shutdown-delay-duration=2s --workers "${HA_WORKERS:-1}" ${HA_ARGS:-}
+    --controllers='*,bootstrapsigner,tokencleaner' --shutdown-delay-duration=5s --workers "${HA_WORKERS:-1}" ${HA_ARGS:-}
   node "$ROOT/hack/ha/wait.mjs" "https://127.0.0.1:${API[$i]}/readyz" 60
 done
 
