@@ -6,7 +6,14 @@ PORT ?= 6443
 # Extra server flags for `make run`, e.g. ARGS="--feature-gates=ConsistentListFromCache=false".
 ARGS ?=
 
-.PHONY: all deps build run test test-unit clean bench up-ha down-ha e2e-ha
+.PHONY: all deps test-deps build run test test-unit clean bench up-ha down-ha e2e-ha
+
+# What the tests drive besides Node and kubectl, as COMMAND=DEBIAN_PACKAGE: etcd for every
+# integration and e2e test, HAProxy and Prometheus for the HA suite, promtool and systemd-analyze
+# for the deploy/ checks, openssl for the certificate tests, and the C/C++ compilers for the
+# optional native addons whose tests expect them built.
+TEST_TOOLS = etcd=etcd-server haproxy=haproxy prometheus=prometheus promtool=prometheus \
+	systemd-analyze=systemd openssl=openssl cc=gcc c++=g++
 
 all: build
 
@@ -15,7 +22,10 @@ node_modules/.package-lock.json: package.json package-lock.json
 	@touch $@
 
 deps: node_modules/.package-lock.json
-	@bash hack/ensure-etcd.sh
+	@bash hack/ensure-tools.sh etcd=etcd-server
+
+test-deps:
+	@bash hack/ensure-tools.sh $(TEST_TOOLS)
 
 build: deps
 	npx tsc -b
@@ -27,10 +37,10 @@ build: deps
 run: build
 	node packages/server/dist/src/main.js --data-dir $(DATA_DIR) --secure-port $(PORT) --bind-address 127.0.0.1 --enable-bootstrap-token-auth --node-join-bindings --controllers='*,bootstrapsigner,tokencleaner' $(ARGS)
 
-test: build
+test: test-deps build
 	$(NODE_JEST) --forceExit --json --outputFile=test-results.json
 
-test-unit: build
+test-unit: test-deps build
 	$(NODE_JEST) --selectProjects unit
 
 # `make bench KUBECONFIG=<file>`: the request workloads against the server that kubeconfig reaches
@@ -43,7 +53,7 @@ clean:
 
 # The HA control plane on this machine: three etcd members, three replicas, HAProxy in front.
 up-ha: build
-	@bash hack/ensure-haproxy.sh
+	@bash hack/ensure-tools.sh haproxy=haproxy
 	bash hack/local-up-ha.sh up
 
 down-ha:
@@ -51,5 +61,5 @@ down-ha:
 
 # The HA fault suite alone: brings its own cluster up (in a temporary directory) and down.
 e2e-ha: build
-	@bash hack/ensure-haproxy.sh
+	@bash hack/ensure-tools.sh haproxy=haproxy prometheus=prometheus
 	$(NODE_JEST) --selectProjects e2e test-e2e/ha/ha.test.ts

@@ -65,8 +65,8 @@ if [ "${1:-up}" = "down" ]; then
 fi
 
 [ -f "$MAIN" ] || { echo "build first: make build" >&2; exit 1; }
-command -v etcd >/dev/null || { echo "etcd is not on PATH (hack/ensure-etcd.sh installs it)" >&2; exit 1; }
-command -v haproxy >/dev/null || { echo "haproxy is not on PATH (hack/ensure-haproxy.sh installs it)" >&2; exit 1; }
+command -v etcd >/dev/null || { echo "etcd is not on PATH (hack/ensure-tools.sh etcd=etcd-server installs it)" >&2; exit 1; }
+command -v haproxy >/dev/null || { echo "haproxy is not on PATH (make up-ha installs it)" >&2; exit 1; }
 if [ -f "$PIDS" ]; then echo "already up ($PIDS exists): make down-ha first" >&2; exit 1; fi
 rm -rf "$HA_DIR" && mkdir -p "$HA_DIR"
 # Anything started is stopped again if a later step fails.
