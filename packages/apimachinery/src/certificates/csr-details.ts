@@ -1,18 +1,24 @@
 import { isIP } from 'node:net';
 import { CertificationRequest } from '@peculiar/asn1-csr';
 import { AsnConvert } from '@peculiar/asn1-schema';
-import { Extensions, Name, SubjectAlternativeName, id_ce_subjectAltName } from '@peculiar/asn1-x509';
+import { Extensions, SubjectAlternativeName, id_ce_subjectAltName } from '@peculiar/asn1-x509';
+import { readChildren, readElement } from './der.js';
 import { decodePemBlocks } from './pem.js';
+import { encodeSubjectName, parseName, type SubjectName } from './x509-name.js';
 
-const OID_CN = '2.5.4.3';
-const OID_O = '2.5.4.10';
 const OID_EXTENSION_REQUEST = '1.2.840.113549.1.9.14';
 
 /** What a signer needs to know of a PKCS#10 request (whose signature was verified on create). */
 export interface CertificateRequestDetails {
+  /** The subject's (last) common name. */
   commonName: string;
   organizations: string[];
-  /** The subject Name as DER, copied into the certificate unchanged. */
+  /** The subject as read by the one name parser (x509-name.ts). */
+  subject: SubjectName;
+  /**
+   * The subject rebuilt from `subject` as Go's signer does (never the requested bytes): what a
+   * certificate issued for this request carries.
+   */
   subjectDer: Uint8Array;
   /** The SubjectPublicKeyInfo as DER. */
   publicKeyDer: Uint8Array;
@@ -25,8 +31,25 @@ export interface CertificateRequestDetails {
 }
 
 /**
+ * The subject of a DER CertificationRequestInfo, read as Go's ParseCertificateRequest does
+ * (encoding/asn1: string values checked against their types, values of other types ignored). Pure.
+ * @throws Error when the structure or a string value is malformed.
+ */
+export function requestSubject(infoDer: Uint8Array): SubjectName {
+  let subject;
+  try {
+    const info = readElement(infoDer);
+    subject = readChildren(info.content)[1];
+  } catch {
+    throw new Error('x509: malformed certificate request');
+  }
+  if (!subject) throw new Error('x509: malformed certificate request');
+  return parseName(subject.raw, 'ignore');
+}
+
+/**
  * Reads subject, public key and subject alternative names from a PEM PKCS#10 request. Pure.
- * @throws Error when the PEM or DER does not parse.
+ * @throws Error when the PEM or DER does not parse, or the subject breaks Go's string rules.
  */
 export function certificateRequestDetails(pem: string | Uint8Array): CertificateRequestDetails {
   const text = typeof pem === 'string' ? pem : Buffer.from(pem).toString('latin1');
@@ -34,23 +57,20 @@ export function certificateRequestDetails(pem: string | Uint8Array): Certificate
   if (!block || block.type !== 'CERTIFICATE REQUEST') throw new Error('PEM block type must be CERTIFICATE REQUEST');
   const csr = AsnConvert.parse(block.bytes, CertificationRequest);
   const info = csr.certificationRequestInfo;
+  const infoRaw = csr.certificationRequestInfoRaw;
+  if (!infoRaw) throw new Error('x509: malformed certificate request');
+  const subject = requestSubject(new Uint8Array(infoRaw));
   const details: CertificateRequestDetails = {
-    commonName: '',
-    organizations: [],
-    subjectDer: new Uint8Array(AsnConvert.serialize(info.subject)),
+    commonName: subject.commonName,
+    organizations: [...subject.organization],
+    subject,
+    subjectDer: encodeSubjectName(subject),
     publicKeyDer: new Uint8Array(AsnConvert.serialize(info.subjectPKInfo)),
     dnsNames: [],
     ipAddresses: [],
     emailAddresses: [],
     uris: [],
   };
-  for (const rdn of info.subject as Name) {
-    for (const atv of rdn) {
-      const value = atv.value.toString();
-      if (atv.type === OID_CN) details.commonName ||= value;
-      else if (atv.type === OID_O) details.organizations.push(value);
-    }
-  }
   for (const attr of info.attributes) {
     if (attr.type !== OID_EXTENSION_REQUEST) continue;
     for (const raw of attr.values) {
