@@ -242,6 +242,15 @@ export function encodeSubjectName(name: SubjectName): Uint8Array {
  * @throws Error when the certificate's structure or its subject is malformed.
  */
 export function certificateSubject(der: Uint8Array): SubjectName {
+  return parseName(certificateSubjectDer(der), 'reject');
+}
+
+/**
+ * The subject Name of a DER X.509 certificate as its exact bytes (what a certificate it issues
+ * names as issuer). Pure.
+ * @throws Error when the certificate's structure is malformed.
+ */
+export function certificateSubjectDer(der: Uint8Array): Uint8Array {
   const cert = readElement(der);
   const tbs = readChildren(cert.content)[0];
   if (cert.tag !== TAG.SEQUENCE || !tbs || tbs.tag !== TAG.SEQUENCE) throw new Error('x509: malformed certificate');
@@ -249,6 +258,6 @@ export function certificateSubject(der: Uint8Array): SubjectName {
   // [0] version (optional), serial, signature algorithm, issuer, validity, subject
   const start = fields[0]?.tag === 0xa0 ? 1 : 0;
   const subject = fields[start + 4];
-  if (!subject) throw new Error('x509: malformed certificate');
-  return parseName(subject.raw, 'reject');
+  if (!subject || subject.tag !== TAG.SEQUENCE) throw new Error('x509: malformed certificate');
+  return subject.raw;
 }
