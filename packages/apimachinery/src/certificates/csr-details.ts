@@ -1,7 +1,6 @@
-import { isIP } from 'node:net';
 import { CertificationRequest } from '@peculiar/asn1-csr';
 import { AsnConvert } from '@peculiar/asn1-schema';
-import { Extensions, SubjectAlternativeName, id_ce_subjectAltName } from '@peculiar/asn1-x509';
+import { Extensions, id_ce_subjectAltName } from '@peculiar/asn1-x509';
 import { readChildren, readElement } from './der.js';
 import { decodePemBlocks } from './pem.js';
 import { encodeSubjectName, parseName, type SubjectName } from './x509-name.js';
@@ -55,7 +54,17 @@ export function certificateRequestDetails(pem: string | Uint8Array): Certificate
   const text = typeof pem === 'string' ? pem : Buffer.from(pem).toString('latin1');
   const block = decodePemBlocks(text)[0];
   if (!block || block.type !== 'CERTIFICATE REQUEST') throw new Error('PEM block type must be CERTIFICATE REQUEST');
-  const csr = AsnConvert.parse(block.bytes, CertificationRequest);
+  return certificateRequestDetailsOfDer(block.bytes);
+}
+
+/** {@link certificateRequestDetails} of the DER request itself. Pure. @throws as it does. */
+export function certificateRequestDetailsOfDer(der: Uint8Array): CertificateRequestDetails {
+  let csr: CertificationRequest;
+  try {
+    csr = AsnConvert.parse(der, CertificationRequest);
+  } catch {
+    throw new Error('x509: malformed certificate request');
+  }
   const info = csr.certificationRequestInfo;
   const infoRaw = csr.certificationRequestInfoRaw;
   if (!infoRaw) throw new Error('x509: malformed certificate request');
@@ -79,24 +88,81 @@ export function certificateRequestDetails(pem: string | Uint8Array): Certificate
         if (ext.extnID !== id_ce_subjectAltName) continue;
         const der = new Uint8Array(ext.extnValue.buffer);
         details.subjectAltNameDer = der;
-        for (const name of AsnConvert.parse(der, SubjectAlternativeName)) {
-          if (name.dNSName !== undefined) details.dnsNames.push(name.dNSName);
-          else if (name.rfc822Name !== undefined) details.emailAddresses.push(name.rfc822Name);
-          else if (name.uniformResourceIdentifier !== undefined) details.uris.push(name.uniformResourceIdentifier);
-          else if (name.iPAddress !== undefined) details.ipAddresses.push(ipText(name.iPAddress));
-        }
+        readSubjectAltNames(der, details);
       }
     }
   }
   return details;
 }
 
-/** The text form of an iPAddress GeneralName (the library gives it as text or raw bytes). */
-function ipText(value: unknown): string {
-  if (typeof value === 'string' && isIP(value)) return value;
-  const bytes = Buffer.from(value as ArrayBuffer);
+/** GeneralName tags (context-specific, implicit) that Go reads from subjectAltName. */
+const SAN_EMAIL = 0x81;
+const SAN_DNS = 0x82;
+const SAN_URI = 0x86;
+const SAN_IP = 0x87;
+
+/**
+ * The names of a subjectAltName extension value, read as Go's parseSANExtension: DNS, email and
+ * URI names must be IA5 (ASCII), IP addresses 4 or 16 bytes; other name types are skipped.
+ * Appends to `details`. @throws Error in Go's words for a malformed name.
+ */
+function readSubjectAltNames(der: Uint8Array, details: CertificateRequestDetails): void {
+  let names;
+  try {
+    const seq = readElement(der);
+    if (seq.tag !== 0x30 || seq.raw.length !== der.length) throw new Error();
+    names = readChildren(seq.content);
+  } catch {
+    throw new Error('x509: invalid subject alternative names');
+  }
+  const ia5 = (v: Uint8Array, what: string) => {
+    if (!v.every((b) => b < 0x80)) throw new Error(`x509: SAN ${what} is malformed`);
+    return Buffer.from(v).toString('latin1');
+  };
+  for (const n of names) {
+    switch (n.tag) {
+      case SAN_EMAIL:
+        details.emailAddresses.push(ia5(n.content, 'rfc822Name'));
+        break;
+      case SAN_DNS:
+        details.dnsNames.push(ia5(n.content, 'dNSName'));
+        break;
+      case SAN_URI:
+        details.uris.push(ia5(n.content, 'uniformResourceIdentifier'));
+        break;
+      case SAN_IP:
+        details.ipAddresses.push(ipText(n.content));
+        break;
+    }
+  }
+}
+
+/** The text form of an iPAddress GeneralName (4 or 16 bytes, as Go requires). */
+function ipText(bytes: Uint8Array): string {
   if (bytes.length === 4) return [...bytes].join('.');
+  if (bytes.length !== 16) throw new Error(`x509: cannot parse IP address of length ${bytes.length}`);
   const groups: string[] = [];
-  for (let i = 0; i + 1 < bytes.length; i += 2) groups.push(bytes.readUInt16BE(i).toString(16));
-  return groups.join(':');
+  for (let i = 0; i < 16; i += 2) groups.push((((bytes[i] ?? 0) << 8) | (bytes[i + 1] ?? 0)).toString(16));
+  return compressIPv6(groups);
+}
+
+/** RFC 5952 text of eight hex groups: the longest run of two or more zero groups becomes `::`. */
+function compressIPv6(groups: string[]): string {
+  let best = -1;
+  let bestLen = 1;
+  for (let i = 0; i < groups.length; ) {
+    if (groups[i] !== '0') {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < groups.length && groups[j] === '0') j++;
+    if (j - i > bestLen) {
+      best = i;
+      bestLen = j - i;
+    }
+    i = j;
+  }
+  if (best < 0) return groups.join(':');
+  return `${groups.slice(0, best).join(':')}::${groups.slice(best + bestLen).join(':')}`;
 }

@@ -1,7 +1,7 @@
 import { X509Certificate, createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { CertificationRequest } from '@peculiar/asn1-csr';
 import { AsnConvert } from '@peculiar/asn1-schema';
-import { requestSubject } from './csr-details.js';
+import { certificateRequestDetailsOfDer, requestSubject } from './csr-details.js';
 import { decodePemBlocks } from './pem.js';
 
 /** What the server learned from a request whose self-signature verified. */
@@ -51,8 +51,10 @@ export function verifyCertificateRequest(pem: Uint8Array | string): VerifiedCert
   const csr = parseRequest(block.bytes);
   const tbs = csr.certificationRequestInfoRaw;
   if (!tbs) throw new Error('x509: malformed certificate request');
-  // Go refuses a request whose subject breaks the string rules (e.g. a NumericString of letters).
+  // Go refuses a request whose subject breaks the string rules (e.g. a NumericString of letters)
+  // or whose subject alternative names are malformed (non-ASCII DNS names, odd IP lengths).
   requestSubject(new Uint8Array(tbs));
+  certificateRequestDetailsOfDer(block.bytes);
   const key = publicKeyOf(csr);
   const alg = SIGNATURE_ALGORITHMS[csr.signatureAlgorithm.algorithm];
   if (!alg) throw new Error('x509: cannot verify signature: algorithm unimplemented');

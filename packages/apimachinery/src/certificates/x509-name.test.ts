@@ -101,4 +101,18 @@ describe('certificate requests through the one parser', () => {
     expect(d.organizations).toEqual([]);
     expect(parseName(d.subjectDer).names).toEqual([{ type: '2.5.4.3', value: 'n' }]);
   });
+
+  test.each<[string, Parameters<typeof makeTestCsr>[0], string]>([
+    ['a non-ASCII DNS name', { dnsNames: ['b\u00fccher.example'] }, 'x509: SAN dNSName is malformed'],
+    ['a non-ASCII email address', { emailAddresses: ['\u00e9@example.com'] }, 'x509: SAN rfc822Name is malformed'],
+    ['a non-ASCII URI', { uris: ['spiffe://\u00e9/x'] }, 'x509: SAN uniformResourceIdentifier is malformed'],
+  ])('subject alternative names keep Go\'s rules: %s is refused', (_n, opts, msg) => {
+    const { pem } = makeTestCsr(opts);
+    expect(() => verifyCertificateRequest(pem)).toThrow(msg);
+  });
+
+  test('IP addresses read as Go prints them', () => {
+    const d = certificateRequestDetails(makeTestCsr({ ipAddresses: ['10.0.0.1', '2001:db8::1', '::1', '2001:db8:0:1:0:0:0:1'] }).pem);
+    expect(d.ipAddresses).toEqual(['10.0.0.1', '2001:db8::1', '::1', '2001:db8:0:1::1']);
+  });
 });
