@@ -14,6 +14,8 @@ export interface RequestHeaderOptions {
   uidHeaders: readonly string[];
   groupHeaders: readonly string[];
   extraHeaderPrefixes: readonly string[];
+  /** Clock in ms (Date.now by default): the proxy certificate's validity is checked per request. */
+  now?: () => number;
 }
 
 /** Header values per lower-cased name, one entry per header line (HTTP/1.1 and HTTP/2 alike). */
@@ -92,7 +94,8 @@ export class RequestHeaderAuthenticator implements Authenticator {
     const leaf = new X509Certificate(cert.raw);
     const ca = this.o.cas.find((c) => leaf.checkIssued(c) && leaf.verify(c.publicKey));
     // Checked per request: a long-lived connection outlives the handshake's check.
-    if (!ca || !withinValidity(leaf, Date.now()) || !withinValidity(ca, Date.now())) return false;
+    const now = (this.o.now ?? Date.now)();
+    if (!ca || !withinValidity(leaf, now) || !withinValidity(ca, now)) return false;
     let name: string;
     try {
       name = certificateSubject(new Uint8Array(cert.raw)).commonName; // the one name reader, Go's rules
