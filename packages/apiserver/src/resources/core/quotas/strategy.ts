@@ -12,6 +12,7 @@ import {
   type ObjectMetaOptions,
 } from '@cluster/apimachinery';
 import type { ResourceStrategy, SubresourceStrategy } from '../../../registry/strategy.js';
+import { statusUpdate } from '../../../registry/status-update.js';
 import { ageOf } from '../../../tables/human-duration.js';
 import { ageColumn, nameColumn } from '../../../tables/columns.js';
 
@@ -96,7 +97,7 @@ export function quotaUsage(rq: ResourceQuota): { request: string; limit: string 
 }
 
 const quotaStatus: SubresourceStrategy<ResourceQuota> = {
-  merge: (requested, current) => ({ ...current, status: requested.status ?? {} }),
+  merge: (requested, current) => statusUpdate(requested, current),
   validateUpdate: (rq, old) => [...validateObjectMetaUpdate(rq.metadata, old.metadata, metaOptions), ...validateQuota(rq)],
 };
 
