@@ -8,6 +8,7 @@ import {
 } from '@cluster/apimachinery';
 import { namespaceLifecycle } from '../admission/namespace-lifecycle.js';
 import { serviceAccountAdmission } from '../admission/service-account.js';
+import { limitRanger, type LimitRangeObject } from '../admission/limit-ranger.js';
 import type { AdmissionPlugin } from '../admission/admission.js';
 import { parseAccept } from '../negotiation/media-type.js';
 import { aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions, groupsFromResources, versionInfo } from '../discovery/index.js';
@@ -166,6 +167,12 @@ export class ApiCatalog {
         }
       };
       plugins.push(namespaceLifecycle(lookup, (name) => namespaces.get('', name)));
+    }
+    const limitRanges = registries.byResource('', 'limitranges');
+    if (registries.byResource('', 'pods') && limitRanges) {
+      // Upstream's order: NamespaceLifecycle, LimitRanger, ServiceAccount.
+      const list = async (namespace: string) => (await limitRanges.list(namespace, { hasSelector: false })).items as LimitRangeObject[];
+      plugins.push(limitRanger(list, this.apiDomain));
     }
     if (registries.byResource('', 'pods')) plugins.push(serviceAccountAdmission(this.apiDomain));
     return [...plugins, ...extra];

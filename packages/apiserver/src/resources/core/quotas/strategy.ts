@@ -68,13 +68,28 @@ function validateQuota(rq: ResourceQuota): FieldErrorList {
   return errs;
 }
 
-/** LimitRange behaviour (core/v1): stored only, validated; the default Name / Created At table. */
+/**
+ * Upstream's SetDefaults_LimitRangeItem for Container items: a default limit from max, a default
+ * request from the default limit, else from min. Mutates lr.
+ */
+function defaultLimitRange(lr: LimitRange): void {
+  lr.spec ??= {};
+  for (const item of lr.spec.limits ?? []) {
+    if (item.type !== 'Container') continue;
+    const defaults: ResourceList = { ...item.max, ...item.default };
+    const requests: ResourceList = { ...item.min, ...defaults, ...item.defaultRequest };
+    if (Object.keys(defaults).length > 0) item.default = defaults;
+    if (Object.keys(requests).length > 0) item.defaultRequest = requests;
+  }
+}
+
+/** LimitRange behaviour (core/v1): defaulted and validated; the LimitRanger admission applies it to pods. */
 export const limitRangeStrategy = {
   namespaceScoped: true,
   allowCreateOnUpdate: true,
   allowUnconditionalUpdate: true,
-  prepareForCreate: (lr: LimitRange) => void (lr.spec ??= {}),
-  prepareForUpdate: (lr: LimitRange) => void (lr.spec ??= {}),
+  prepareForCreate: defaultLimitRange,
+  prepareForUpdate: defaultLimitRange,
   validate: (lr: LimitRange) => [...validateObjectMeta(lr.metadata, metaOptions), ...validateLimits(lr)],
   validateUpdate: (lr: LimitRange, old: LimitRange) => [...validateObjectMetaUpdate(lr.metadata, old.metadata, metaOptions), ...validateLimits(lr)],
   table: {
