@@ -102,7 +102,7 @@ function contentSchema(schema: JSONSchemaProps): JSONSchemaProps {
 }
 
 /** Fills schema defaults into the object's content (metadata untouched). Mutates obj. */
-function defaultObject(obj: KubeObject, schema: JSONSchemaProps | undefined): void {
+export function defaultObject(obj: KubeObject, schema: JSONSchemaProps | undefined): void {
   if (!schema) return;
   const defaulted = applyDefaults(content(obj), contentSchema(schema)) as JsonObject;
   Object.assign(obj, defaulted);
