@@ -14,15 +14,18 @@ export function schemaHasDefaults(schema: JSONSchemaProps | undefined): boolean 
 /**
  * Upstream defaults custom resources as it decodes them from storage, so objects stored before a
  * `default` was added to the schema read with it (get, list, watch, and the current object of an
- * update). Served as a storage conversion over the resource's own keys: each read returns a new
- * object with the served version's defaults filled in; writes store the object as given, in the
- * storage version. Undefined when the schema has no defaults (reads stay as stored, and cheap).
+ * update): first with the storage version's schema (the stored object's own version), then with
+ * the served version's. Served as a storage conversion over the resource's own keys: each read
+ * returns a new object with those defaults filled in; writes store the object as given, in the
+ * storage version. Undefined when neither schema has defaults (reads stay as stored, and cheap).
  */
 export function readDefaulting(
   resource: { group: string; resource: string; storageApiVersion: string },
-  schema: JSONSchemaProps | undefined,
+  storageSchema: JSONSchemaProps | undefined,
+  servedSchema: JSONSchemaProps | undefined,
 ): StorageConversion | undefined {
-  if (!schemaHasDefaults(schema)) return undefined;
+  const schemas = [storageSchema, servedSchema].filter(schemaHasDefaults);
+  if (schemas.length === 0) return undefined;
   return {
     group: resource.group,
     resource: resource.resource,
@@ -32,7 +35,7 @@ export function readDefaulting(
     fromStorage(obj: KubeObject): KubeObject {
       // Defaulting builds new content values; metadata is copied so the stored object stays untouched.
       const served: KubeObject = { ...obj, metadata: structuredClone(obj.metadata) };
-      defaultObject(served, schema);
+      for (const schema of schemas) defaultObject(served, schema);
       return served;
     },
   };

@@ -79,7 +79,12 @@ export function customResourceServing(crd: CustomResourceDefinition): CustomReso
       }),
       decodeDefinition: decodeDefinition(schema),
     });
-    const storedAs = readDefaulting({ group, resource: names.plural ?? '', storageApiVersion: `${group}/${storageVersion ?? v.name}` }, schema);
+    const storage = spec.versions?.find((s) => s.storage) ?? v;
+    const storedAs = readDefaulting(
+      { group, resource: names.plural ?? '', storageApiVersion: `${group}/${storage.name ?? v.name}` },
+      storage.schema?.openAPIV3Schema,
+      schema,
+    );
     if (storedAs) registrations[registrations.length - 1]!.storedAs = storedAs;
   }
   return { registrations, definitions };
