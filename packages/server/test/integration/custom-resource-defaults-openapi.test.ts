@@ -78,3 +78,35 @@ test('a default added later is applied on get, list and watch; storage keeps the
     etcd.close();
   }
 });
+
+// Upstream's CRD OpenAPI builder: a schema that keeps unknown fields at its root is published in
+// /openapi/v2 with no properties (kubectl's v2 validation would refuse the unknown fields), in
+// /openapi/v3 whole (conformance "CustomResourcePublishOpenAPI works for CRD without validation schema").
+test('a CRD preserving unknown fields at the root: bare object in v2, full schema in v3', async () => {
+  const body = {
+    metadata: { name: 'waldos.open.example.com' },
+    spec: {
+      group: 'open.example.com',
+      scope: 'Namespaced',
+      names: { plural: 'waldos', singular: 'waldo', kind: 'Waldo' },
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+    },
+  };
+  expect((await ts().request('POST', CRDS, { body })).status).toBe(201);
+  const gvk = [{ group: 'open.example.com', kind: 'Waldo', version: 'v1' }];
+  await eventually('published in v2', async () => (await ts().request('GET', '/openapi/v2')).json.definitions['com.example.open.v1.Waldo'] !== undefined);
+  const v2 = (await ts().request('GET', '/openapi/v2')).json;
+  expect(v2.definitions['com.example.open.v1.Waldo']).toEqual({ type: 'object', 'x-kubernetes-group-version-kind': gvk });
+  expect(v2.definitions['com.example.open.v1.WaldoList'].properties.items.items.$ref).toBe('#/definitions/com.example.open.v1.Waldo');
+  const index = (await ts().request('GET', '/openapi/v3')).json;
+  const v3 = (await ts().request('GET', index.paths['apis/open.example.com/v1'].serverRelativeURL)).json;
+  const schema = v3.components.schemas['com.example.open.v1.Waldo'];
+  expect(schema['x-kubernetes-preserve-unknown-fields']).toBe(true);
+  expect(Object.keys(schema.properties).sort()).toEqual(['apiVersion', 'kind', 'metadata']);
+  // Any fields are accepted and kept.
+  const created = await ts().request('POST', '/apis/open.example.com/v1/namespaces/default/waldos', {
+    body: { apiVersion: 'open.example.com/v1', kind: 'Waldo', metadata: { name: 'w' }, a: { b: [{ c: 'd' }] } },
+  });
+  expect(created.status).toBe(201);
+  expect(created.json.a).toEqual({ b: [{ c: 'd' }] });
+});
