@@ -81,7 +81,7 @@ describe('custom resource schemas in v2 (upstream CRD OpenAPI builder)', () => {
     (buildOpenApiV2({ resources: [], definitions: { 'com.example.v1.Waldo': publishedDefinition(schema, gvk) }, version: { gitVersion: 'v' } })['definitions'] as Record<
       string,
       JsonObject
-    >)['com.example.v1.Waldo'];
+    >)['com.example.v1.Waldo'] as JsonObject;
 
   test('unknown fields kept at the root: a bare object with its group-version-kind, no properties', () => {
     const gvkExt = [{ group: 'example.com', kind: 'Waldo', version: 'v1' }];
