@@ -13,6 +13,7 @@ import {
 } from '@cluster/apimachinery';
 import type { ResourceStrategy, SubresourceStrategy } from '../../../registry/strategy.js';
 import { statusUpdate } from '../../../registry/status-update.js';
+import { validateLimitRangeQuantities } from './limit-range-validation.js';
 import { ageOf } from '../../../tables/human-duration.js';
 import { ageColumn, nameColumn } from '../../../tables/columns.js';
 
@@ -51,6 +52,7 @@ function validateLimits(lr: LimitRange): FieldErrorList {
       errs.push(invalid(child(path, item.default ? 'default' : 'defaultRequest'), item.default ?? item.defaultRequest, 'may not be specified when `type` is \'Pod\''));
     }
   });
+  errs.push(...validateLimitRangeQuantities(lr.spec?.limits ?? []));
   return errs;
 }
 
