@@ -124,3 +124,46 @@ describe('certificate signing request subresources', () => {
     expect(status.json.metadata.annotations).toEqual({ approved: 'yes' });
   });
 });
+
+describe('custom resource status (upstream keeps the stored metadata but the managed fields)', () => {
+  const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+  const G = '/apis/status.example.com/v1/namespaces/default/gadgets';
+  test('labels through /status are ignored; an apply there records its manager', async () => {
+    const crd = {
+      metadata: { name: 'gadgets.status.example.com' },
+      spec: {
+        group: 'status.example.com',
+        scope: 'Namespaced',
+        names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget' },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            subresources: { status: {} },
+            schema: { openAPIV3Schema: { type: 'object', properties: { status: { type: 'object', properties: { phase: { type: 'string' } } } } } },
+          },
+        ],
+      },
+    };
+    expect((await ts().request('POST', CRDS, { body: crd })).status).toBe(201);
+    const deadline = Date.now() + 15_000;
+    while ((await ts().request('GET', G)).status !== 200 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect((await ts().request('POST', G, { body: { apiVersion: 'status.example.com/v1', kind: 'Gadget', metadata: { name: 'g', labels: { a: '1' } } } })).status).toBe(201);
+    const merged = await ts().request('PATCH', `${G}/g/status`, {
+      headers: ctype('application/merge-patch+json'),
+      body: { metadata: { labels: { a: '2' } }, status: { phase: 'Ready' } },
+    });
+    expect(merged.status).toBe(200);
+    expect(merged.json.metadata.labels).toEqual({ a: '1' });
+    expect(merged.json.status).toEqual({ phase: 'Ready' });
+    const applied = await ts().request('PATCH', `${G}/g/status?fieldManager=gadget-status&force=true`, {
+      headers: ctype('application/apply-patch+yaml'),
+      body: { apiVersion: 'status.example.com/v1', kind: 'Gadget', metadata: { name: 'g' }, status: { phase: 'Done' } },
+    });
+    expect(applied.status).toBe(200);
+    expect(applied.json.status).toEqual({ phase: 'Done' });
+    const managers = (applied.json.metadata.managedFields as { manager: string; operation: string; subresource?: string }[]).filter((m) => m.manager === 'gadget-status');
+    expect(managers).toEqual([expect.objectContaining({ operation: 'Apply', subresource: 'status' })]);
+  });
+});

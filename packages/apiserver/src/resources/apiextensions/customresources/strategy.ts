@@ -145,7 +145,10 @@ export function customResourceStrategy(v: CustomResourceVersionSpec): ResourceSt
   const metaOptions = { namespaced: v.namespaced, nameValidator: 'subdomain' as const };
   const status: SubresourceStrategy = {
     merge(requested, current) {
+      // Upstream's CR status strategy keeps the stored metadata, except the managed fields the
+      // write (an apply) tracked.
       const next: KubeObject = { ...current };
+      if (requested.metadata.managedFields !== undefined) next.metadata = { ...current.metadata, managedFields: requested.metadata.managedFields };
       if (requested['status'] === undefined) delete next['status'];
       else next['status'] = requested['status'];
       defaultObject(next, v.schema);
