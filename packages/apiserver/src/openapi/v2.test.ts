@@ -1,4 +1,4 @@
-import { danglingRefs, publishedDefinition, type JsonObject } from '@cluster/apimachinery';
+import { danglingRefs, type JsonObject } from '@cluster/apimachinery';
 import { buildOpenApiV2 } from './v2.js';
 import { fixtureDefinitions, fixtureResources } from './testing-fixtures.js';
 
@@ -72,29 +72,5 @@ describe('buildOpenApiV2', () => {
 
   test('all definitions are emitted', () => {
     expect(Object.keys(doc['definitions'] as JsonObject)).toEqual(Object.keys(fixtureDefinitions('example.org')).sort());
-  });
-});
-
-describe('custom resource schemas in v2 (upstream CRD OpenAPI builder)', () => {
-  const gvk = { group: 'example.com', version: 'v1', kind: 'Waldo' };
-  const build = (schema: Parameters<typeof publishedDefinition>[0]) =>
-    (buildOpenApiV2({ resources: [], definitions: { 'com.example.v1.Waldo': publishedDefinition(schema, gvk) }, version: { gitVersion: 'v' } })['definitions'] as Record<
-      string,
-      JsonObject
-    >)['com.example.v1.Waldo'] as JsonObject;
-
-  test('unknown fields kept at the root: a bare object with its group-version-kind, no properties', () => {
-    const gvkExt = [{ group: 'example.com', kind: 'Waldo', version: 'v1' }];
-    expect(build({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true })).toEqual({ type: 'object', 'x-kubernetes-group-version-kind': gvkExt });
-    expect(build(undefined)).toEqual({ type: 'object', 'x-kubernetes-group-version-kind': gvkExt });
-    expect(
-      build({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: { spec: { type: 'object', properties: { a: { type: 'string' } } } } }),
-    ).toEqual({ type: 'object', 'x-kubernetes-group-version-kind': gvkExt });
-  });
-
-  test('a structural schema is published whole', () => {
-    const def = build({ type: 'object', properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } });
-    expect(Object.keys(def['properties'] as JsonObject).sort()).toEqual(['apiVersion', 'kind', 'metadata', 'spec']);
-    expect((def['properties'] as Record<string, JsonObject>)['spec']).toEqual({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
   });
 });

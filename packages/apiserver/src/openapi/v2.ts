@@ -35,7 +35,7 @@ export function buildOpenApiV2(input: OpenApiV2Input): JsonObject {
   const paths: JsonObject = {};
   for (const p of resourcePaths(input.resources, input)) paths[p.path] = v2PathItem(p);
   const definitions: JsonObject = {};
-  for (const name of Object.keys(input.definitions).sort()) definitions[name] = v2Definition(input.definitions[name] as JsonObject);
+  for (const name of Object.keys(input.definitions).sort()) definitions[name] = input.definitions[name];
   return {
     swagger: '2.0',
     info: { title: input.version.title ?? 'Kubernetes', version: input.version.gitVersion },
@@ -44,18 +44,6 @@ export function buildOpenApiV2(input: OpenApiV2Input): JsonObject {
     securityDefinitions: { BearerToken: BEARER_SECURITY_SCHEME },
     security: [{ BearerToken: [] }],
   };
-}
-
-/**
- * A kind whose schema keeps unknown fields at its root is published in v2 as a bare object with
- * its group-version-kind, no properties (upstream's CRD OpenAPI builder, V2): kubectl's v2
- * validation knows no `x-kubernetes-preserve-unknown-fields` and would refuse the unknown fields
- * such a custom resource may hold. /openapi/v3 keeps the full schema.
- */
-function v2Definition(def: JsonObject): JsonObject {
-  const gvk = def['x-kubernetes-group-version-kind'];
-  if (def['x-kubernetes-preserve-unknown-fields'] !== true || gvk === undefined) return def;
-  return { type: 'object', 'x-kubernetes-group-version-kind': gvk };
 }
 
 function v2PathItem(p: PathSpec): JsonObject {

@@ -1,6 +1,7 @@
 import {
   isNotFound,
   metaDefinitions,
+  openApiV2Definition,
   patchMetaFromOpenApi,
   type JsonObject,
   type OpenApiSchema,
@@ -39,6 +40,8 @@ export class ApiCatalog {
   private aggregated = new Map<string, SerializedDocument>();
   private openApiV3!: OpenApiV3Set;
   private kindSchemas = new Map<string, KindSchemas>();
+  /** `definitions` as /openapi/v2 publishes them. */
+  private definitionsV2: Definitions;
 
   constructor(
     private readonly registrations: readonly ResourceRegistration[],
@@ -47,6 +50,7 @@ export class ApiCatalog {
   ) {
     this.baseDefinitions = { ...metaDefinitions(apiDomain), ...builtinDefinitions(apiDomain) };
     this.definitions = this.baseDefinitions;
+    this.definitionsV2 = this.baseDefinitions;
     this.build([]);
   }
 
@@ -57,6 +61,9 @@ export class ApiCatalog {
    */
   setCustomResources(custom: readonly ResourceRegistration[], customDefinitions: Definitions): void {
     this.definitions = { ...this.baseDefinitions, ...customDefinitions };
+    const v2: Definitions = {};
+    for (const [name, def] of Object.entries(customDefinitions)) v2[name] = openApiV2Definition(def);
+    this.definitionsV2 = { ...this.baseDefinitions, ...v2 };
     this.kindSchemas = new Map();
     this.build(custom);
   }
@@ -79,7 +86,8 @@ export class ApiCatalog {
     const coreVersions = new Set(resources.filter((r) => r.group === '').map((r) => r.version));
     for (const v of coreVersions) docs.set(`/api/${v}`, json(apiResourceList(v, resources)));
     const opts = { resources, definitions: this.definitions, apiDomain };
-    docs.set('/openapi/v2', json(buildOpenApiV2({ ...opts, version: { gitVersion: 'v1.32.0-cluster' } })));
+    // Custom resources' definitions in their v2 form (upstream's CRD builder for V2).
+    docs.set('/openapi/v2', json(buildOpenApiV2({ ...opts, definitions: this.definitionsV2, version: { gitVersion: 'v1.32.0-cluster' } })));
     const core = [{ name: '', versions: [...coreVersions] }];
     aggregated.set('/api', json(aggregatedDiscovery(core, resources, apiDomain)));
     aggregated.set('/apis', json(aggregatedDiscovery(groups, resources, apiDomain)));
