@@ -8,6 +8,7 @@ import {
 } from '@cluster/apimachinery';
 import { namespaceLifecycle } from '../admission/namespace-lifecycle.js';
 import { serviceAccountAdmission } from '../admission/service-account.js';
+import { nodeRestriction } from '../admission/node-restriction.js';
 import type { AdmissionPlugin } from '../admission/admission.js';
 import { parseAccept } from '../negotiation/media-type.js';
 import { aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions, groupsFromResources, versionInfo } from '../discovery/index.js';
@@ -167,7 +168,10 @@ export class ApiCatalog {
       };
       plugins.push(namespaceLifecycle(lookup, (name) => namespaces.get('', name)));
     }
-    if (registries.byResource('', 'pods')) plugins.push(serviceAccountAdmission(this.apiDomain));
+    const pods = registries.byResource('', 'pods');
+    const nodes = registries.byResource('', 'nodes');
+    if (pods) plugins.push(serviceAccountAdmission(this.apiDomain));
+    if (pods && nodes) plugins.push(nodeRestriction(this.apiDomain, { getNode: (ns, name) => nodes.get(ns, name), getPod: (ns, name) => pods.get(ns, name) }));
     return [...plugins, ...extra];
   }
 
