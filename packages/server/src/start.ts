@@ -25,6 +25,7 @@ import {
   certificatesOf,
   parseWebhookConfig,
   RbacAuthorizer,
+  NodeAuthorizer,
   rbacEscalationPlugin,
   certificateAdmissionPlugins,
   startClusterRoleAggregator,
@@ -49,7 +50,7 @@ import { clusterSigningAuthority, ensureCertificates } from './certs.js';
 import { resolveFeatureGates } from './feature-gates.js';
 import { parseRuntimeConfig, servedGroupVersions } from './runtime-config.js';
 import { ensureAdminToken, parseTokenFile, writeAdminKubeconfig } from './admin-credentials.js';
-import { authorizersFor } from './authorizers.js';
+import { alwaysAllowWarning, authorizersFor } from './authorizers.js';
 import { ensureBuiltinNamespaces } from './bootstrap.js';
 import { retryStartupStep } from './startup-retry.js';
 import { protobufCodecFor } from './protobuf.js';
@@ -288,7 +289,10 @@ async function startWithEtcd(
   const hooks = ['start-system-namespaces-controller', 'rbac/bootstrap-roles', 'informer-sync', 'bootstrap-controller'].map(hook);
   // The RBAC index (watch of the four kinds) also drives ClusterRole aggregation, so it runs in every mode.
   const rbac = new RbacAuthorizer(() => api.registries, { apiDomain: opts.apiDomain, log: (msg, err) => logger.warn({ err }, msg) });
-  const authorizer = authorizersFor(opts.authorizationModes, rbac);
+  const node = opts.authorizationModes.includes('Node') ? new NodeAuthorizer(() => api.registries, { apiDomain: opts.apiDomain, log: (msg, err) => logger.warn({ err }, msg) }) : undefined;
+  const authorizer = authorizersFor(opts.authorizationModes, rbac, node);
+  const openWarning = alwaysAllowWarning(opts);
+  if (openWarning && runsSingletons) logger.warn(openWarning);
   const audit = await auditConfig(opts, metrics, logger);
   const serviceRanges = { ipRange: parseIPv4Range(opts.serviceClusterIpRange), nodePorts: parsePortRange(opts.serviceNodePortRange) };
   const api = createApiServer({
@@ -342,6 +346,7 @@ async function startWithEtcd(
   const clusterRoles = api.registries.byResource(`rbac.authorization.${opts.apiDomain}`, 'clusterroles')!;
   await retryStartupStep('clusterrole-aggregation', () => aggregateUntilStable(clusterRoles), retrying);
   await rbac.start();
+  await node?.start();
   hooksDone.add('rbac/bootstrap-roles');
   hooksDone.add('informer-sync');
   const stopAggregator = startClusterRoleAggregator(rbac.index, () => clusterRoles);
@@ -457,6 +462,7 @@ async function startWithEtcd(
       stopAggregator();
       crds.stop();
       rbac.stop();
+      node?.stop();
       await audit?.backend.close();
       oidc?.stop();
       await compactor?.stop();
