@@ -1,5 +1,6 @@
 import type { ServerOptions } from './flag-definitions.js';
-import { alwaysAllow, alwaysDeny, privilegedGroup, UnionAuthorizer, type Authorizer, type NodeAuthorizer, type RbacAuthorizer } from '@cluster/apiserver';
+import type { Logger } from 'pino';
+import { alwaysAllow, alwaysDeny, NodeAuthorizer, privilegedGroup, UnionAuthorizer, type Authorizer, type RbacAuthorizer, type RegistrySet } from '@cluster/apiserver';
 
 /**
  * The authorizer chain of --authorization-mode, in the order given, as one UnionAuthorizer.
@@ -24,6 +25,20 @@ export function authorizersFor(modes: readonly string[], rbac?: RbacAuthorizer, 
       }
     }),
   );
+}
+
+/**
+ * The authorizer of --authorization-mode for a replica, with the Node authorizer (and its watch of
+ * pods, to be started) only when the mode is named; logs the AlwaysAllow warning once per replica
+ * (`logWarning`: the process that runs the singletons).
+ */
+export function authorizationFor(opts: ServerOptions, rbac: RbacAuthorizer, registries: () => RegistrySet, logger: Logger, logWarning: boolean): { authorizer: UnionAuthorizer; node?: NodeAuthorizer } {
+  const node = opts.authorizationModes.includes('Node')
+    ? new NodeAuthorizer(registries, { apiDomain: opts.apiDomain, log: (msg, err) => logger.warn({ err }, msg) })
+    : undefined;
+  const warning = alwaysAllowWarning(opts);
+  if (warning && logWarning) logger.warn(warning);
+  return { authorizer: authorizersFor(opts.authorizationModes, rbac, node), node };
 }
 
 /**

@@ -25,7 +25,6 @@ import {
   certificatesOf,
   parseWebhookConfig,
   RbacAuthorizer,
-  NodeAuthorizer,
   rbacEscalationPlugin,
   certificateAdmissionPlugins,
   startClusterRoleAggregator,
@@ -50,7 +49,7 @@ import { clusterSigningAuthority, ensureCertificates } from './certs.js';
 import { resolveFeatureGates } from './feature-gates.js';
 import { parseRuntimeConfig, servedGroupVersions } from './runtime-config.js';
 import { ensureAdminToken, parseTokenFile, writeAdminKubeconfig } from './admin-credentials.js';
-import { alwaysAllowWarning, authorizersFor } from './authorizers.js';
+import { authorizationFor } from './authorizers.js';
 import { ensureBuiltinNamespaces } from './bootstrap.js';
 import { retryStartupStep } from './startup-retry.js';
 import { protobufCodecFor } from './protobuf.js';
@@ -289,10 +288,7 @@ async function startWithEtcd(
   const hooks = ['start-system-namespaces-controller', 'rbac/bootstrap-roles', 'informer-sync', 'bootstrap-controller'].map(hook);
   // The RBAC index (watch of the four kinds) also drives ClusterRole aggregation, so it runs in every mode.
   const rbac = new RbacAuthorizer(() => api.registries, { apiDomain: opts.apiDomain, log: (msg, err) => logger.warn({ err }, msg) });
-  const node = opts.authorizationModes.includes('Node') ? new NodeAuthorizer(() => api.registries, { apiDomain: opts.apiDomain, log: (msg, err) => logger.warn({ err }, msg) }) : undefined;
-  const authorizer = authorizersFor(opts.authorizationModes, rbac, node);
-  const openWarning = alwaysAllowWarning(opts);
-  if (openWarning && runsSingletons) logger.warn(openWarning);
+  const { authorizer, node } = authorizationFor(opts, rbac, () => api.registries, logger, runsSingletons);
   const audit = await auditConfig(opts, metrics, logger);
   const serviceRanges = { ipRange: parseIPv4Range(opts.serviceClusterIpRange), nodePorts: parsePortRange(opts.serviceNodePortRange) };
   const api = createApiServer({
