@@ -137,7 +137,15 @@ test('a node reads the secrets of pods bound to it, and no other', async () => {
   expect(forbidden(asName)).toBe(true);
   const asGroup = await kubectl(server, ['get', 'secret', 'for-node', `--as=${NODE}`, '--as-group=system:nodes']);
   expect(forbidden(asGroup)).toBe(true);
-  // Rebinding the access to the pod: once the pod is gone, so is the access.
+  // Tokens: only for the account of a pod on the node (authorizer), and only bound to such a pod (NodeRestriction).
+  await ok(['create', 'serviceaccount', 'elsewhere']);
+  const unbound = await kubectl(server, ['create', 'token', 'default'], nodeEnv);
+  expect(forbidden(unbound)).toBe(true);
+  expect(unbound.stderr).toContain('node requested token not bound to a pod');
+  const otherAccount = await kubectl(server, ['create', 'token', 'elsewhere'], nodeEnv);
+  expect(forbidden(otherAccount)).toBe(true);
+  expect(otherAccount.stderr).toContain(`no relationship found between node '${NODE}' and this object`);
+  // Once the pod is gone, so is the access.
   await ok(['delete', 'pod', 'web', '--wait=false']);
   await until('the access to end with the pod', async () => forbidden(await kubectl(server, ['get', 'secret', 'for-node'], nodeEnv)));
 }, 90_000);
