@@ -45,3 +45,12 @@ test('the HAProxy configuration checks once rendered', async () => {
   await writeFile(join(dir, 'haproxy.cfg'), cfg);
   await exec('haproxy', ['-c', '-q', '-f', join(dir, 'haproxy.cfg')]);
 }, TOOL_TIMEOUT_MS);
+
+test('every replica example and unit authorizes with Node,RBAC', async () => {
+  // deploy/README.md's APISERVER_ARGS (what the unit runs), make up-ha's replicas and make run.
+  for (const file of ['deploy/README.md', 'hack/local-up-ha.sh', 'hack/make-run.sh']) {
+    const text = await readFile(join(ROOT, file), 'utf8');
+    expect([file, text.match(/--authorization-mode=\S+/g)]).toEqual([file, ['--authorization-mode=Node,RBAC']]);
+  }
+  expect(await readFile(join(ROOT, 'deploy/systemd/cluster-apiserver.service'), 'utf8')).toContain('$APISERVER_ARGS');
+});

@@ -10,6 +10,7 @@ import {
 import { namespaceLifecycle } from '../admission/namespace-lifecycle.js';
 import { serviceAccountAdmission } from '../admission/service-account.js';
 import { limitRanger, type LimitRangeObject } from '../admission/limit-ranger.js';
+import { nodeRestriction } from '../admission/node-restriction.js';
 import type { AdmissionPlugin } from '../admission/admission.js';
 import { parseAccept } from '../negotiation/media-type.js';
 import { aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions, groupsFromResources, versionInfo } from '../discovery/index.js';
@@ -176,13 +177,16 @@ export class ApiCatalog {
       };
       plugins.push(namespaceLifecycle(lookup, (name) => namespaces.get('', name)));
     }
+    const pods = registries.byResource('', 'pods');
+    const nodes = registries.byResource('', 'nodes');
     const limitRanges = registries.byResource('', 'limitranges');
-    if (registries.byResource('', 'pods') && limitRanges) {
-      // Upstream's order: NamespaceLifecycle, LimitRanger, ServiceAccount.
+    if (pods && limitRanges) {
+      // Upstream's order: NamespaceLifecycle, LimitRanger, ServiceAccount, NodeRestriction.
       const list = async (namespace: string) => (await limitRanges.list(namespace, { hasSelector: false })).items as LimitRangeObject[];
       plugins.push(limitRanger(list, this.apiDomain));
     }
-    if (registries.byResource('', 'pods')) plugins.push(serviceAccountAdmission(this.apiDomain));
+    if (pods) plugins.push(serviceAccountAdmission(this.apiDomain));
+    if (pods && nodes) plugins.push(nodeRestriction(this.apiDomain, { getNode: (ns, name) => nodes.get(ns, name), getPod: (ns, name) => pods.get(ns, name) }));
     return [...plugins, ...extra];
   }
 
