@@ -29,4 +29,13 @@ describe('authorizersFor', () => {
     expect(() => authorizersFor(['Node', 'RBAC'])).toThrow('needs the node authorizer');
     expect(() => authorizersFor(['ABAC'])).toThrow('supported: AlwaysAllow, AlwaysDeny, Node, RBAC');
   });
+
+  test('system:masters is allowed first whatever the modes, as upstream; others go to the modes', async () => {
+    const info = { isResourceRequest: true, verb: 'list', apiGroup: '', apiVersion: 'v1', resource: 'secrets', subresource: '', namespace: 'x', name: '', path: '/api/v1/namespaces/x/secrets', parts: [] };
+    const chain = authorizersFor(['AlwaysDeny']);
+    const admin = { username: 'admin', groups: ['system:masters', 'system:authenticated'] };
+    const other = { username: 'someone', groups: ['system:authenticated'] };
+    expect((await chain.authorize({ user: admin, info } as never)).decision).toBe('allow');
+    expect((await chain.authorize({ user: other, info } as never)).decision).toBe('deny');
+  });
 });

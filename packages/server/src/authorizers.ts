@@ -3,20 +3,22 @@ import type { Logger } from 'pino';
 import { alwaysAllow, alwaysDeny, NodeAuthorizer, privilegedGroup, UnionAuthorizer, type Authorizer, type RbacAuthorizer, type RegistrySet } from '@cluster/apiserver';
 
 /**
- * The authorizer chain of --authorization-mode, in the order given, as one UnionAuthorizer.
- * RBAC is the privileged group (system:masters, as upstream lets it through first) then `rbac`;
- * Node is `node` (node agents' requests judged by what their node needs).
+ * The authorizer chain of --authorization-mode, in the order given, as one UnionAuthorizer, behind
+ * the privileged group (system:masters), which upstream puts first whatever the modes (so the
+ * admin is not denied under `--authorization-mode=Node` alone). Node is `node` (node agents'
+ * requests judged by what their node needs).
  */
 export function authorizersFor(modes: readonly string[], rbac?: RbacAuthorizer, node?: NodeAuthorizer): UnionAuthorizer {
-  return new UnionAuthorizer(
-    modes.flatMap((mode): Authorizer[] => {
+  return new UnionAuthorizer([
+    privilegedGroup,
+    ...modes.flatMap((mode): Authorizer[] => {
       switch (mode) {
         case 'AlwaysAllow':
           return [alwaysAllow];
         case 'AlwaysDeny':
           return [alwaysDeny];
         case 'RBAC':
-          return rbac ? [privilegedGroup, rbac] : [privilegedGroup];
+          return rbac ? [rbac] : [];
         case 'Node':
           if (!node) throw new Error('authorization-mode "Node" needs the node authorizer');
           return [node];
@@ -24,7 +26,7 @@ export function authorizersFor(modes: readonly string[], rbac?: RbacAuthorizer, 
           throw new Error(`authorization-mode ${JSON.stringify(mode)} is not supported; supported: AlwaysAllow, AlwaysDeny, Node, RBAC`);
       }
     }),
-  );
+  ]);
 }
 
 /**
