@@ -1,6 +1,7 @@
 import {
   isNotFound,
   metaDefinitions,
+  openApiV2Definition,
   patchMetaFromOpenApi,
   type JsonObject,
   type OpenApiSchema,
@@ -8,6 +9,8 @@ import {
 } from '@cluster/apimachinery';
 import { namespaceLifecycle } from '../admission/namespace-lifecycle.js';
 import { serviceAccountAdmission } from '../admission/service-account.js';
+import { limitRanger, type LimitRangeObject } from '../admission/limit-ranger.js';
+import { nodeRestriction } from '../admission/node-restriction.js';
 import type { AdmissionPlugin } from '../admission/admission.js';
 import { parseAccept } from '../negotiation/media-type.js';
 import { aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions, groupsFromResources, versionInfo } from '../discovery/index.js';
@@ -38,6 +41,8 @@ export class ApiCatalog {
   private aggregated = new Map<string, SerializedDocument>();
   private openApiV3!: OpenApiV3Set;
   private kindSchemas = new Map<string, KindSchemas>();
+  /** `definitions` as /openapi/v2 publishes them. */
+  private definitionsV2: Definitions;
 
   constructor(
     private readonly registrations: readonly ResourceRegistration[],
@@ -46,6 +51,7 @@ export class ApiCatalog {
   ) {
     this.baseDefinitions = { ...metaDefinitions(apiDomain), ...builtinDefinitions(apiDomain) };
     this.definitions = this.baseDefinitions;
+    this.definitionsV2 = this.baseDefinitions;
     this.build([]);
   }
 
@@ -56,6 +62,9 @@ export class ApiCatalog {
    */
   setCustomResources(custom: readonly ResourceRegistration[], customDefinitions: Definitions): void {
     this.definitions = { ...this.baseDefinitions, ...customDefinitions };
+    const v2: Definitions = {};
+    for (const [name, def] of Object.entries(customDefinitions)) v2[name] = openApiV2Definition(def);
+    this.definitionsV2 = { ...this.baseDefinitions, ...v2 };
     this.kindSchemas = new Map();
     this.build(custom);
   }
@@ -78,7 +87,8 @@ export class ApiCatalog {
     const coreVersions = new Set(resources.filter((r) => r.group === '').map((r) => r.version));
     for (const v of coreVersions) docs.set(`/api/${v}`, json(apiResourceList(v, resources)));
     const opts = { resources, definitions: this.definitions, apiDomain };
-    docs.set('/openapi/v2', json(buildOpenApiV2({ ...opts, version: { gitVersion: 'v1.32.0-cluster' } })));
+    // Custom resources' definitions in their v2 form (upstream's CRD builder for V2).
+    docs.set('/openapi/v2', json(buildOpenApiV2({ ...opts, definitions: this.definitionsV2, version: { gitVersion: 'v1.32.0-cluster' } })));
     const core = [{ name: '', versions: [...coreVersions] }];
     aggregated.set('/api', json(aggregatedDiscovery(core, resources, apiDomain)));
     aggregated.set('/apis', json(aggregatedDiscovery(groups, resources, apiDomain)));
@@ -167,7 +177,16 @@ export class ApiCatalog {
       };
       plugins.push(namespaceLifecycle(lookup, (name) => namespaces.get('', name)));
     }
-    if (registries.byResource('', 'pods')) plugins.push(serviceAccountAdmission(this.apiDomain));
+    const pods = registries.byResource('', 'pods');
+    const nodes = registries.byResource('', 'nodes');
+    const limitRanges = registries.byResource('', 'limitranges');
+    if (pods && limitRanges) {
+      // Upstream's order: NamespaceLifecycle, LimitRanger, ServiceAccount, NodeRestriction.
+      const list = async (namespace: string) => (await limitRanges.list(namespace, { hasSelector: false })).items as LimitRangeObject[];
+      plugins.push(limitRanger(list, this.apiDomain));
+    }
+    if (pods) plugins.push(serviceAccountAdmission(this.apiDomain));
+    if (pods && nodes) plugins.push(nodeRestriction(this.apiDomain, { getNode: (ns, name) => nodes.get(ns, name), getPod: (ns, name) => pods.get(ns, name) }));
     return [...plugins, ...extra];
   }
 

@@ -1,4 +1,5 @@
 import type { ResourceStrategy, StrategyContext, SubresourceStrategy } from '../../../registry/strategy.js';
+import { requestedMeta } from '../../../registry/status-update.js';
 import { formatTime } from '../../../registry/object-meta.js';
 import { csrTable } from '../tables.js';
 import type { CertificateSigningRequest, CsrCondition } from '../types.js';
@@ -59,7 +60,8 @@ function recordRequester(csr: CertificateSigningRequest, ctx: StrategyContext): 
 /**
  * CertificateSigningRequest behaviour: cluster-scoped; the requester recorded on create; spec
  * immutable; status ignored on the main resource and changed only through `status` (the certificate
- * and conditions other than Approved and Denied) and `approval` (conditions only). `now` stamps condition times.
+ * and conditions other than Approved and Denied) and `approval` (conditions only). `now` stamps
+ * condition times.
  */
 export function csrStrategy(apiDomain: string, now: () => Date = () => new Date()) {
   const status: SubresourceStrategy<CertificateSigningRequest> = {
@@ -67,14 +69,14 @@ export function csrStrategy(apiDomain: string, now: () => Date = () => new Date(
       const next = { ...requested.status };
       const old = current.status?.conditions ?? [];
       next.conditions = defaultConditionTimes(preserveApprovalConditions(next.conditions ?? [], old), old, now());
-      return { ...current, status: next };
+      return { ...current, metadata: requestedMeta(requested, current), status: next };
     },
     validateUpdate: (obj, old) => validateCsrStatusUpdate(obj, old, apiDomain, 'status'),
   };
   const approval: SubresourceStrategy<CertificateSigningRequest> = {
     merge(requested, current) {
       const conditions = defaultConditionTimes(requested.status?.conditions ?? [], current.status?.conditions ?? [], now());
-      return { ...current, status: { ...current.status, conditions } };
+      return { ...current, metadata: requestedMeta(requested, current), status: { ...current.status, conditions } };
     },
     validateUpdate: (obj, old) => validateCsrStatusUpdate(obj, old, apiDomain, 'approval'),
   };
