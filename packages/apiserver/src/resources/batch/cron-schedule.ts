@@ -161,7 +161,7 @@ let zoneNames: Map<string, string> | undefined;
  */
 export function timeZoneError(name: string): string | undefined {
   if (name === '' || name === 'UTC' || name === 'Local') return undefined;
-  if (name.includes('..') || name.startsWith('/') || name.includes('\\')) return `unknown time zone ${name}`;
+  if (name.includes('..') || name.startsWith('/') || name.startsWith('\\')) return 'time: invalid location name';
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: name });
   } catch {
