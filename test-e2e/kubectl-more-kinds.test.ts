@@ -191,6 +191,33 @@ spec:
   }, 120_000);
 });
 
+describe('DefaultIngressClass admission', () => {
+  test('an Ingress without a class gets the default IngressClass; two defaults refuse it', async () => {
+    const annotate = 'ingressclass.kubernetes.io/is-default-class=true';
+    await ok(['create', 'ingress', 'before', '--rule=a.example.com/=web:80']);
+    expect(parseYaml(await ok(['get', 'ing', 'before', '-o', 'yaml'])).spec.ingressClassName).toBeUndefined();
+    const file = join(server.dataDir, 'classes.yaml');
+    await writeFile(file, ['one', 'two'].map((n) => `apiVersion: networking.k8s.io/v1\nkind: IngressClass\nmetadata: {name: ${n}}\nspec: {controller: example.com/${n}}\n`).join('---\n'));
+    await ok(['create', '-f', file]);
+    await ok(['annotate', 'ingressclass', 'one', annotate]);
+    await ok(['create', 'ingress', 'after', '--rule=a.example.com/=web:80']);
+    expect(parseYaml(await ok(['get', 'ing', 'after', '-o', 'yaml'])).spec.ingressClassName).toBe('one');
+    await ok(['create', 'ingress', 'mine', '--class=two', '--rule=a.example.com/=web:80']);
+    expect(parseYaml(await ok(['get', 'ing', 'mine', '-o', 'yaml'])).spec.ingressClassName).toBe('two');
+    await ok(['annotate', 'ingressclass', 'two', annotate]);
+    const refused = await client.call('POST', '/apis/networking.k8s.io/v1/namespaces/default/ingresses', {
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'Ingress',
+      metadata: { name: 'third' },
+      spec: { defaultBackend: { service: { name: 'web', port: { number: 80 } } } },
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.json.message).toBe('ingresses.networking.k8s.io "third" is forbidden: 2 default IngressClasses were found, only 1 allowed');
+    await ok(['delete', 'ingress', 'before', 'after', 'mine']);
+    await ok(['delete', '-f', file]);
+  }, 60_000);
+});
+
 describe('conformance-shaped API operations over Protobuf', () => {
   const cronJob = (name: string): KubeObject => ({
     apiVersion: 'batch/v1',

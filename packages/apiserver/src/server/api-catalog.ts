@@ -8,6 +8,7 @@ import {
 } from '@cluster/apimachinery';
 import { namespaceLifecycle } from '../admission/namespace-lifecycle.js';
 import { serviceAccountAdmission } from '../admission/service-account.js';
+import { defaultIngressClassAdmission } from '../admission/default-ingress-class.js';
 import type { AdmissionPlugin } from '../admission/admission.js';
 import { parseAccept } from '../negotiation/media-type.js';
 import { aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions, groupsFromResources, versionInfo } from '../discovery/index.js';
@@ -168,6 +169,13 @@ export class ApiCatalog {
       plugins.push(namespaceLifecycle(lookup, (name) => namespaces.get('', name)));
     }
     if (registries.byResource('', 'pods')) plugins.push(serviceAccountAdmission(this.apiDomain));
+    const ingressClasses = registries.byResource(`networking.${this.apiDomain}`, 'ingressclasses');
+    if (ingressClasses) {
+      // A most-recent list (served from the watch cache once it is known current): a class marked
+      // default a moment ago on another replica is seen, as the next Ingress create expects.
+      const list = async () => (await ingressClasses.list('', { hasSelector: false })).items;
+      plugins.push(defaultIngressClassAdmission(`networking.${this.apiDomain}`, list));
+    }
     return [...plugins, ...extra];
   }
 
