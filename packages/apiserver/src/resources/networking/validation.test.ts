@@ -51,6 +51,13 @@ describe('Ingress spec', () => {
     expect(brief(ingressStrategy.validate(ingress(spec as Ingress['spec'])))).toEqual(expected);
   });
 
+  test('the class annotation draws upstream\'s deprecation warning on create', () => {
+    const annotated = ingress({ defaultBackend: svc() }, { 'kubernetes.io/ingress.class': 'nginx' });
+    expect(ingressStrategy.warnings(annotated)).toEqual([`annotation "kubernetes.io/ingress.class" is deprecated, please use 'spec.ingressClassName' instead`]);
+    expect(ingressStrategy.warnings(annotated, annotated)).toEqual([]);
+    expect(ingressStrategy.warnings(ingress({ defaultBackend: svc() }))).toEqual([]);
+  });
+
   test('the class annotation and spec.ingressClassName are not both set', () => {
     const errs = ingressStrategy.validate(ingress({ defaultBackend: svc(), ingressClassName: 'nginx' }, { 'kubernetes.io/ingress.class': 'nginx' }));
     expect(brief(errs)).toEqual(['annotations.kubernetes.io/ingress.class FieldValueInvalid']);

@@ -6,7 +6,7 @@ import { column } from '../../apps/workload/table.js';
 import { reshapeInPlace } from '../../core/pod-spec/go-shape.js';
 import { bumpGenerationOnSpecChange, statusSubresource } from '../../status-subresource.js';
 import type { Ingress } from '../types.js';
-import { updateOptions, validateIngressClassAnnotation, validateIngressSpec, validateIngressStatus } from '../validation.js';
+import { INGRESS_CLASS_ANNOTATION, updateOptions, validateIngressClassAnnotation, validateIngressSpec, validateIngressStatus } from '../validation.js';
 
 const metaOptions: ObjectMetaOptions = { namespaced: true, nameValidator: 'subdomain' };
 
@@ -48,6 +48,11 @@ export const ingressStrategy = {
     ...validateObjectMetaUpdate(ing.metadata, old.metadata, metaOptions),
     ...validateIngressSpec(ing, updateOptions(old)),
   ],
+  // Upstream warns on create only.
+  warnings: (ing: Ingress, old?: Ingress) =>
+    !old && ing.metadata.annotations?.[INGRESS_CLASS_ANNOTATION] !== undefined
+      ? [`annotation "${INGRESS_CLASS_ANNOTATION}" is deprecated, please use 'spec.ingressClassName' instead`]
+      : [],
   subresources: { status: statusSubresource<Ingress>(metaOptions, (ing) => validateIngressStatus(ing.status?.loadBalancer)) },
   table: {
     columns: [
