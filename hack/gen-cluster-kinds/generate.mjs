@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // Generates the Protobuf messages (proto/*.proto) and OpenAPI definitions (TypeScript) of the
 // cluster kinds of issue 20 (Service, Endpoints, Node, Event, LimitRange, ResourceQuota,
-// events/v1 Event and discovery/v1 EndpointSlice) from upstream's interface files: generated.proto gives message and field
+// events/v1 Event and discovery/v1 EndpointSlice) and of issue 31 (batch/v1 Job and CronJob,
+// policy/v1 PodDisruptionBudget, networking/v1 Ingress, IngressClass and NetworkPolicy, node/v1
+// RuntimeClass) from upstream's interface files: generated.proto gives message and field
 // numbers and wire types, types.go gives JSON names, pointer-ness (our `nullable` option),
-// omitempty (`json_always`) and the list/map/patch markers. Only interface facts are carried
+// omitempty (`json_always`), embedded inline structs (`inline`) and the list/map/patch markers. Only interface facts are carried
 // over: no upstream comment or description text is copied into the output.
 //
 // Usage (needs a checkout of github:kubernetes/api, e.g. the `fetch` tool's mirror):
@@ -298,35 +300,35 @@ function propertiesOf(group, name) {
   const props = {};
   const required = [];
   for (const f of fields) {
-      const gf = go.fields.get(f.number);
-      const json = gf?.json || f.name;
-      if (gf?.inline) {
-        const inner = propertiesOf(group, resolveType(f.type, group).message.slice(group.pkg.length + 1));
-        Object.assign(props, inner.props);
-        required.push(...inner.required);
-        continue;
-      }
-      let schema;
-      if (f.type.startsWith('map<')) {
-        const [, , v] = /map<\s*([\w.]+),\s*([\w.]+)>/.exec(f.type);
-        schema = { type: 'object', additionalProperties: typeSchema(v, group) };
-      } else if (f.label === 'repeated') {
-        schema = { type: 'array', items: typeSchema(f.type, group) };
-      } else {
-        schema = typeSchema(f.type, group);
-      }
-      for (const [k, v] of gf?.markers ?? []) {
-        if (k === 'listType') schema['x-kubernetes-list-type'] = v;
-        if (k === 'listMapKey') (schema['x-kubernetes-list-map-keys'] ??= []).push(v);
-        if (k === 'mapType') schema['x-kubernetes-map-type'] = v;
-        // Literal defaults only (ref(...) names a Go constant); server-side apply needs them for
-        // list-map keys a client may leave out (ServicePort.protocol).
-        if (k === 'default' && !v.startsWith('ref(')) schema.default = JSON.parse(v);
-      }
-      if (gf?.patchStrategy) schema['x-kubernetes-patch-strategy'] = gf.patchStrategy;
-      if (gf?.patchMergeKey) schema['x-kubernetes-patch-merge-key'] = gf.patchMergeKey;
-      props[json] = schema;
-      if (gf && !gf.omitempty && !gf.optional && !gf.pointer) required.push(json);
+    const gf = go.fields.get(f.number);
+    const json = gf?.json || f.name;
+    if (gf?.inline) {
+      const inner = propertiesOf(group, resolveType(f.type, group).message.slice(group.pkg.length + 1));
+      Object.assign(props, inner.props);
+      required.push(...inner.required);
+      continue;
+    }
+    let schema;
+    if (f.type.startsWith('map<')) {
+      const [, , v] = /map<\s*([\w.]+),\s*([\w.]+)>/.exec(f.type);
+      schema = { type: 'object', additionalProperties: typeSchema(v, group) };
+    } else if (f.label === 'repeated') {
+      schema = { type: 'array', items: typeSchema(f.type, group) };
+    } else {
+      schema = typeSchema(f.type, group);
+    }
+    for (const [k, v] of gf?.markers ?? []) {
+      if (k === 'listType') schema['x-kubernetes-list-type'] = v;
+      if (k === 'listMapKey') (schema['x-kubernetes-list-map-keys'] ??= []).push(v);
+      if (k === 'mapType') schema['x-kubernetes-map-type'] = v;
+      // Literal defaults only (ref(...) names a Go constant); server-side apply needs them for
+      // list-map keys a client may leave out (ServicePort.protocol).
+      if (k === 'default' && !v.startsWith('ref(')) schema.default = JSON.parse(v);
+    }
+    if (gf?.patchStrategy) schema['x-kubernetes-patch-strategy'] = gf.patchStrategy;
+    if (gf?.patchMergeKey) schema['x-kubernetes-patch-merge-key'] = gf.patchMergeKey;
+    props[json] = schema;
+    if (gf && !gf.omitempty && !gf.optional && !gf.pointer) required.push(json);
   }
   return { props, required };
 }
