@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { validateObjectMetaUpdate, type FieldErrorList, type KubeObject, type ObjectMetaOptions } from '@cluster/apimachinery';
 import type { SubresourceStrategy } from '../registry/strategy.js';
+import { statusUpdate } from '../registry/status-update.js';
 import { reshaped } from './core/pod-spec/go-shape.js';
 
 interface WithStatus extends KubeObject {
@@ -9,16 +10,16 @@ interface WithStatus extends KubeObject {
 }
 
 /**
- * The `status` subresource of a kind with spec and status (upstream's <kind>StatusStrategy): only
- * status is taken from the request, everything else stays as stored; `validateStatus` adds the
- * kind's status rules to the metadata update checks.
+ * The `status` subresource of a kind with spec and status (upstream's <kind>StatusStrategy): status
+ * and metadata changes (labels, annotations, ...) are taken from the request, the spec stays as
+ * stored; `validateStatus` adds the kind's status rules to the metadata update checks.
  */
 export function statusSubresource<T extends WithStatus>(
   metaOptions: ObjectMetaOptions,
   validateStatus: (obj: T, old: T) => FieldErrorList = () => [],
 ): SubresourceStrategy<T> {
   return {
-    merge: (requested, current) => reshaped({ ...current, status: requested.status ?? {} }),
+    merge: (requested, current) => reshaped(statusUpdate(requested, current)),
     validateUpdate: (obj, old) => [...validateObjectMetaUpdate(obj.metadata, old.metadata, metaOptions), ...validateStatus(obj, old)],
   };
 }
