@@ -70,6 +70,7 @@ export function apiHandler(config: ApiServerConfig, registries: RegistrySet, cat
       userAgent: ctx.get('User-Agent'),
       // Custom resources have no Protobuf form: such bodies are 415, as upstream answers.
       protobuf: registry.info.customResource ? undefined : config.protobuf,
+      ...(config.protobuf ? { decodeProtobufDeleteOptions: (bytes: Uint8Array) => config.protobuf!.decodeDeleteOptions(bytes) } : {}),
       apiDomain: config.apiDomain,
       plainJsonResponse: false,
       authorizer: config.authorizer,

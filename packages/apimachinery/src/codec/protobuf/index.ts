@@ -1,6 +1,7 @@
 export {
   PROTOBUF_MAGIC,
   decodeProtobufObject,
+  decodeProtobufDeleteOptions,
   encodeProtobufObject,
   wrapInEnvelope,
   type ProtobufDecodeOptions,
