@@ -12,6 +12,7 @@ import type { AdmissionPlugin } from '../admission/admission.js';
 import { parseAccept } from '../negotiation/media-type.js';
 import { aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions, groupsFromResources, versionInfo } from '../discovery/index.js';
 import { buildOpenApiV2, buildOpenApiV3, serializeDocument, type OpenApiV3Set, type SerializedDocument } from '../openapi/index.js';
+import { OpenApiV2Forms } from '../openapi/v2-forms.js';
 import type { RegistrySet } from '../registry/registry-set.js';
 import type { KindSchemas } from '../registry/registry-types.js';
 import type { ResourceRegistration } from '../registry/registration.js';
@@ -20,9 +21,13 @@ import { builtinDefinitions } from '../resources/builtin.js';
 
 export interface ServedDocument {
   contentType: string;
-  body: string;
+  body: string | Buffer;
   etag?: string;
   cacheControl?: string;
+  /** A status other than 200 (406 when no acceptable form exists); the body is then empty. */
+  status?: number;
+  /** The Vary header, for documents served in more than one form. */
+  vary?: string;
 }
 
 /**
@@ -37,6 +42,8 @@ export class ApiCatalog {
   /** Aggregated discovery (apidiscovery/v2) of /api and /apis. */
   private aggregated = new Map<string, SerializedDocument>();
   private openApiV3!: OpenApiV3Set;
+  /** The /openapi/v2 document of the current build, and its Protobuf form once a client asked for it. */
+  private openApiV2!: OpenApiV2Forms;
   private kindSchemas = new Map<string, KindSchemas>();
 
   constructor(
@@ -78,13 +85,14 @@ export class ApiCatalog {
     const coreVersions = new Set(resources.filter((r) => r.group === '').map((r) => r.version));
     for (const v of coreVersions) docs.set(`/api/${v}`, json(apiResourceList(v, resources)));
     const opts = { resources, definitions: this.definitions, apiDomain };
-    docs.set('/openapi/v2', json(buildOpenApiV2({ ...opts, version: { gitVersion: 'v1.32.0-cluster' } })));
+    const openApiV2 = buildOpenApiV2({ ...opts, version: { gitVersion: 'v1.32.0-cluster' } });
     const core = [{ name: '', versions: [...coreVersions] }];
     aggregated.set('/api', json(aggregatedDiscovery(core, resources, apiDomain)));
     aggregated.set('/apis', json(aggregatedDiscovery(groups, resources, apiDomain)));
     this.openApiV3 = buildOpenApiV3({ ...opts, versionInfo: { gitVersion: 'v1.32.0-cluster' } });
     this.docs = docs;
     this.aggregated = aggregated;
+    this.openApiV2 = new OpenApiV2Forms(openApiV2);
   }
 
   /** A discovery, version or OpenAPI document for `path`, or undefined when it names none. */
@@ -98,6 +106,7 @@ export class ApiCatalog {
         return { contentType, body: aggregated.body, etag: aggregated.etag };
       }
     }
+    if (clean === '/openapi/v2') return this.openApiV2.negotiate(accept);
     if (clean === '/openapi/v3') return served(this.openApiV3.index, 'no-cache, private');
     if (clean.startsWith('/openapi/v3/')) {
       const doc = this.openApiV3.documents.get(clean.slice('/openapi/v3/'.length));

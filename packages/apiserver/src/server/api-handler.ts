@@ -102,6 +102,15 @@ export function apiHandler(config: ApiServerConfig, registries: RegistrySet, cat
   };
 }
 
+/** Whether an If-None-Match header names `etag` (or is `*`); weak tags compare by their value. */
+function ifNoneMatch(header: string, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((t) => {
+    const tag = t.trim();
+    return tag === '*' || tag === etag || tag === `W/${etag}`;
+  });
+}
+
 /** A list query with `limit` and `continue` removed, for APIListChunking=false. */
 function withoutChunking(query: URLSearchParams): URLSearchParams {
   const q = new URLSearchParams(query);
@@ -192,10 +201,21 @@ async function serveNonResource(ctx: Context, config: ApiServerConfig, catalog: 
   }
   const doc = catalog.document(path, ctx.URL.searchParams, ctx.get('Accept'));
   if (!doc) return false;
+  if (doc.vary) ctx.set('Vary', doc.vary);
+  if (doc.status) {
+    ctx.status = doc.status;
+    ctx.body = doc.body;
+    return true;
+  }
   ctx.status = 200;
   ctx.set('Content-Type', doc.contentType);
   if (doc.etag) ctx.set('ETag', doc.etag);
   if (doc.cacheControl) ctx.set('Cache-Control', doc.cacheControl);
+  // A client holding the same bytes (If-None-Match with this ETag) gets 304, as http.ServeContent answers.
+  if (doc.etag && ifNoneMatch(ctx.get('If-None-Match'), doc.etag)) {
+    ctx.status = 304;
+    return true;
+  }
   ctx.body = doc.body;
   return true;
 }
