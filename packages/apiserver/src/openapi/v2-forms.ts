@@ -1,7 +1,7 @@
 import type { JsonObject } from '@cluster/apimachinery';
 import { parseAccept, type MediaType } from '../negotiation/media-type.js';
 import { openApiHash, serializeDocument, type SerializedDocument } from './hash.js';
-import { encodeOpenApiV2, OPENAPI_V2_PROTOBUF, OPENAPI_V2_PROTOBUF_OLD } from './v2-protobuf.js';
+import { encodeOpenApiV2, OPENAPI_V2_PROTOBUF, OPENAPI_V2_PROTOBUF_DOTTED } from './v2-protobuf.js';
 
 /** One answer to GET /openapi/v2 (structurally a ServedDocument of the API catalog). */
 export interface OpenApiV2Answer {
@@ -28,7 +28,7 @@ function matches(range: MediaType, type: string, subtypes: readonly string[]): b
   return (rt === '*' || rt === type) && (rs === '*' || subtypes.includes(rs));
 }
 
-const PROTOBUF_SUBTYPES = [OPENAPI_V2_PROTOBUF, OPENAPI_V2_PROTOBUF_OLD].map((t) => t.slice('application/'.length));
+const PROTOBUF_SUBTYPES = [OPENAPI_V2_PROTOBUF, OPENAPI_V2_PROTOBUF_DOTTED].map((t) => t.slice('application/'.length));
 
 /**
  * The JSON and Protobuf forms of one build's /openapi/v2 document. The JSON form is rendered at
@@ -60,7 +60,7 @@ export class OpenApiV2Forms {
       }
       if (matches(range, 'application', PROTOBUF_SUBTYPES)) {
         const pb = this.protobufForm();
-        return { contentType: OPENAPI_V2_PROTOBUF, body: pb.body, etag: pb.etag, vary: 'Accept' };
+        return { contentType: OPENAPI_V2_PROTOBUF_DOTTED, body: pb.body, etag: pb.etag, vary: 'Accept' };
       }
     }
     return { contentType: 'text/plain', body: '', status: 406, vary: 'Accept' };

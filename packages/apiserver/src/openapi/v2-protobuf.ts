@@ -9,10 +9,16 @@ import { encodeProtoMessage, isJsonObject, type JsonObject, type JsonValue } fro
  * lists, and free-form values an Any holding YAML text (JSON text, which every YAML parser reads).
  */
 
-/** Upstream's media type for the Protobuf OpenAPI v2 document. */
+/**
+ * The media type clients put in Accept for the Protobuf OpenAPI v2 document (kubectl, client-go).
+ * Go's mime parser refuses the `@`, so it is never a response's Content-Type.
+ */
 export const OPENAPI_V2_PROTOBUF = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
-/** The name clients used before (a `.` where the current one has `@`); served the same bytes. */
-export const OPENAPI_V2_PROTOBUF_OLD = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
+/**
+ * The same type spelled with a `.`: accepted in Accept too, and the Content-Type of the answer, as
+ * kube-openapi's handler sends it (client-go fails on a Content-Type it cannot parse).
+ */
+export const OPENAPI_V2_PROTOBUF_DOTTED = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
 
 type Message = Record<string, unknown>;
 /** A JSON value as read from an object's entry (absent entries are undefined). */

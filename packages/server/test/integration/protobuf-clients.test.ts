@@ -8,7 +8,9 @@ const CM = '/api/v1/namespaces/default/configmaps';
 // The bytes below are written out from the wire format by hand, field by field, exactly as
 // client-go's typed clients send a DeleteOptions body (rest.Request.Body -> protobuf serializer ->
 // runtime.Unknown.NestedMarshalTo -> DeleteOptions.MarshalToSizedBuffer); none of our own encoder
-// is used, so the test would catch a decoder that only understands what we write ourselves.
+// is used, so the test would catch a decoder that only understands what we write ourselves. The
+// first test's hex is what client-go v1.24 itself printed for the same DeleteOptions (encoded with
+// runtime.NewClientNegotiator(scheme.Codecs.WithoutConversion(), v1), as rest.Request.Body does).
 
 /** A protobuf base-128 varint (non-negative values only are needed here). */
 function varint(n: number): number[] {
@@ -228,5 +230,29 @@ describe('Protobuf bodies on the other verbs', () => {
     });
     expect(tr.status).toBe(201);
     expect(typeof tr.json.status.token).toBe('string');
+  });
+});
+
+describe('GET /openapi/v2 for Go clients', () => {
+  const PB_OPENAPI = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
+  test('the Protobuf form: parseable Content-Type, its own ETag, 304 when unchanged, Vary: Accept', async () => {
+    const pb = await ts().request('GET', '/openapi/v2', { headers: { Accept: PB_OPENAPI } });
+    expect(pb.status).toBe(200);
+    // client-go parses the answer's Content-Type with Go's mime package, which refuses the '@'.
+    expect(pb.headers['content-type']).toBe('application/com.github.proto-openapi.spec.v2.v1.0+protobuf');
+    expect(pb.headers.vary).toContain('Accept');
+    expect(pb.body[0]).toBe(0x0a); // field 1 (swagger), length-delimited
+    expect(pb.body.subarray(2, 2 + pb.body[1]!).toString()).toBe('2.0');
+    const etag = String(pb.headers.etag);
+    const json = await ts().request('GET', '/openapi/v2', { headers: { Accept: 'application/json' } });
+    expect(json.headers['content-type']).toContain('application/json');
+    expect(json.json.swagger).toBe('2.0');
+    expect(json.headers.etag).not.toBe(etag);
+    const again = await ts().request('GET', '/openapi/v2', { headers: { Accept: PB_OPENAPI, 'If-None-Match': etag } });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+    const dotted = await ts().request('GET', '/openapi/v2', { headers: { Accept: 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf' } });
+    expect(dotted.headers.etag).toBe(etag);
+    expect((await ts().request('GET', '/openapi/v2', { headers: { Accept: 'text/html' } })).status).toBe(406);
   });
 });
