@@ -65,3 +65,17 @@ describe('kubectl over OpenAPI v2 Protobuf and v3', () => {
     expect(get.stderr).toContain('NotFound');
   }, 90_000);
 });
+
+describe('/version as clients parse it', () => {
+  test('kubectl version: the API level 1.25 with the stamped commit of this checkout', async () => {
+    const r = await kubectl(server, ['version', '-o', 'json']);
+    expect(r.code).toBe(0);
+    const v = JSON.parse(r.stdout).serverVersion as Record<string, string>;
+    const { execFileSync } = await import('node:child_process');
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
+    expect(v).toMatchObject({ major: '1', minor: '25', gitVersion: `v1.25.0+cluster.${head.slice(0, 14)}`, gitCommit: head, compiler: 'node' });
+    expect(['clean', 'dirty']).toContain(v.gitTreeState);
+    expect(v.buildDate).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(v.goVersion).toBe(process.version);
+  }, 60_000);
+});

@@ -10,7 +10,18 @@ import { namespaceLifecycle } from '../admission/namespace-lifecycle.js';
 import { serviceAccountAdmission } from '../admission/service-account.js';
 import type { AdmissionPlugin } from '../admission/admission.js';
 import { parseAccept } from '../negotiation/media-type.js';
-import { aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions, groupsFromResources, versionInfo } from '../discovery/index.js';
+import {
+  aggregatedDiscovery,
+  apiGroup,
+  apiGroupList,
+  apiResourceList,
+  apiVersions,
+  groupsFromResources,
+  serverGitVersion,
+  UNKNOWN_BUILD,
+  versionInfo,
+  type BuildInfo,
+} from '../discovery/index.js';
 import { buildOpenApiV2, buildOpenApiV3, serializeDocument, type OpenApiV3Set, type SerializedDocument } from '../openapi/index.js';
 import { OpenApiV2Forms } from '../openapi/v2-forms.js';
 import type { RegistrySet } from '../registry/registry-set.js';
@@ -50,6 +61,8 @@ export class ApiCatalog {
     private readonly registrations: readonly ResourceRegistration[],
     private readonly apiDomain: string,
     private readonly serverAddress: string,
+    /** What /version reports about the running build. */
+    private readonly buildInfo: BuildInfo = UNKNOWN_BUILD,
   ) {
     this.baseDefinitions = { ...metaDefinitions(apiDomain), ...builtinDefinitions(apiDomain) };
     this.definitions = this.baseDefinitions;
@@ -74,7 +87,7 @@ export class ApiCatalog {
     const docs = new Map<string, SerializedDocument>();
     const aggregated = new Map<string, SerializedDocument>();
     const json = (doc: JsonObject) => serializeDocument(doc);
-    docs.set('/version', json(versionInfo()));
+    docs.set('/version', json(versionInfo({ build: this.buildInfo })));
     docs.set('/api', json(apiVersions(serverAddress)));
     const groups = groupsFromResources(resources);
     docs.set('/apis', json(apiGroupList(groups)));
@@ -85,11 +98,12 @@ export class ApiCatalog {
     const coreVersions = new Set(resources.filter((r) => r.group === '').map((r) => r.version));
     for (const v of coreVersions) docs.set(`/api/${v}`, json(apiResourceList(v, resources)));
     const opts = { resources, definitions: this.definitions, apiDomain };
-    const openApiV2 = buildOpenApiV2({ ...opts, version: { gitVersion: 'v1.32.0-cluster' } });
+    const gitVersion = serverGitVersion(this.buildInfo);
+    const openApiV2 = buildOpenApiV2({ ...opts, version: { gitVersion } });
     const core = [{ name: '', versions: [...coreVersions] }];
     aggregated.set('/api', json(aggregatedDiscovery(core, resources, apiDomain)));
     aggregated.set('/apis', json(aggregatedDiscovery(groups, resources, apiDomain)));
-    this.openApiV3 = buildOpenApiV3({ ...opts, versionInfo: { gitVersion: 'v1.32.0-cluster' } });
+    this.openApiV3 = buildOpenApiV3({ ...opts, versionInfo: { gitVersion } });
     this.docs = docs;
     this.aggregated = aggregated;
     this.openApiV2 = new OpenApiV2Forms(openApiV2);
