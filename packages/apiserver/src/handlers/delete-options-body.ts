@@ -67,7 +67,7 @@ export function decodeDeleteOptionsBody(scope: RequestScope): JsonObject | undef
   const media = requestMediaType(scope.contentType, JSON_TYPE, OPTION_BODY_TYPES);
   let value: unknown;
   if (isProtobuf(media)) {
-    if (!scope.decodeProtobufDeleteOptions) throw newBadRequest('Protobuf request bodies are not served by this server');
+    if (!scope.decodeProtobufDeleteOptions) throw newUnsupportedMediaType(media, [JSON_TYPE, YAML_TYPE]);
     value = scope.decodeProtobufDeleteOptions(body);
   } else if (media === JSON_TYPE || media === YAML_TYPE) {
     value = decodeText(body.toString('utf8'), media === YAML_TYPE, scope.registry.schemas?.definitions);

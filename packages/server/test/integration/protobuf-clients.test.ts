@@ -1,5 +1,6 @@
 import { decodeProtobufObject, encodeProtobufObject } from '@cluster/apimachinery';
 import { useTestServer } from '../support/test-server.js';
+import { cronTabCrd } from '../support/crontab-crd.js';
 
 const ts = useTestServer(['--controllers=-namespace']);
 const PB = 'application/vnd.kubernetes.protobuf';
@@ -173,6 +174,21 @@ describe("Protobuf DeleteOptions bodies, byte for byte as client-go sends them",
     // None of these deleted anything.
     expect((await ts().request('GET', `${CM}/pb-bad`)).status).toBe(200);
   });
+  test('custom resources take Protobuf DeleteOptions too (upstream decodes them with the meta scheme)', async () => {
+    const crd = await ts().request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: cronTabCrd('pb.example.com') });
+    expect(crd.status).toBe(201);
+    const crs = '/apis/pb.example.com/v1/namespaces/default/crontabs';
+    const cr = { apiVersion: 'pb.example.com/v1', kind: 'CronTab', metadata: { name: 'pb-cr' }, spec: { cronSpec: '* * * * */5', image: 'i' } };
+    let created = await ts().request('POST', crs, { body: cr });
+    for (let i = 0; i < 100 && created.status === 404; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      created = await ts().request('POST', crs, { body: cr });
+    }
+    expect(created.status).toBe(201);
+    const body = clientGoEnvelope('pb.example.com/v1', deleteOptionsRaw({ preconditions: { uid: created.json.metadata.uid }, propagationPolicy: 'Foreground' }));
+    const del = await ts().request('DELETE', `${crs}/pb-cr`, { body, headers: { 'Content-Type': PB } });
+    expect(del.status).toBe(200);
+  }, 30_000);
 });
 
 describe('Protobuf bodies on the other verbs', () => {
