@@ -35,8 +35,9 @@ build: deps
 	@ln -sf ../../packages/credential-plugin/dist/src/main.js node_modules/.bin/cluster-credential
 	@bash hack/build-native.sh
 
+# The flags live in hack/make-run.sh alone, which test-e2e/make-run.test.ts starts as it is.
 run: build
-	node packages/server/dist/src/main.js --data-dir $(DATA_DIR) --secure-port $(PORT) --bind-address 127.0.0.1 --enable-bootstrap-token-auth --node-join-bindings --controllers='*,bootstrapsigner,tokencleaner' $(ARGS)
+	bash hack/make-run.sh $(DATA_DIR) $(PORT) $(ARGS)
 
 test: test-deps build
 	$(NODE_JEST) --forceExit --json --outputFile=test-results.json

@@ -107,7 +107,7 @@ for i in 0 1 2; do
   # shellcheck disable=SC2086 # HA_ARGS holds extra flags, split on purpose
   launch "replica$i" node "$MAIN" --data-dir "$HA_DIR/replica$i" --cert-dir "$HA_DIR/certs" --etcd-servers "$ENDPOINTS" \
     --secure-port "${API[$i]}" --bind-address 127.0.0.1 --token-auth-file "$HA_DIR/tokens.csv" \
-    --authorization-mode=RBAC --enable-bootstrap-token-auth --node-join-bindings \
+    --authorization-mode=Node,RBAC --enable-bootstrap-token-auth --node-join-bindings \
     --controllers='*,bootstrapsigner,tokencleaner' --shutdown-delay-duration=5s --workers "${HA_WORKERS:-1}" ${HA_ARGS:-}
   node "$ROOT/hack/ha/wait.mjs" "https://127.0.0.1:${API[$i]}/readyz" 60
 done

@@ -20,7 +20,7 @@ let admin: KubeconfigClient;
 let dir = '';
 
 beforeAll(async () => {
-  server = await startServerProcess(['--authorization-mode=RBAC', '--enable-bootstrap-token-auth', '--node-join-bindings', '--controllers=*,bootstrapsigner,tokencleaner']);
+  server = await startServerProcess(['--authorization-mode=Node,RBAC', '--enable-bootstrap-token-auth', '--node-join-bindings', '--controllers=*,bootstrapsigner,tokencleaner']);
   admin = new KubeconfigClient(server.kubeconfig);
   dir = await mkdtemp(join(tmpdir(), 'plugin-'));
   const secret = (id: string, secretPart: string, signing: boolean) => ({

@@ -12,6 +12,10 @@ afterAll(async () => {
   expect(code).toBe(0);
 }, 30_000);
 
+test('the bare binary keeps AlwaysAllow and warns that other identities are then admins', () => {
+  expect(server.output()).toContain('--authorization-mode includes AlwaysAllow while service-account tokens, x509 client certificates authenticate');
+});
+
 const ok = async (args: string[]) => {
   const r = await kubectl(server, args);
   if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')} failed (${r.code}): ${r.stderr}`);

@@ -14,7 +14,7 @@ import { kubectl, startServerProcess, type ServerProcess } from './support/serve
 let server: ServerProcess;
 beforeAll(async () => {
   server = await startServerProcess([
-    '--authorization-mode=RBAC',
+    '--authorization-mode=Node,RBAC',
     '--enable-bootstrap-token-auth',
     '--node-join-bindings',
     '--controllers=*,bootstrapsigner,tokencleaner',

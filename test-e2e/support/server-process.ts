@@ -23,16 +23,25 @@ export interface ServerProcess {
 /** Starts `node packages/server/dist/src/main.js` on a free loopback port with its own data dir. */
 export async function startServerProcess(extraArgs: string[] = [], dataDir?: string): Promise<ServerProcess> {
   const dir = dataDir ?? (await mkdtemp(join(tmpdir(), 'apiserver-e2e-')));
-  const child = spawn(
-    process.execPath,
-    [MAIN, '--data-dir', dir, '--secure-port', '0', '--bind-address', '127.0.0.1', '--log-level', 'warn', ...extraArgs],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  return spawnServer(process.execPath, [MAIN, '--data-dir', dir, '--secure-port', '0', '--bind-address', '127.0.0.1', '--log-level', 'warn', ...extraArgs], dir, !dataDir);
+}
+
+/**
+ * Starts the server exactly as `make run` does (hack/make-run.sh, which the Makefile's run target
+ * calls), on a free loopback port (`PORT=0`) with its own data dir, and no other flag.
+ */
+export async function startMakeRunProcess(): Promise<ServerProcess> {
+  const dir = await mkdtemp(join(tmpdir(), 'apiserver-make-run-'));
+  return spawnServer('bash', [join(repoRoot, 'hack/make-run.sh'), dir, '0'], dir, true);
+}
+
+async function spawnServer(command: string, args: string[], dir: string, ownsDir: boolean): Promise<ServerProcess> {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   const url = await new Promise<string>((res, rej) => {
-    const timer = setTimeout(() => rej(new Error(`server did not start in time:\n${out}`)), 30_000);
+    const timer = setTimeout(() => rej(new Error(`server did not start in time:\n${out}`)), 60_000);
     const onData = () => {
       const m = /listening on (https?:\/\/\S+)/.exec(out);
       if (m) {
@@ -61,7 +70,7 @@ export async function startServerProcess(extraArgs: string[] = [], dataDir?: str
       const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
       const code = await exited;
       clearTimeout(timer);
-      if (!dataDir) await rm(dir, { recursive: true, force: true });
+      if (ownsDir) await rm(dir, { recursive: true, force: true });
       return code;
     },
   };

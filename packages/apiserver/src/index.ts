@@ -18,6 +18,8 @@ export { ServiceAccountTokenIssuer } from './authn/service-account-token.js';
 export { parsePrivateKey, parsePublicKeys } from './authn/service-account-keys.js';
 export { registryLookup } from './authn/registry-lookup.js';
 export { RbacAuthorizer } from './authz/rbac/rbac-authorizer.js';
+export { NodeAuthorizer } from './authz/node/node-authorizer.js';
+export { NODE_LEASE_NAMESPACE } from './authz/node/node-identity.js';
 export { rbacEscalationPlugin } from './authz/rbac/escalation.js';
 export { certificateAdmissionPlugins } from './admission/certificates.js';
 export { aggregateUntilStable, startClusterRoleAggregator } from './authz/rbac/aggregator.js';

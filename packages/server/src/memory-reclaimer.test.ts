@@ -71,14 +71,19 @@ describe('memory reclaimer', () => {
     let memory = { heapTotal: 100 * MiB, rss: 300 * MiB };
     let requests = 0;
     let calls = 0;
+    let looks = 0;
     const stop = startMemoryReclaimer(
-      () => (requests += requestsPerTick),
+      () => {
+        looks++;
+        return (requests += requestsPerTick);
+      },
       { gc: () => calls++, trim: () => true },
       () => memory,
       10,
     );
     memory = grown;
-    await sleep(200);
+    // Counted in the reclaimer's own looks, not in wall time: a starved machine delays its timer.
+    for (let waited = 0; looks < 8 && waited < 10_000; waited += 10) await sleep(10);
     stop();
     // Growth: a reclaim and one follow-up; then the baseline is the new reading, no repeat.
     expect(calls).toBe(expectedCalls);

@@ -49,7 +49,7 @@ import { clusterSigningAuthority, ensureCertificates } from './certs.js';
 import { resolveFeatureGates } from './feature-gates.js';
 import { parseRuntimeConfig, servedGroupVersions } from './runtime-config.js';
 import { ensureAdminToken, parseTokenFile, writeAdminKubeconfig } from './admin-credentials.js';
-import { authorizersFor } from './authorizers.js';
+import { authorizationFor } from './authorizers.js';
 import { ensureBuiltinNamespaces } from './bootstrap.js';
 import { retryStartupStep } from './startup-retry.js';
 import { protobufCodecFor } from './protobuf.js';
@@ -289,7 +289,7 @@ async function startWithEtcd(
   const hooks = ['start-system-namespaces-controller', 'rbac/bootstrap-roles', 'informer-sync', 'bootstrap-controller'].map(hook);
   // The RBAC index (watch of the four kinds) also drives ClusterRole aggregation, so it runs in every mode.
   const rbac = new RbacAuthorizer(() => api.registries, { apiDomain: opts.apiDomain, log: (msg, err) => logger.warn({ err }, msg) });
-  const authorizer = authorizersFor(opts.authorizationModes, rbac);
+  const { authorizer, node } = authorizationFor(opts, rbac, () => api.registries, logger, runsSingletons);
   const audit = await auditConfig(opts, metrics, logger);
   const serviceRanges = { ipRange: parseIPv4Range(opts.serviceClusterIpRange), nodePorts: parsePortRange(opts.serviceNodePortRange) };
   const api = createApiServer({
@@ -344,6 +344,7 @@ async function startWithEtcd(
   const clusterRoles = api.registries.byResource(`rbac.authorization.${opts.apiDomain}`, 'clusterroles')!;
   await retryStartupStep('clusterrole-aggregation', () => aggregateUntilStable(clusterRoles), retrying);
   await rbac.start();
+  await node?.start();
   hooksDone.add('rbac/bootstrap-roles');
   hooksDone.add('informer-sync');
   const stopAggregator = startClusterRoleAggregator(rbac.index, () => clusterRoles);
@@ -459,6 +460,7 @@ async function startWithEtcd(
       stopAggregator();
       crds.stop();
       rbac.stop();
+      node?.stop();
       await audit?.backend.close();
       oidc?.stop();
       await compactor?.stop();

@@ -5,3 +5,4 @@ export { validateCustomResourceDefinition, validateCustomResourceDefinitionUpdat
 export { acceptNames, type NamesDecision } from './crd-naming.js';
 export { parseSimpleJsonPath, evaluateSimpleJsonPath } from './json-path.js';
 export { desiredCrdStatus, namesAccepted } from './crd-conditions.js';
+export { openApiV2Definition } from './openapi-v2.js';

@@ -28,3 +28,4 @@ export {
 } from './patch-validation.js';
 export { goBase64Error, goRfc3339Error } from './go-decoders.js';
 export { goQuote, goFormatValue } from './go-text.js';
+export { canonicalQuantity, formatQuantity, parseQuantity, scaledQuantityValue, type QuantityAmount } from './quantity.js';

@@ -1,4 +1,4 @@
-import { canonicalQuantity, QUANTITY_FORMAT_ERROR } from './quantity.js';
+import { canonicalQuantity, QUANTITY_FORMAT_ERROR, formatQuantity, parseQuantity, scaledQuantityValue } from './quantity.js';
 
 describe('canonicalQuantity', () => {
   it.each([
@@ -44,5 +44,32 @@ describe('canonicalQuantity', () => {
 
   it.each([['1Zi'], ['1kk'], ['1Mb'], ['1e']])('%j has an unknown suffix', (input) => {
     expect(canonicalQuantity(input)).toHaveProperty('error');
+  });
+});
+
+describe('quantity arithmetic (LimitRanger)', () => {
+  const amount = (text: string) => {
+    const a = parseQuantity(text);
+    if (!a) throw new Error(`not a quantity: ${text}`);
+    return a;
+  };
+  test.each<[string, bigint, bigint]>([
+    ['500m', 1n, 500n],
+    ['1.5', 2n, 1500n],
+    ['100Mi', 104857600n, 104857600000n],
+    ['1n', 1n, 1n],
+    ['-1500m', -1n, -1500n],
+    ['0', 0n, 0n],
+  ])('%s: Value %d, MilliValue %d (rounded up)', (text, value, milli) => {
+    expect(scaledQuantityValue(amount(text), 0)).toBe(value);
+    expect(scaledQuantityValue(amount(text), -3)).toBe(milli);
+  });
+
+  test('sums keep the first operand format and print canonically', () => {
+    const a = amount('150Mi');
+    const sum = { nanos: a.nanos + amount('100Mi').nanos, format: a.format };
+    expect(formatQuantity(sum)).toBe('250Mi');
+    expect(formatQuantity({ nanos: amount('100m').nanos + amount('400m').nanos, format: 'DecimalSI' })).toBe('500m');
+    expect(parseQuantity('bogus')).toBeUndefined();
   });
 });

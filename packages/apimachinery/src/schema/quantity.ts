@@ -100,12 +100,48 @@ function decimalText(q: Parsed, format: Format): string {
 export function canonicalQuantity(text: string): { value: string } | { error: string } {
   const q = parse(text.trim() === text ? text : '');
   if (typeof q === 'string') return { error: q };
-  if (q.mantissa === 0n) return { value: '0' };
+  return { value: canonicalText(q) };
+}
+
+function canonicalText(q: Parsed): string {
+  if (q.mantissa === 0n) return '0';
   const sign = q.negative ? '-' : '';
   if (q.format === 'BinarySI') {
     const whole = integerValue(q);
-    if (whole !== undefined && whole >= 1024n) return { value: `${sign}${binaryText(whole)}` };
-    return { value: `${sign}${decimalText(q, 'DecimalSI')}` };
+    if (whole !== undefined && whole >= 1024n) return `${sign}${binaryText(whole)}`;
+    return `${sign}${decimalText(q, 'DecimalSI')}`;
   }
-  return { value: `${sign}${decimalText(q, q.format)}` };
+  return `${sign}${decimalText(q, q.format)}`;
+}
+
+/**
+ * A quantity as an exact number of nano-units with the format its text implies, for arithmetic
+ * (upstream's Quantity.Add and Cmp); nine decimal places is all a quantity keeps.
+ */
+export interface QuantityAmount {
+  nanos: bigint;
+  format: Format;
+}
+
+/** Parses a quantity's text; undefined when it is not one. */
+export function parseQuantity(text: string): QuantityAmount | undefined {
+  const q = parse(text);
+  if (typeof q === 'string') return undefined;
+  const nanos = q.mantissa * 10n ** BigInt(q.exponent - MIN_EXPONENT);
+  return { nanos: q.negative ? -nanos : nanos, format: q.format };
+}
+
+/** The canonical text of an amount (upstream's Quantity.String). */
+export function formatQuantity(amount: QuantityAmount): string {
+  const negative = amount.nanos < 0n;
+  return canonicalText({ negative, mantissa: negative ? -amount.nanos : amount.nanos, exponent: MIN_EXPONENT, format: amount.format });
+}
+
+/** Upstream's Quantity.ScaledValue: the amount in units of 10^scale, rounded up (Value: 0, MilliValue: -3). */
+export function scaledQuantityValue(amount: QuantityAmount, scale: number): bigint {
+  const shift = scale - MIN_EXPONENT;
+  if (shift <= 0) return amount.nanos * 10n ** BigInt(-shift);
+  const divisor = 10n ** BigInt(shift);
+  const q = amount.nanos / divisor;
+  return amount.nanos % divisor > 0n ? q + 1n : q;
 }

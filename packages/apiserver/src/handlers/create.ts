@@ -38,6 +38,7 @@ async function createSubresource(scope: RequestScope, dryRun: boolean): Promise<
   const apiVersion = `${group ? `${group}/` : ''}${sub.version ?? reg.info.version}`;
   const { object: body, warnings } = decodeObjectBody(scope, sub.kind, apiVersion, 'Warn', sub.definitionName);
   const parent = await reg.get(scope.info.namespace, scope.info.name);
+  await reg.admitSubresourceCreate(scope.info.namespace, scope.info.name, name, body, { dryRun, user: scope.user });
   const answer = await creater.create({ user: scope.user, namespace: scope.info.namespace, name: scope.info.name, dryRun }, parent, body);
   return { code: 201, object: { ...answer, apiVersion, kind: sub.kind }, warnings };
 }

@@ -175,6 +175,18 @@ export class GenericRegistry {
     return this.write(namespace, name, transform, opts, opts.createIfMissing ?? false, false);
   }
 
+  /**
+   * Admission of a create through a subresource that stores nothing (serviceaccounts/token):
+   * `object` is the subresource's own kind (a TokenRequest), `name` the parent's. Mutating
+   * plugins may change `object` in place.
+   * @throws the first plugin's rejection (a StatusError).
+   */
+  async admitSubresourceCreate(namespace: string, name: string, subresource: string, object: KubeObject, opts: { dryRun: boolean; user?: UserInfo }): Promise<void> {
+    const attrs = this.attrs('CREATE', namespace, name, object, undefined, opts, subresource);
+    await runMutatingAdmission(this.admissionPlugins(), attrs);
+    await runAdmission(this.admissionPlugins(), attrs);
+  }
+
   async delete(namespace: string, name: string, req: DeleteRequest): Promise<DeleteResult> {
     const key = this.key(namespace, name);
     try {

@@ -1,3 +1,5 @@
+import { parseFieldSelector } from '@cluster/apimachinery';
+
 /**
  * What a request path and method mean to the API, after upstream's RequestInfoFactory. Pure: no I/O.
  */
@@ -28,6 +30,19 @@ function decodeSegment(segment: string): string {
 
 const specialVerbs = new Set(['proxy', 'watch']);
 const namespaceSubresources = new Set(['status', 'finalize']);
+
+/** The name a field selector requires exactly (`metadata.name=x` among ANDed terms), if it is a valid path segment. */
+function nameFromFieldSelector(selector: string | null): string {
+  if (!selector) return '';
+  let name: string | undefined;
+  try {
+    name = parseFieldSelector(selector).exactMatch('metadata.name');
+  } catch {
+    return ''; // a selector that does not parse names nothing (the list itself then answers 400)
+  }
+  if (!name || name === '.' || name === '..' || name.includes('/') || name.includes('%')) return '';
+  return name;
+}
 
 /**
  * Parses `/api/v1/namespaces/ns/configmaps/name?watch=1` style requests. Paths that are not under
@@ -109,6 +124,9 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   if (info.name === '' && info.verb === 'get') {
     const watch = query.get('watch');
     info.verb = watch !== null && watch !== 'false' && watch !== '0' ? 'watch' : 'list';
+    // As upstream: a list or watch selecting one object by `metadata.name=` names it, so a rule
+    // with resourceNames (or the Node authorizer) can allow watching that object alone.
+    info.name = nameFromFieldSelector(query.get('fieldSelector'));
   } else if (info.name === '' && info.verb === 'delete') {
     info.verb = 'deletecollection';
   }

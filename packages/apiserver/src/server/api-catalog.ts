@@ -1,6 +1,7 @@
 import {
   isNotFound,
   metaDefinitions,
+  openApiV2Definition,
   patchMetaFromOpenApi,
   type JsonObject,
   type OpenApiSchema,
@@ -8,6 +9,8 @@ import {
 } from '@cluster/apimachinery';
 import { namespaceLifecycle } from '../admission/namespace-lifecycle.js';
 import { serviceAccountAdmission } from '../admission/service-account.js';
+import { limitRanger, type LimitRangeObject } from '../admission/limit-ranger.js';
+import { nodeRestriction } from '../admission/node-restriction.js';
 import type { AdmissionPlugin } from '../admission/admission.js';
 import { parseAccept } from '../negotiation/media-type.js';
 import {
@@ -56,6 +59,8 @@ export class ApiCatalog {
   /** The /openapi/v2 document of the current build, and its Protobuf form once a client asked for it. */
   private openApiV2!: OpenApiV2Forms;
   private kindSchemas = new Map<string, KindSchemas>();
+  /** `definitions` as /openapi/v2 publishes them. */
+  private definitionsV2: Definitions;
 
   constructor(
     private readonly registrations: readonly ResourceRegistration[],
@@ -66,6 +71,7 @@ export class ApiCatalog {
   ) {
     this.baseDefinitions = { ...metaDefinitions(apiDomain), ...builtinDefinitions(apiDomain) };
     this.definitions = this.baseDefinitions;
+    this.definitionsV2 = this.baseDefinitions;
     this.build([]);
   }
 
@@ -76,6 +82,9 @@ export class ApiCatalog {
    */
   setCustomResources(custom: readonly ResourceRegistration[], customDefinitions: Definitions): void {
     this.definitions = { ...this.baseDefinitions, ...customDefinitions };
+    const v2: Definitions = {};
+    for (const [name, def] of Object.entries(customDefinitions)) v2[name] = openApiV2Definition(def);
+    this.definitionsV2 = { ...this.baseDefinitions, ...v2 };
     this.kindSchemas = new Map();
     this.build(custom);
   }
@@ -99,7 +108,8 @@ export class ApiCatalog {
     for (const v of coreVersions) docs.set(`/api/${v}`, json(apiResourceList(v, resources)));
     const opts = { resources, definitions: this.definitions, apiDomain };
     const gitVersion = serverGitVersion(this.buildInfo);
-    const openApiV2 = buildOpenApiV2({ ...opts, version: { gitVersion } });
+    // Custom resources' definitions in their v2 form (upstream's CRD builder for V2).
+    const openApiV2 = buildOpenApiV2({ ...opts, definitions: this.definitionsV2, version: { gitVersion } });
     const core = [{ name: '', versions: [...coreVersions] }];
     aggregated.set('/api', json(aggregatedDiscovery(core, resources, apiDomain)));
     aggregated.set('/apis', json(aggregatedDiscovery(groups, resources, apiDomain)));
@@ -190,7 +200,16 @@ export class ApiCatalog {
       };
       plugins.push(namespaceLifecycle(lookup, (name) => namespaces.get('', name)));
     }
-    if (registries.byResource('', 'pods')) plugins.push(serviceAccountAdmission(this.apiDomain));
+    const pods = registries.byResource('', 'pods');
+    const nodes = registries.byResource('', 'nodes');
+    const limitRanges = registries.byResource('', 'limitranges');
+    if (pods && limitRanges) {
+      // Upstream's order: NamespaceLifecycle, LimitRanger, ServiceAccount, NodeRestriction.
+      const list = async (namespace: string) => (await limitRanges.list(namespace, { hasSelector: false })).items as LimitRangeObject[];
+      plugins.push(limitRanger(list, this.apiDomain));
+    }
+    if (pods) plugins.push(serviceAccountAdmission(this.apiDomain));
+    if (pods && nodes) plugins.push(nodeRestriction(this.apiDomain, { getNode: (ns, name) => nodes.get(ns, name), getPod: (ns, name) => pods.get(ns, name) }));
     return [...plugins, ...extra];
   }
 

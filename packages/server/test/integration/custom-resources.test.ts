@@ -132,8 +132,10 @@ describe('CustomResourceDefinitions', () => {
     expect(createdBeta.status).toBe(201);
     const viaV1 = await b.request('GET', `${V1}/beta`);
     expect(viaV1.json.apiVersion).toBe('stable.example.com/v1');
-    // Defaults apply to writes of a version; objects written through v1beta1 keep what they had.
-    expect(viaV1.json.spec).toEqual({ any: 'thing' });
+    // Stored as written through v1beta1, read with the storage version's (v1) defaults, as upstream
+    // defaults what it decodes from storage.
+    expect(createdBeta.json.spec).toEqual({ any: 'thing', replicas: 1 });
+    expect(viaV1.json.spec).toEqual({ any: 'thing', replicas: 1 });
   });
 
   test('status changes only through the status subresource; generation counts spec changes', async () => {

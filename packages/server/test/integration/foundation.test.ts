@@ -267,7 +267,7 @@ describe('namespaces, discovery, health and metrics', () => {
   test('built-in namespaces exist', async () => {
     const res = await ts().request('GET', '/api/v1/namespaces');
     const names = res.json.items.map((i: { metadata: { name: string } }) => i.metadata.name);
-    expect(names).toEqual(expect.arrayContaining(['default', 'cluster-system', 'cluster-public']));
+    expect(names).toEqual(expect.arrayContaining(['default', 'cluster-system', 'cluster-public', 'cluster-node-lease']));
   });
   test('discovery documents', async () => {
     expect((await ts().request('GET', '/api')).json).toMatchObject({ kind: 'APIVersions', versions: ['v1'] });

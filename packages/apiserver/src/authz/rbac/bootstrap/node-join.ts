@@ -21,8 +21,8 @@ export function nodeJoinClusterRoleBindings(apiDomain: string): BindingObject[] 
   });
   const csrRole = (sub: string) => `system:certificates.${apiDomain}:certificatesigningrequests:${sub}`;
   return [
-    // Nodes renewing their own certificates create requests too (upstream grants that through
-    // the Node authorizer, which this server does not have).
+    // Nodes renewing their own certificates create requests too: the Node authorizer grants that
+    // under Node,RBAC; the group stays here so that RBAC alone serves joined nodes as well.
     binding('cluster:node-bootstrapper', 'system:node-bootstrapper', 'system:bootstrappers', 'system:nodes'),
     binding('cluster:node-autoapprove-bootstrap', csrRole('nodeclient'), 'system:bootstrappers'),
     binding('cluster:node-autoapprove-certificate-rotation', csrRole('selfnodeclient'), 'system:nodes'),

@@ -1,5 +1,6 @@
 import type { BindingObject, PolicyRule, RoleObject } from '../types.js';
 import { rbacGroup } from '../types.js';
+import { nodeRules } from '../../node/node-rules.js';
 
 const READ = ['get', 'list', 'watch'];
 const WRITE = ['create', 'delete', 'deletecollection', 'patch', 'update'];
@@ -92,6 +93,9 @@ export function defaultClusterRoles(apiDomain: string): RoleObject[] {
       ],
       { [keys.aggregateTo('view')]: 'true' },
     ),
+    // What node agents need (upstream's system:node role, NodeRules). Bound to nobody: the Node
+    // authorizer grants it to each node, narrowed to the node's own objects.
+    role('system:node', [...nodeRules(d).unscoped, ...nodeRules(d).scoped]),
     role('system:node-bootstrapper', [rule(['create', 'get', 'list', 'watch'], [`certificates.${d}`], ['certificatesigningrequests'])]),
     role(`system:certificates.${d}:certificatesigningrequests:nodeclient`, [
       rule(['create'], [`certificates.${d}`], ['certificatesigningrequests/nodeclient']),
@@ -117,7 +121,7 @@ export function defaultClusterRoleBindings(apiDomain: string): BindingObject[] {
     kind: 'ClusterRoleBinding',
     metadata: { name: role, labels: { [keys.bootstrapping]: 'rbac-defaults' }, annotations: { [keys.autoupdate]: 'true' } },
     roleRef: { apiGroup: g, kind: 'ClusterRole', name: role },
-    subjects: groups.map((name) => ({ kind: 'Group', apiGroup: g, name })),
+    ...(groups.length ? { subjects: groups.map((name) => ({ kind: 'Group', apiGroup: g, name })) } : {}),
   });
   return [
     binding('cluster-admin', ['system:masters']),
@@ -125,6 +129,8 @@ export function defaultClusterRoleBindings(apiDomain: string): BindingObject[] {
     binding('system:discovery', ['system:authenticated']),
     binding('system:basic-user', ['system:authenticated']),
     binding('system:public-info-viewer', ['system:authenticated', 'system:unauthenticated']),
+    // Upstream keeps this binding with no subjects since the Node authorizer replaced it.
+    binding('system:node', []),
   ];
 }
 

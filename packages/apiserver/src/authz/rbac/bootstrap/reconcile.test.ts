@@ -82,6 +82,19 @@ describe('default policy data', () => {
     expect(JSON.stringify(roles)).not.toContain('k8s.io');
   });
 
+  test('system:node holds the node rules and is bound to nobody; the bootstrap roles exist', () => {
+    const roles = defaultClusterRoles('example.org');
+    const node = roles.find((r) => r.metadata.name === 'system:node')!;
+    expect(node.rules).toContainEqual({ apiGroups: [''], resources: ['nodes/status'], verbs: ['update', 'patch'] });
+    expect(node.rules).toContainEqual({ apiGroups: ['coordination.example.org'], resources: ['leases'], verbs: ['get', 'create', 'update', 'patch', 'delete'] });
+    expect(JSON.stringify(node.rules)).not.toContain('"*"');
+    const binding = defaultClusterRoleBindings('example.org').find((b) => b.metadata.name === 'system:node')!;
+    expect(binding.roleRef.name).toBe('system:node');
+    expect(binding.subjects).toBeUndefined();
+    for (const name of ['system:node-bootstrapper', 'system:certificates.example.org:certificatesigningrequests:nodeclient', 'system:certificates.example.org:certificatesigningrequests:selfnodeclient']) {
+      expect(roles.some((r) => r.metadata.name === name)).toBe(true);
+    }
+  });
   test('namespaced defaults: each binding names a Role of its own namespace; anonymous may read cluster-info', () => {
     const roles = defaultNamespacedRoles('example.org');
     for (const b of defaultNamespacedRoleBindings('example.org')) {

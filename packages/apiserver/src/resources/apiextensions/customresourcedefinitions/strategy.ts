@@ -6,6 +6,7 @@ import {
   type CustomResourceDefinition,
 } from '@cluster/apimachinery';
 import type { ResourceStrategy, SubresourceStrategy } from '../../../registry/strategy.js';
+import { statusUpdate } from '../../../registry/status-update.js';
 import { ageColumn, nameColumn } from '../../../tables/columns.js';
 
 const metaOptions = { namespaced: false, nameValidator: 'subdomain' as const };
@@ -43,7 +44,8 @@ export function crdStrategy(apiDomain: string) {
   const finalizer = crdCleanupFinalizer(apiDomain);
   const status: SubresourceStrategy<CustomResourceDefinition> = {
     merge(requested, current) {
-      const next = { ...current, status: requested.status ?? {} };
+      // Finalizers go through; labels, annotations and owners stay (upstream's CRD status strategy).
+      const next = statusUpdate(requested, current, ['labels', 'annotations', 'ownerReferences']);
       recordStorageVersion(next);
       return next;
     },

@@ -8,6 +8,7 @@ import {
 import type { ResourceRegistration } from '../../../registry/registration.js';
 import type { Definitions, SubresourceInfo } from '../../../registry/resource-info.js';
 import { customResourceStrategy } from './strategy.js';
+import { readDefaulting } from './read-defaulting.js';
 import { SCALE_DEFINITION } from '../schemas.js';
 import { compareVersionPriority } from '../../../discovery/version-priority.js';
 
@@ -78,6 +79,13 @@ export function customResourceServing(crd: CustomResourceDefinition): CustomReso
       }),
       decodeDefinition: decodeDefinition(schema),
     });
+    const storage = spec.versions?.find((s) => s.storage) ?? v;
+    const storedAs = readDefaulting(
+      { group, resource: names.plural ?? '', storageApiVersion: `${group}/${storage.name ?? v.name}` },
+      storage.schema?.openAPIV3Schema,
+      schema,
+    );
+    if (storedAs) registrations[registrations.length - 1]!.storedAs = storedAs;
   }
   return { registrations, definitions };
 }

@@ -102,7 +102,7 @@ function contentSchema(schema: JSONSchemaProps): JSONSchemaProps {
 }
 
 /** Fills schema defaults into the object's content (metadata untouched). Mutates obj. */
-function defaultObject(obj: KubeObject, schema: JSONSchemaProps | undefined): void {
+export function defaultObject(obj: KubeObject, schema: JSONSchemaProps | undefined): void {
   if (!schema) return;
   const defaulted = applyDefaults(content(obj), contentSchema(schema)) as JsonObject;
   Object.assign(obj, defaulted);
@@ -145,7 +145,10 @@ export function customResourceStrategy(v: CustomResourceVersionSpec): ResourceSt
   const metaOptions = { namespaced: v.namespaced, nameValidator: 'subdomain' as const };
   const status: SubresourceStrategy = {
     merge(requested, current) {
+      // Upstream's CR status strategy keeps the stored metadata, except the managed fields the
+      // write (an apply) tracked.
       const next: KubeObject = { ...current };
+      if (requested.metadata.managedFields !== undefined) next.metadata = { ...current.metadata, managedFields: requested.metadata.managedFields };
       if (requested['status'] === undefined) delete next['status'];
       else next['status'] = requested['status'];
       defaultObject(next, v.schema);

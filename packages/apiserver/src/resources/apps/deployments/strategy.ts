@@ -92,6 +92,7 @@ function validateDeploymentSpec(d: Deployment): FieldErrorList {
 export const deploymentStrategy = workloadStrategy<Deployment>({
   defaults: defaultDeployment,
   validateSpec: validateDeploymentSpec,
+  statusKeepsLabels: true,
   validateSpecUpdate: validateSelectorImmutable,
   scaleSelector: (d) => selectorText(d.spec?.selector),
   table: {

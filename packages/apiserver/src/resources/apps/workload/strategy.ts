@@ -11,6 +11,7 @@ import {
   type LabelSelectorObject,
 } from '@cluster/apimachinery';
 import type { ResourceStrategy, SubresourceStrategy, TableColumnDefinition } from '../../../registry/strategy.js';
+import { statusUpdate } from '../../../registry/status-update.js';
 import type { Workload } from '../../core/pod-spec/types.js';
 import { validatePodTemplateSpec } from '../../core/pod-spec/validation.js';
 import { reshapeInPlace, reshaped } from '../../core/pod-spec/go-shape.js';
@@ -29,6 +30,8 @@ export interface WorkloadKind<T extends Workload> {
   scaleSelector?(obj: T): string;
   table: { columns: TableColumnDefinition[]; cells(obj: T): unknown[] };
   selectableFields?(obj: T): Record<string, string>;
+  /** `status` updates keep the stored labels (upstream's Deployment status strategy). */
+  statusKeepsLabels?: boolean;
 }
 
 /** `spec.replicas` must not be negative. */
@@ -94,7 +97,7 @@ function scaleSubresource<T extends Workload>(selector: (obj: T) => string): Sub
  */
 export function workloadStrategy<T extends Workload>(kind: WorkloadKind<T>) {
   const status: SubresourceStrategy<T> = {
-    merge: (requested, current) => reshaped({ ...current, status: requested.status ?? {} }),
+    merge: (requested, current) => reshaped(statusUpdate(requested, current, kind.statusKeepsLabels ? ['labels'] : [])),
     validateUpdate: (obj, old) => validateObjectMetaUpdate(obj.metadata, old.metadata, metaOptions),
   };
   const scaleSelector = kind.scaleSelector;

@@ -66,9 +66,9 @@ describe('subresource merges', () => {
     status: { conditions: [{ type: 'Approved', status: 'True' }], certificate: cert },
   });
 
-  test('approval takes only the conditions', () => {
+  test('approval takes only the conditions (and metadata changes, as upstream)', () => {
     const merged = strategy.subresources.approval.merge(requested, structuredClone(current));
-    expect(merged.metadata).toEqual(current.metadata);
+    expect(merged.metadata).toEqual(requested.metadata);
     expect(merged.spec).toEqual(current.spec);
     expect(merged.status).toEqual({ conditions: [{ type: 'Approved', status: 'True', lastUpdateTime: '2024-05-01T12:00:00Z', lastTransitionTime: '2024-05-01T12:00:00Z' }], certificate: '' });
   });

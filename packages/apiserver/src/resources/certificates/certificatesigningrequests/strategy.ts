@@ -1,4 +1,5 @@
 import type { ResourceStrategy, StrategyContext, SubresourceStrategy } from '../../../registry/strategy.js';
+import { requestedMeta } from '../../../registry/status-update.js';
 import { formatTime } from '../../../registry/object-meta.js';
 import { csrTable } from '../tables.js';
 import type { CertificateSigningRequest, CsrCondition } from '../types.js';
@@ -49,14 +50,14 @@ export function csrStrategy(apiDomain: string, now: () => Date = () => new Date(
     merge(requested, current) {
       const next = { ...requested.status };
       next.conditions = defaultConditionTimes(next.conditions ?? [], current.status?.conditions ?? [], now());
-      return { ...current, status: next };
+      return { ...current, metadata: requestedMeta(requested, current), status: next };
     },
     validateUpdate: (obj, old) => validateCsrStatusUpdate(obj, old, apiDomain),
   };
   const approval: SubresourceStrategy<CertificateSigningRequest> = {
     merge(requested, current) {
       const conditions = defaultConditionTimes(requested.status?.conditions ?? [], current.status?.conditions ?? [], now());
-      return { ...current, status: { ...current.status, conditions } };
+      return { ...current, metadata: requestedMeta(requested, current), status: { ...current.status, conditions } };
     },
     validateUpdate: (obj, old) => validateCsrStatusUpdate(obj, old, apiDomain),
   };

@@ -4,7 +4,11 @@ import { eventCells, eventColumns } from './table.js';
 import type { CoreEvent, EventV1 } from './types.js';
 import { validateCoreEvent, validateCoreEventUpdate, validateEventV1, validateEventV1Update } from './validation.js';
 
-/** Field selectors of core/v1 events (what `kubectl describe` asks with). */
+/**
+ * Field selectors of core/v1 events (what `kubectl describe` asks with). `source` is the legacy
+ * source.component, or else the new-style reporting controller, as upstream selects events/v1
+ * writers' events by it.
+ */
 export function coreEventFields(ev: CoreEvent): Record<string, string> {
   const o = ev.involvedObject ?? {};
   return {
@@ -17,7 +21,7 @@ export function coreEventFields(ev: CoreEvent): Record<string, string> {
     'involvedObject.fieldPath': o.fieldPath ?? '',
     reason: ev.reason ?? '',
     reportingComponent: ev.reportingComponent ?? '',
-    source: ev.source?.component ?? '',
+    source: ev.source?.component || ev.reportingComponent || '',
     type: ev.type ?? '',
   };
 }

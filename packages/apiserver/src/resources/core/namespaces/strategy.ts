@@ -6,6 +6,7 @@ import {
   type KubeObject,
 } from '@cluster/apimachinery';
 import type { ResourceStrategy, SubresourceStrategy } from '../../../registry/strategy.js';
+import { requestedMeta, statusUpdate } from '../../../registry/status-update.js';
 import { ageOf } from '../../../tables/human-duration.js';
 import { ageColumn, nameColumn } from '../../../tables/columns.js';
 
@@ -20,7 +21,7 @@ export const NAMESPACE_FINALIZER = 'kubernetes';
 /** namespaces/finalize: only spec.finalizers changes (the namespace controller's last step). */
 export const namespaceFinalizeStrategy: SubresourceStrategy<Namespace> = {
   merge(requested, current) {
-    return { ...current, spec: { ...current.spec, finalizers: requested.spec?.finalizers ?? [] } };
+    return { ...current, metadata: requestedMeta(requested, current), spec: { ...current.spec, finalizers: requested.spec?.finalizers ?? [] } };
   },
   validateUpdate: (obj, old) => validateNamespaceFinalizeUpdate(obj, old),
 };
@@ -28,7 +29,7 @@ export const namespaceFinalizeStrategy: SubresourceStrategy<Namespace> = {
 /** namespaces/status: only status changes. */
 export const namespaceStatusStrategy: SubresourceStrategy<Namespace> = {
   merge(requested, current) {
-    return { ...current, status: requested.status ?? {} };
+    return statusUpdate(requested, current);
   },
   validateUpdate: (obj, old) => validateNamespaceStatusUpdate(obj, old),
 };

@@ -13,6 +13,7 @@ import {
   type ObjectMetaOptions,
 } from '@cluster/apimachinery';
 import type { ResourceStrategy, SubresourceStrategy } from '../../../registry/strategy.js';
+import { statusUpdate } from '../../../registry/status-update.js';
 import { ageOf } from '../../../tables/human-duration.js';
 import { ageColumn, nameColumn } from '../../../tables/columns.js';
 import { parseIPv4 } from '../services/ip-range.js';
@@ -114,7 +115,7 @@ function defaultNode(node: Node): void {
 
 const statusStrategy: SubresourceStrategy<Node> = {
   merge: (requested, current) => {
-    const next = { ...current, status: requested.status ?? {} };
+    const next = statusUpdate(requested, current);
     defaultNode(next);
     return next;
   },

@@ -13,6 +13,7 @@ import {
   type FieldErrorList,
 } from '@cluster/apimachinery';
 import { VOLUME_SOURCES } from './defaults.js';
+import { validateSysctls } from './sysctls.js';
 import type { Container, PodSpec, PodTemplateSpec, Volume } from './types.js';
 
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
@@ -128,6 +129,7 @@ export function validatePodSpec(spec: PodSpec | undefined, path: string, opts: P
   if (s.restartPolicy === undefined || s.restartPolicy === '') errs.push(required(child(path, 'restartPolicy')));
   else if (!RESTART_POLICIES.includes(s.restartPolicy)) errs.push(notSupported(child(path, 'restartPolicy'), s.restartPolicy, RESTART_POLICIES));
   if (s.dnsPolicy !== undefined && !DNS_POLICIES.includes(s.dnsPolicy)) errs.push(notSupported(child(path, 'dnsPolicy'), s.dnsPolicy, DNS_POLICIES));
+  errs.push(...validateSysctls(s.securityContext?.['sysctls'], child(path, 'securityContext', 'sysctls')));
   if (s.terminationGracePeriodSeconds !== undefined && s.terminationGracePeriodSeconds < 0) {
     errs.push(invalid(child(path, 'terminationGracePeriodSeconds'), s.terminationGracePeriodSeconds, 'must be greater than or equal to 0'));
   }

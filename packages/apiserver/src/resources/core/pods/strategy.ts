@@ -5,6 +5,7 @@ import {
   type FieldErrorList,
 } from '@cluster/apimachinery';
 import type { ResourceStrategy, SubresourceStrategy } from '../../../registry/strategy.js';
+import { statusUpdate } from '../../../registry/status-update.js';
 import { defaultPodOnlySpec } from '../pod-spec/defaults.js';
 import type { Pod } from '../pod-spec/types.js';
 import { validatePodSpec } from '../pod-spec/validation.js';
@@ -26,7 +27,8 @@ function validateStatus(pod: Pod): FieldErrorList {
 }
 
 const status: SubresourceStrategy<Pod> = {
-  merge: (requested, current) => reshaped({ ...current, status: requested.status ?? {} }),
+  // pods/status may not touch owner references: old kubelets corrupted them (upstream).
+  merge: (requested, current) => reshaped(statusUpdate(requested, current, ['ownerReferences'])),
   validateUpdate: (obj, old) => [...validateObjectMetaUpdate(obj.metadata, old.metadata, metaOptions), ...validateStatus(obj)],
 };
 

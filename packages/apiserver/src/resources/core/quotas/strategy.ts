@@ -12,6 +12,8 @@ import {
   type ObjectMetaOptions,
 } from '@cluster/apimachinery';
 import type { ResourceStrategy, SubresourceStrategy } from '../../../registry/strategy.js';
+import { statusUpdate } from '../../../registry/status-update.js';
+import { validateLimitRangeQuantities } from './limit-range-validation.js';
 import { ageOf } from '../../../tables/human-duration.js';
 import { ageColumn, nameColumn } from '../../../tables/columns.js';
 
@@ -50,6 +52,7 @@ function validateLimits(lr: LimitRange): FieldErrorList {
       errs.push(invalid(child(path, item.default ? 'default' : 'defaultRequest'), item.default ?? item.defaultRequest, 'may not be specified when `type` is \'Pod\''));
     }
   });
+  errs.push(...validateLimitRangeQuantities(lr.spec?.limits ?? []));
   return errs;
 }
 
@@ -67,13 +70,28 @@ function validateQuota(rq: ResourceQuota): FieldErrorList {
   return errs;
 }
 
-/** LimitRange behaviour (core/v1): stored only, validated; the default Name / Created At table. */
+/**
+ * Upstream's SetDefaults_LimitRangeItem for Container items: a default limit from max, a default
+ * request from the default limit, else from min. Mutates lr.
+ */
+function defaultLimitRange(lr: LimitRange): void {
+  lr.spec ??= {};
+  for (const item of lr.spec.limits ?? []) {
+    if (item.type !== 'Container') continue;
+    const defaults: ResourceList = { ...item.max, ...item.default };
+    const requests: ResourceList = { ...item.min, ...defaults, ...item.defaultRequest };
+    if (Object.keys(defaults).length > 0) item.default = defaults;
+    if (Object.keys(requests).length > 0) item.defaultRequest = requests;
+  }
+}
+
+/** LimitRange behaviour (core/v1): defaulted and validated; the LimitRanger admission applies it to pods. */
 export const limitRangeStrategy = {
   namespaceScoped: true,
   allowCreateOnUpdate: true,
   allowUnconditionalUpdate: true,
-  prepareForCreate: (lr: LimitRange) => void (lr.spec ??= {}),
-  prepareForUpdate: (lr: LimitRange) => void (lr.spec ??= {}),
+  prepareForCreate: defaultLimitRange,
+  prepareForUpdate: defaultLimitRange,
   validate: (lr: LimitRange) => [...validateObjectMeta(lr.metadata, metaOptions), ...validateLimits(lr)],
   validateUpdate: (lr: LimitRange, old: LimitRange) => [...validateObjectMetaUpdate(lr.metadata, old.metadata, metaOptions), ...validateLimits(lr)],
   table: {
@@ -96,7 +114,7 @@ export function quotaUsage(rq: ResourceQuota): { request: string; limit: string 
 }
 
 const quotaStatus: SubresourceStrategy<ResourceQuota> = {
-  merge: (requested, current) => ({ ...current, status: requested.status ?? {} }),
+  merge: (requested, current) => statusUpdate(requested, current),
   validateUpdate: (rq, old) => [...validateObjectMetaUpdate(rq.metadata, old.metadata, metaOptions), ...validateQuota(rq)],
 };
 

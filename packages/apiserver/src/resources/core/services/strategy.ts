@@ -1,4 +1,5 @@
 import type { ResourceStrategy, SubresourceStrategy } from '../../../registry/strategy.js';
+import { statusUpdate } from '../../../registry/status-update.js';
 import { validateObjectMetaUpdate } from '@cluster/apimachinery';
 import { carryAllocatedValues, defaultService } from './defaults.js';
 import { serviceCells, serviceColumns } from './table.js';
@@ -6,7 +7,7 @@ import type { Service } from './types.js';
 import { serviceMetaOptions, validateService, validateServiceUpdate } from './validation.js';
 
 const statusStrategy: SubresourceStrategy<Service> = {
-  merge: (requested, current) => ({ ...current, status: requested.status ?? {} }),
+  merge: (requested, current) => statusUpdate(requested, current),
   validateUpdate: (obj, old) => validateObjectMetaUpdate(obj.metadata, old.metadata, serviceMetaOptions),
 };
 
