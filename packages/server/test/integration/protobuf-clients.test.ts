@@ -249,6 +249,34 @@ describe('Protobuf bodies on the other verbs', () => {
   });
 });
 
+describe('CustomResourceDefinitions in Protobuf (the apiextensions clientset of a Protobuf client)', () => {
+  test('create, get, list and delete with Protobuf bodies and answers', async () => {
+    const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+    const crd = cronTabCrd('pbcrd.example.com');
+    const body = Buffer.from(encodeProtobufObject(crd as never));
+    const created = await ts().request('POST', CRDS, { body, headers: { 'Content-Type': PB, Accept: `${PB}, application/json` } });
+    expect(created.status).toBe(201);
+    expect(String(created.headers['content-type'])).toContain(PB);
+    const obj = decodeProtobufObject(created.body) as unknown as typeof crd & { metadata: { uid: string } };
+    expect(obj.spec).toMatchObject({ group: 'pbcrd.example.com', scope: 'Namespaced', names: { plural: 'crontabs', kind: 'CronTab' } });
+    expect(obj.spec.versions[0]!.schema).toEqual(crd.spec.versions[0]!.schema);
+    let got = await ts().request('GET', `${CRDS}/crontabs.pbcrd.example.com`, { headers: { Accept: PB } });
+    for (let i = 0; i < 50 && !JSON.stringify(decodeProtobufObject(got.body)).includes('Established'); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      got = await ts().request('GET', `${CRDS}/crontabs.pbcrd.example.com`, { headers: { Accept: PB } });
+    }
+    expect(decodeProtobufObject(got.body)).toMatchObject({ status: { conditions: expect.arrayContaining([expect.objectContaining({ type: 'Established', status: 'True' })]) } });
+    const list = await ts().request('GET', CRDS, { headers: { Accept: PB } });
+    expect(list.status).toBe(200);
+    expect(decodeProtobufObject(list.body).kind).toBe('CustomResourceDefinitionList');
+    const del = await ts().request('DELETE', `${CRDS}/crontabs.pbcrd.example.com`, {
+      body: clientGoEnvelope('apiextensions.k8s.io/v1', deleteOptionsRaw({ preconditions: { uid: obj.metadata.uid } })),
+      headers: { 'Content-Type': PB },
+    });
+    expect(del.status).toBe(200);
+  }, 30_000);
+});
+
 describe('GET /openapi/v2 for Go clients', () => {
   const PB_OPENAPI = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
   test('the Protobuf form: parseable Content-Type, its own ETag, 304 when unchanged, Vary: Accept', async () => {
