@@ -54,7 +54,7 @@ test('kubectl prints the Warning of a removed version served again', async () =>
 });
 
 test.each([
-  ['an unknown group version', '--runtime-config=batch/v1=true', 'unknown api groups or resources: batch/v1'],
+  ['an unknown group version', '--runtime-config=batch/v2alpha1=true', 'unknown api groups or resources: batch/v2alpha1'],
   ['a bad value', '--runtime-config=api/all=sometimes', 'invalid value of api/all: sometimes'],
   ['an unknown feature gate', '--feature-gates=NoSuchGate=true', 'unrecognized feature gate: NoSuchGate'],
   ['a GA feature gate switched off', '--feature-gates=ServerSideApply=false', 'cannot set feature gate ServerSideApply to false, feature is locked to true'],

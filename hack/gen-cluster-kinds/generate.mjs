@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // Generates the Protobuf messages (proto/*.proto) and OpenAPI definitions (TypeScript) of the
 // cluster kinds of issue 20 (Service, Endpoints, Node, Event, LimitRange, ResourceQuota,
-// events/v1 Event and discovery/v1 EndpointSlice) from upstream's interface files: generated.proto gives message and field
+// events/v1 Event and discovery/v1 EndpointSlice) and of issue 31 (batch/v1 Job and CronJob,
+// policy/v1 PodDisruptionBudget, networking/v1 Ingress, IngressClass and NetworkPolicy, node/v1
+// RuntimeClass) from upstream's interface files: generated.proto gives message and field
 // numbers and wire types, types.go gives JSON names, pointer-ness (our `nullable` option),
-// omitempty (`json_always`) and the list/map/patch markers. Only interface facts are carried
+// omitempty (`json_always`), embedded inline structs (`inline`) and the list/map/patch markers. Only interface facts are carried
 // over: no upstream comment or description text is copied into the output.
 //
 // Usage (needs a checkout of github:kubernetes/api, e.g. the `fetch` tool's mirror):
@@ -11,7 +13,7 @@
 // The output is committed; CI never runs this (no network there).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 
 const [apiRepo] = process.argv.slice(2);
 if (!apiRepo) {
@@ -76,7 +78,10 @@ function parseGoTypes(text) {
       continue;
     }
     if (current) {
-      const f = /^(\w+)\s+(\S+)\s+`(.*)`$/.exec(line);
+      // A named field (`Name Type `tags``) or an embedded struct (`Type `json:""``).
+      const named = /^(\w+)\s+(\S+)\s+`(.*)`$/.exec(line);
+      const embedded = /^([\w.*]+)\s+`(json:"(?:,inline)?(?:,omitempty)?".*)`$/.exec(line);
+      const f = named ?? (embedded && [embedded[0], embedded[1], embedded[1], embedded[2]]);
       if (f) {
         const tags = Object.fromEntries([...f[3].matchAll(/(\w+):"([^"]*)"/g)].map((m) => [m[1], m[2]]));
         if (tags.protobuf) {
@@ -87,6 +92,7 @@ function parseGoTypes(text) {
             goType: f[2],
             pointer: f[2].startsWith('*'),
             omitempty: opts.includes('omitempty'),
+            inline: !named && json === '',
             optional: markers.some(([k]) => k === 'optional'),
             markers,
             patchStrategy: tags.patchStrategy,
@@ -104,6 +110,30 @@ function parseGoTypes(text) {
 const CORE = { pkg: 'k8s.io.api.core.v1', defPrefix: 'io.k8s.api.core.v1', dir: 'core/v1' };
 const EVENTS = { pkg: 'k8s.io.api.events.v1', defPrefix: 'io.k8s.api.events.v1', dir: 'events/v1' };
 const DISCOVERY = { pkg: 'k8s.io.api.discovery.v1', defPrefix: 'io.k8s.api.discovery.v1', dir: 'discovery/v1' };
+const BATCH = { pkg: 'k8s.io.api.batch.v1', defPrefix: 'io.k8s.api.batch.v1', dir: 'batch/v1' };
+const POLICY = { pkg: 'k8s.io.api.policy.v1', defPrefix: 'io.k8s.api.policy.v1', dir: 'policy/v1' };
+const NETWORKING = { pkg: 'k8s.io.api.networking.v1', defPrefix: 'io.k8s.api.networking.v1', dir: 'networking/v1' };
+const NODE = { pkg: 'k8s.io.api.node.v1', defPrefix: 'io.k8s.api.node.v1', dir: 'node/v1' };
+
+// Where the OpenAPI field shapes of each group go (one TypeScript module per entry).
+const CLUSTER_KINDS_TS = {
+  path: 'packages/apiserver/src/resources/core/cluster-kinds-schemas.generated.ts',
+  exportName: 'generatedClusterKindDefinitions',
+  what: 'Descriptions and group-version-kind markers of the top-level kinds\n// are added by cluster-kinds-schemas.ts.',
+};
+const MORE_KINDS_TS = {
+  path: 'packages/apiserver/src/resources/more-kinds-schemas.generated.ts',
+  exportName: 'generatedMoreKindDefinitions',
+  what: 'Descriptions and group-version-kind markers of the top-level kinds\n// are added by more-kinds-schemas.ts.',
+};
+
+/**
+ * Fields of upstream's newest types left out: alpha fields behind feature gates that are off by
+ * default and reference API groups not served here (batch/v1 JobSpec.scheduling names
+ * scheduling.k8s.io/v1alpha3 types). A client sending them gets them dropped, as upstream does
+ * with the gate off.
+ */
+const SKIPPED_FIELDS = new Map([['k8s.io.api.batch.v1.JobSpec', new Set(['scheduling'])]]);
 
 const groups = [
   {
@@ -113,17 +143,26 @@ const groups = [
   },
   { ...EVENTS, out: 'proto/events-v1.proto', roots: ['Event', 'EventList'] },
   { ...DISCOVERY, out: 'proto/discovery-v1.proto', roots: ['EndpointSlice', 'EndpointSliceList'] },
+  { ...BATCH, out: 'proto/batch-v1.proto', ts: MORE_KINDS_TS, roots: ['Job', 'JobList', 'CronJob', 'CronJobList'] },
+  { ...POLICY, out: 'proto/policy-v1.proto', ts: MORE_KINDS_TS, roots: ['PodDisruptionBudget', 'PodDisruptionBudgetList'] },
+  {
+    ...NETWORKING,
+    out: 'proto/networking-v1.proto',
+    ts: MORE_KINDS_TS,
+    roots: ['Ingress', 'IngressList', 'IngressClass', 'IngressClassList', 'NetworkPolicy', 'NetworkPolicyList'],
+  },
+  { ...NODE, out: 'proto/node-v1.proto', ts: MORE_KINDS_TS, roots: ['RuntimeClass', 'RuntimeClassList'] },
 ];
 
-// Messages some .proto file here already defines (by full name): referenced, never emitted again.
+// Messages some .proto file here already defines (full name -> file): referenced, never emitted again.
 function existingMessages() {
-  const names = new Set();
+  const names = new Map();
   const files = execFileSync('ls', [join(root, 'proto')], { encoding: 'utf8' }).split('\n').filter((f) => f.endsWith('.proto'));
   for (const f of files) {
     if (groups.some((g) => g.out === `proto/${f}`)) continue;
     const text = readFileSync(join(root, 'proto', f), 'utf8');
     const pkg = /^package ([\w.]+);/m.exec(text)?.[1];
-    for (const m of text.matchAll(/^message (\w+) \{/gm)) names.add(`${pkg}.${m[1]}`);
+    for (const m of text.matchAll(/^message (\w+) \{/gm)) names.set(`${pkg}.${m[1]}`, f);
   }
   return names;
 }
@@ -146,8 +185,13 @@ function definitionName(fullMessage) {
 const existing = existingMessages();
 const protoByPkg = new Map();
 const goByPkg = new Map();
-for (const g of [CORE, EVENTS, DISCOVERY]) {
-  protoByPkg.set(g.pkg, parseProto(upstreamFile(`${g.dir}/generated.proto`)));
+for (const g of [CORE, EVENTS, DISCOVERY, BATCH, POLICY, NETWORKING, NODE]) {
+  const messages = parseProto(upstreamFile(`${g.dir}/generated.proto`));
+  for (const [name, fields] of messages) {
+    const skipped = SKIPPED_FIELDS.get(`${g.pkg}.${name}`);
+    if (skipped) messages.set(name, fields.filter((f) => !skipped.has(f.name)));
+  }
+  protoByPkg.set(g.pkg, messages);
   goByPkg.set(g.pkg, parseGoTypes(upstreamFile(`${g.dir}/types.go`)));
 }
 
@@ -200,9 +244,14 @@ function protoFile(group, names) {
       const gf = go.fields.get(f.number);
       const json = gf?.json || f.name;
       const opts = [];
-      if (gf?.pointer && !f.type.startsWith('map<') && f.label !== 'repeated') opts.push('(cluster.nullable) = true');
-      if (gf && !gf.omitempty && !gf.pointer && f.label !== 'repeated' && !f.type.startsWith('map<')) opts.push('(cluster.json_always) = true');
+      if (gf?.inline) opts.push('(cluster.inline) = true');
+      else if (gf?.pointer && !f.type.startsWith('map<') && f.label !== 'repeated') opts.push('(cluster.nullable) = true');
+      if (gf && !gf.inline && !gf.omitempty && !gf.pointer && f.label !== 'repeated' && !f.type.startsWith('map<')) opts.push('(cluster.json_always) = true');
       let type = f.type;
+      for (const t of type.match(/\.?k8s\.io\.[\w.]+/g) ?? []) {
+        const file = existing.get(t.replace(/^\./, ''));
+        if (file) imports.add(file);
+      }
       if (type.includes('intstr')) imports.add('apimachinery-intstr.proto');
       if (type.includes('api.resource')) imports.add('apimachinery-resource.proto');
       if (type.includes('k8s.io.api.core.v1') && group.pkg !== CORE.pkg) {
@@ -244,38 +293,51 @@ function typeSchema(type, group) {
   return { $ref: `#/definitions/${definitionName(r.message)}` };
 }
 
+/** JSON properties and required names of a message; embedded inline structs add theirs. */
+function propertiesOf(group, name) {
+  const fields = protoByPkg.get(group.pkg).get(name);
+  const go = goFieldsOf(group.pkg, name);
+  const props = {};
+  const required = [];
+  for (const f of fields) {
+    const gf = go.fields.get(f.number);
+    const json = gf?.json || f.name;
+    if (gf?.inline) {
+      const inner = propertiesOf(group, resolveType(f.type, group).message.slice(group.pkg.length + 1));
+      Object.assign(props, inner.props);
+      required.push(...inner.required);
+      continue;
+    }
+    let schema;
+    if (f.type.startsWith('map<')) {
+      const [, , v] = /map<\s*([\w.]+),\s*([\w.]+)>/.exec(f.type);
+      schema = { type: 'object', additionalProperties: typeSchema(v, group) };
+    } else if (f.label === 'repeated') {
+      schema = { type: 'array', items: typeSchema(f.type, group) };
+    } else {
+      schema = typeSchema(f.type, group);
+    }
+    for (const [k, v] of gf?.markers ?? []) {
+      if (k === 'listType') schema['x-kubernetes-list-type'] = v;
+      if (k === 'listMapKey') (schema['x-kubernetes-list-map-keys'] ??= []).push(v);
+      if (k === 'mapType') schema['x-kubernetes-map-type'] = v;
+      // Literal defaults only (ref(...) names a Go constant); server-side apply needs them for
+      // list-map keys a client may leave out (ServicePort.protocol).
+      if (k === 'default' && !v.startsWith('ref(')) schema.default = JSON.parse(v);
+    }
+    if (gf?.patchStrategy) schema['x-kubernetes-patch-strategy'] = gf.patchStrategy;
+    if (gf?.patchMergeKey) schema['x-kubernetes-patch-merge-key'] = gf.patchMergeKey;
+    props[json] = schema;
+    if (gf && !gf.omitempty && !gf.optional && !gf.pointer) required.push(json);
+  }
+  return { props, required };
+}
+
 function definitionsOf(group, names) {
   const defs = {};
   for (const name of names) {
-    const fields = protoByPkg.get(group.pkg).get(name);
     const go = goFieldsOf(group.pkg, name);
-    const props = {};
-    const required = [];
-    for (const f of fields) {
-      const gf = go.fields.get(f.number);
-      const json = gf?.json || f.name;
-      let schema;
-      if (f.type.startsWith('map<')) {
-        const [, , v] = /map<\s*([\w.]+),\s*([\w.]+)>/.exec(f.type);
-        schema = { type: 'object', additionalProperties: typeSchema(v, group) };
-      } else if (f.label === 'repeated') {
-        schema = { type: 'array', items: typeSchema(f.type, group) };
-      } else {
-        schema = typeSchema(f.type, group);
-      }
-      for (const [k, v] of gf?.markers ?? []) {
-        if (k === 'listType') schema['x-kubernetes-list-type'] = v;
-        if (k === 'listMapKey') (schema['x-kubernetes-list-map-keys'] ??= []).push(v);
-        if (k === 'mapType') schema['x-kubernetes-map-type'] = v;
-        // Literal defaults only (ref(...) names a Go constant); server-side apply needs them for
-        // list-map keys a client may leave out (ServicePort.protocol).
-        if (k === 'default' && !v.startsWith('ref(')) schema.default = JSON.parse(v);
-      }
-      if (gf?.patchStrategy) schema['x-kubernetes-patch-strategy'] = gf.patchStrategy;
-      if (gf?.patchMergeKey) schema['x-kubernetes-patch-merge-key'] = gf.patchMergeKey;
-      props[json] = schema;
-      if (gf && !gf.omitempty && !gf.optional && !gf.pointer) required.push(json);
-    }
+    const { props, required } = propertiesOf(group, name);
     const def = { type: 'object', properties: Object.fromEntries(Object.entries(props).sort(([a], [b]) => (a < b ? -1 : 1))) };
     if (required.length) def.required = required.sort();
     for (const [k, v] of go.markers) {
@@ -286,20 +348,24 @@ function definitionsOf(group, names) {
   return defs;
 }
 
-const allDefs = {};
+const defsByModule = new Map();
 for (const group of groups) {
   const names = closure(group);
   writeFileSync(join(root, group.out), protoFile(group, names));
-  Object.assign(allDefs, definitionsOf(group, names));
+  const ts = group.ts ?? CLUSTER_KINDS_TS;
+  if (!defsByModule.has(ts)) defsByModule.set(ts, {});
+  Object.assign(defsByModule.get(ts), definitionsOf(group, names));
 }
 
-const ts = `// Generated by hack/gen-cluster-kinds/generate.mjs from upstream's interface files (field names,
+for (const [ts, defs] of defsByModule) {
+  const registryPath = relative(dirname(join(root, ts.path)), join(root, 'packages/apiserver/src/registry/resource-info.js'));
+  const text = `// Generated by hack/gen-cluster-kinds/generate.mjs from upstream's interface files (field names,
 // types and list/map/patch markers only; no descriptions). Do not edit by hand: change the
-// generator and run it again. Descriptions and group-version-kind markers of the top-level kinds
-// are added by cluster-kinds-schemas.ts.
-import type { Definitions } from '../../registry/resource-info.js';
+// generator and run it again. ${ts.what}
+import type { Definitions } from '${registryPath.startsWith('.') ? registryPath : `./${registryPath}`}';
 
-export const generatedClusterKindDefinitions: Definitions = ${JSON.stringify(allDefs, null, 2)};
+export const ${ts.exportName}: Definitions = ${JSON.stringify(defs, null, 2)};
 `;
-writeFileSync(join(root, 'packages/apiserver/src/resources/core/cluster-kinds-schemas.generated.ts'), ts);
-console.log(`wrote ${Object.keys(allDefs).length} definitions`);
+  writeFileSync(join(root, ts.path), text);
+  console.log(`wrote ${Object.keys(defs).length} definitions to ${ts.path}`);
+}

@@ -192,9 +192,8 @@ async function startWithEtcd(
       issuers: sa.issuers,
       apiAudiences: sa.apiAudiences,
       apiDomain: opts.apiDomain,
-      lookup: opts.serviceAccountLookup
-        ? { serviceAccount: registryLookup(() => registries, '', 'serviceaccounts'), secret: secretLookup }
-        : undefined,
+      // Every token issued here is bound: always checked, whatever --service-account-lookup says.
+      lookup: { serviceAccount: registryLookup(() => registries, '', 'serviceaccounts'), secret: secretLookup },
     }),
   );
   // OIDC after service accounts, as upstream: both read JWTs, and an OIDC miss may refetch keys.

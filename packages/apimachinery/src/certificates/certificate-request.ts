@@ -15,6 +15,7 @@ import {
   SubjectPublicKeyInfo,
   id_ce_subjectAltName,
 } from '@peculiar/asn1-x509';
+import { encodeElement } from './der.js';
 import { encodePem } from './pem.js';
 
 /** Key kinds test CSRs can be made with (the accepted ones and some refused ones). */
@@ -33,6 +34,13 @@ export interface TestCsrOptions {
   ipAddresses?: string[];
   emailAddresses?: string[];
   uris?: string[];
+  /**
+   * The ASN.1 universal tag each organization (and `commonNameTag` the common name) is encoded
+   * with, its bytes the value's Latin-1 bytes unchecked (for requests that break the string
+   * rules, e.g. a NumericString of letters); UTF8String when absent.
+   */
+  organizationTag?: number;
+  commonNameTag?: number;
 }
 
 function sanAttributes(opts: TestCsrOptions): Attributes {
@@ -90,10 +98,15 @@ function keyPair(kind: TestKeyKind): { publicKey: KeyObject; privateKey: KeyObje
 export function makeTestCsr(opts: TestCsrOptions = {}): TestCsr {
   const kind = opts.key ?? 'p256';
   const { publicKey, privateKey } = keyPair(kind);
-  const rdn = (type: string, value: string) => new RelativeDistinguishedName([new AttributeTypeAndValue({ type, value: new AttributeValue({ utf8String: value }) })]);
+  const attributeValue = (value: string, tag: number | undefined) => {
+    if (tag === undefined) return new AttributeValue({ utf8String: value });
+    const der = encodeElement(tag, new Uint8Array(Buffer.from(value, 'latin1')));
+    return new AttributeValue({ anyValue: der.buffer.slice(der.byteOffset, der.byteOffset + der.length) as ArrayBuffer });
+  };
+  const rdn = (type: string, value: string, tag?: number) => new RelativeDistinguishedName([new AttributeTypeAndValue({ type, value: attributeValue(value, tag) })]);
   const subject = new Name([
-    ...(opts.organizations ?? []).map((o) => rdn(OID_O, o)),
-    rdn(OID_CN, opts.commonName ?? 'test'),
+    ...(opts.organizations ?? []).map((o) => rdn(OID_O, o, opts.organizationTag)),
+    rdn(OID_CN, opts.commonName ?? 'test', opts.commonNameTag),
   ]);
   const spki = AsnConvert.parse(publicKey.export({ format: 'der', type: 'spki' }), SubjectPublicKeyInfo);
   const info = new CertificationRequestInfo({ version: 0, subject, subjectPKInfo: spki, attributes: sanAttributes(opts) });

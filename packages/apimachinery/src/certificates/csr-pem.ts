@@ -1,6 +1,7 @@
 import { X509Certificate, createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { CertificationRequest } from '@peculiar/asn1-csr';
 import { AsnConvert } from '@peculiar/asn1-schema';
+import { certificateRequestDetailsOfDer, requestSubject } from './csr-details.js';
 import { decodePemBlocks } from './pem.js';
 
 /** What the server learned from a request whose self-signature verified. */
@@ -38,7 +39,8 @@ const MIN_RSA_BITS = 2048;
 /**
  * Parses `pem` as upstream's certificates.ParseCSR does (the first PEM block must be a
  * `CERTIFICATE REQUEST` holding one DER PKCS#10 request and nothing after it), checks that the key is
- * RSA of at least 2048 bits or ECDSA on P-256/P-384, and verifies the request's self-signature.
+ * RSA of at least 2048 bits or ECDSA on P-256/P-384, that the subject keeps Go's string rules
+ * (x509-name.ts), and verifies the request's self-signature.
  * Synchronous (node:crypto), so strategies can call it from validation. Pure.
  * @throws Error whose message says what is wrong, in upstream's words where upstream has them.
  */
@@ -49,6 +51,10 @@ export function verifyCertificateRequest(pem: Uint8Array | string): VerifiedCert
   const csr = parseRequest(block.bytes);
   const tbs = csr.certificationRequestInfoRaw;
   if (!tbs) throw new Error('x509: malformed certificate request');
+  // Go refuses a request whose subject breaks the string rules (e.g. a NumericString of letters)
+  // or whose subject alternative names are malformed (non-ASCII DNS names, odd IP lengths).
+  requestSubject(new Uint8Array(tbs));
+  certificateRequestDetailsOfDer(block.bytes);
   const key = publicKeyOf(csr);
   const alg = SIGNATURE_ALGORITHMS[csr.signatureAlgorithm.algorithm];
   if (!alg) throw new Error('x509: cannot verify signature: algorithm unimplemented');

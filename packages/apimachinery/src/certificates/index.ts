@@ -4,3 +4,4 @@ export * from './csr-details.js';
 export * from './certificate-request.js';
 export * from './node-requests.js';
 export * from './types.js';
+export * from './x509-name.js';

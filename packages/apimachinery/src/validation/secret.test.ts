@@ -66,6 +66,24 @@ describe('validateSecret', () => {
   });
 });
 
+describe('a docker config value that is not a JSON object is reported in Go\'s words, never quoted (security review)', () => {
+  test.each<[string, string]>([
+    ['hunter2-registry-password', "invalid character 'h' looking for beginning of value"],
+    ['{"auths": hunter2}', "invalid character 'h' looking for beginning of value"],
+    ['{"auths":{"r":{"password":"hunter2"', 'unexpected end of JSON input'],
+    ['"hunter2"', 'json: cannot unmarshal string into Go value of type map[string]interface {}'],
+    ['[1]', 'json: cannot unmarshal array into Go value of type map[string]interface {}'],
+  ])('%s', (value, why) => {
+    const msgs = validateSecret(secret({ type: 'k8s.io/dockerconfigjson', data: enc({ '.dockerconfigjson': value }) }), D).map(fieldErrorMessage);
+    expect(msgs).toEqual([`data[.dockerconfigjson]: Invalid value: "<secret contents redacted>": ${why}`]);
+    expect(msgs.join()).not.toContain('hunter2');
+  });
+
+  test('null is an empty config, as Go unmarshals it', () => {
+    expect(validateSecret(secret({ type: 'k8s.io/dockercfg', data: enc({ '.dockercfg': 'null' }) }), D)).toEqual([]);
+  });
+});
+
 describe('validateSecretUpdate', () => {
   const old = secret({ type: 'Opaque', data: enc({ a: 'x' }) }, { resourceVersion: '1' });
   test.each<[string, SecretFields, SecretFields, string[]]>([

@@ -4,6 +4,7 @@ import { isConfigMapKey } from './name-rules.js';
 import { validateObjectMeta, type ObjectMetaOptions } from './object-meta.js';
 import { validateObjectMetaUpdate, FIELD_IMMUTABLE_ERROR_MSG } from './object-meta-update.js';
 import { validateBootstrapTokenSecret } from './bootstrap-token.js';
+import { JsonSyntaxError, parseJsonStrict } from '../schema/parse-json-strict.js';
 
 /** Upstream's MaxSecretSize: the decoded values of `data` together. */
 export const MAX_SECRET_SIZE_BYTES = 1024 * 1024;
@@ -54,11 +55,25 @@ function jsonValue(data: Record<string, string>, k: string, errs: FieldErrorList
     errs.push(required(key('data', k), ''));
     return;
   }
+  const why = dockerConfigError(bytesOf(v).toString('utf8'));
+  if (why) errs.push(invalid(key('data', k), '<secret contents redacted>', why));
+}
+
+/**
+ * Why a docker config value is not a JSON object, in the words of Go's json.Unmarshal into a map:
+ * the scanner's error (which names one character at most) or the JSON kind that came instead.
+ * Never V8's JSON.parse message, which quotes the start of the text: the secret itself.
+ */
+function dockerConfigError(text: string): string | undefined {
+  let value;
   try {
-    JSON.parse(bytesOf(v).toString('utf8'));
+    value = parseJsonStrict(text).value;
   } catch (e) {
-    errs.push(invalid(key('data', k), '<secret contents redacted>', (e as Error).message));
+    return e instanceof JsonSyntaxError ? e.message : 'invalid JSON';
   }
+  if (value === null || (typeof value === 'object' && !Array.isArray(value))) return undefined;
+  const kind = Array.isArray(value) ? 'array' : typeof value === 'boolean' ? 'bool' : typeof value;
+  return `json: cannot unmarshal ${kind} into Go value of type map[string]interface {}`;
 }
 
 /** Rules of the typed Secrets (upstream ValidateSecret's switch on type). */

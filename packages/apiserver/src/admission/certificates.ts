@@ -6,7 +6,7 @@ import type { AdmissionAttributes, AdmissionPlugin } from './admission.js';
 interface Csr {
   metadata: { name?: string };
   spec?: { signerName?: string; request?: string };
-  status?: { certificate?: string };
+  status?: { certificate?: string; conditions?: unknown[] };
 }
 
 /**
@@ -24,7 +24,7 @@ export async function authorizedForSigner(authorizer: Authorizer, apiDomain: str
 /**
  * The certificates admission plugins of upstream, on certificatesigningrequests:
  * CertificateApproval (changing conditions through `approval` needs `approve` on the signer),
- * CertificateSigning (changing `status.certificate` through `status` needs `sign` on the signer)
+ * CertificateSigning (changing the certificate or conditions through `status` needs `sign` on the signer)
  * and CertificateSubjectRestriction (no `system:masters` organization for the api-server-client
  * signer). The server's own writes (no user) pass.
  */
@@ -37,7 +37,8 @@ export function certificateAdmissionPlugins(apiDomain: string, authorizer: () =>
       name: 'CertificateApproval',
       async validate(a) {
         if (!applies(a) || a.subresource !== 'approval' || a.operation !== 'UPDATE' || !a.user) return;
-        const signer = (a.object as Csr).spec?.signerName ?? '';
+        // The stored object's signer, as upstream: the update cannot pick another one.
+        const signer = ((a.oldObject ?? a.object) as Csr).spec?.signerName ?? '';
         if (!(await authorizedForSigner(authorizer(), apiDomain, a.user, 'approve', signer))) {
           throw forbid(a, `user not permitted to approve requests with signerName "${signer}"`);
         }
@@ -47,8 +48,10 @@ export function certificateAdmissionPlugins(apiDomain: string, authorizer: () =>
       name: 'CertificateSigning',
       async validate(a) {
         if (!applies(a) || a.subresource !== 'status' || a.operation !== 'UPDATE' || !a.user) return;
-        const before = (a.oldObject as Csr | undefined)?.status?.certificate ?? '';
-        if (before === ((a.object as Csr).status?.certificate ?? '')) return;
+        // As upstream: only when the certificate or the conditions change.
+        const before = (a.oldObject as Csr | undefined)?.status;
+        const after = (a.object as Csr).status;
+        if ((before?.certificate ?? '') === (after?.certificate ?? '') && JSON.stringify(before?.conditions ?? []) === JSON.stringify(after?.conditions ?? [])) return;
         const signer = (a.oldObject as Csr | undefined)?.spec?.signerName ?? '';
         if (!(await authorizedForSigner(authorizer(), apiDomain, a.user, 'sign', signer))) {
           throw forbid(a, `user not permitted to sign requests with signerName "${signer}"`);
@@ -64,9 +67,10 @@ export function certificateAdmissionPlugins(apiDomain: string, authorizer: () =>
         if (csr.spec?.signerName !== signer) return;
         let organizations: string[];
         try {
+          // The same reader as validation, the signer and x509 authentication (x509-name.ts).
           organizations = certificateRequestDetails(Buffer.from(csr.spec.request ?? '', 'base64')).organizations;
-        } catch {
-          return; // validation reports a request that does not parse
+        } catch (e) {
+          throw forbid(a, `failed to parse CSR: ${(e as Error).message}`);
         }
         if (organizations.includes('system:masters')) throw forbid(a, `use of ${signer} signer with system:masters group is not allowed`);
       },

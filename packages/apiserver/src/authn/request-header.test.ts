@@ -1,4 +1,11 @@
-import { userFromHeaders } from './request-header.js';
+import { execFileSync } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { makeTestCsr } from '@cluster/apimachinery';
+import { RequestHeaderAuthenticator, userFromHeaders } from './request-header.js';
 
 const opts = { usernameHeaders: ['X-Remote-User', 'X-Other-User'], uidHeaders: ['X-Remote-Uid'], groupHeaders: ['X-Remote-Group'], extraHeaderPrefixes: ['X-Remote-Extra-'] };
 
@@ -13,5 +20,30 @@ describe('userFromHeaders (SPEC 5.3)', () => {
     ],
   ])('%s', (_, raw, want) => {
     expect(userFromHeaders(raw, opts)).toEqual(want);
+  });
+});
+
+describe('RequestHeaderAuthenticator: the proxy certificate', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'request-header-'));
+  const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
+  ssl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'ca.key', '-out', 'ca.crt', '-subj', '/CN=proxy-ca', '-days', '3');
+  const issue = (name: string, cn: string, tag?: number) => {
+    writeFileSync(join(dir, `${name}.csr`), makeTestCsr({ commonName: cn, ...(tag ? { commonNameTag: tag } : {}) }).pem);
+    ssl('x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.crt', '-CAkey', 'ca.key', '-set_serial', '2', '-out', `${name}.crt`, '-days', '1');
+    return new X509Certificate(readFileSync(join(dir, `${name}.crt`))).raw;
+  };
+  const proxy = issue('proxy', 'front-proxy');
+  const forged = issue('forged', 'front-proxy@', 0x13); // a PrintableString Go refuses
+  const ca = new X509Certificate(readFileSync(join(dir, 'ca.crt')));
+  const request = (raw: Buffer) =>
+    ({ socket: { authorized: true, getPeerCertificate: () => ({ raw, subject: { CN: 'front-proxy' } }) }, headers: { 'x-remote-user': 'alice' }, rawHeaders: ['X-Remote-User', 'alice'] }) as unknown as IncomingMessage;
+
+  test('is checked to be within its validity on every request, and its CN read with Go\'s rules', () => {
+    let now = Date.now();
+    const authn = new RequestHeaderAuthenticator({ ...opts, cas: [ca], allowedNames: ['front-proxy'], now: () => now });
+    expect(authn.authenticate(request(proxy))).toEqual({ username: 'alice', groups: [] });
+    expect(authn.authenticate(request(forged))).toBeUndefined();
+    now += 2 * 24 * 3600 * 1000;
+    expect(authn.authenticate(request(proxy))).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
 import { X509Certificate } from 'node:crypto';
+import { certificateSubject } from '@cluster/apimachinery';
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { Authenticator } from './authenticator.js';
@@ -13,6 +14,8 @@ export interface RequestHeaderOptions {
   uidHeaders: readonly string[];
   groupHeaders: readonly string[];
   extraHeaderPrefixes: readonly string[];
+  /** Clock in ms (Date.now by default): the proxy certificate's validity is checked per request. */
+  now?: () => number;
 }
 
 /** Header values per lower-cased name, one entry per header line (HTTP/1.1 and HTTP/2 alike). */
@@ -89,11 +92,17 @@ export class RequestHeaderAuthenticator implements Authenticator {
     const cert = socket.getPeerCertificate();
     if (!cert?.raw) return false;
     const leaf = new X509Certificate(cert.raw);
-    if (!this.o.cas.some((ca) => leaf.checkIssued(ca) && leaf.verify(ca.publicKey))) return false;
-    if (this.o.allowedNames.length === 0) return true;
-    const cn = (cert.subject as unknown as Record<string, string | string[] | undefined>).CN;
-    const name = Array.isArray(cn) ? cn[0] : cn;
-    return name !== undefined && this.o.allowedNames.includes(name);
+    const ca = this.o.cas.find((c) => leaf.checkIssued(c) && leaf.verify(c.publicKey));
+    // Checked per request: a long-lived connection outlives the handshake's check.
+    const now = (this.o.now ?? Date.now)();
+    if (!ca || !withinValidity(leaf, now) || !withinValidity(ca, now)) return false;
+    let name: string;
+    try {
+      name = certificateSubject(new Uint8Array(cert.raw)).commonName; // the one name reader, Go's rules
+    } catch {
+      return false;
+    }
+    return this.o.allowedNames.length === 0 || this.o.allowedNames.includes(name);
   }
 
   private strip(req: IncomingMessage): void {
@@ -111,6 +120,10 @@ export class RequestHeaderAuthenticator implements Authenticator {
     }
     if (kept.length !== raw.length) raw.splice(0, raw.length, ...kept);
   }
+}
+
+function withinValidity(cert: X509Certificate, now: number): boolean {
+  return now >= Date.parse(cert.validFrom) && now <= Date.parse(cert.validTo);
 }
 
 /** Parses a PEM bundle into certificates (a CA file may hold several). */

@@ -18,13 +18,13 @@ function put(resource: string, name: string, uid: string, deletionTimestamp?: st
   objects.set(`${resource}/ns/${name}`, { metadata: { name, namespace: 'ns', uid, deletionTimestamp } });
 }
 
-function authenticator(opts: { lookup?: boolean; apiAudiences?: string[] } = {}) {
+function authenticator(opts: { apiAudiences?: string[] } = {}) {
   return new ServiceAccountAuthenticator({
     keys: [rsa.publicKey, ec256.publicKey, ec384.publicKey],
     issuers: ['https://other.example', ISS],
     apiAudiences: opts.apiAudiences ?? [ISS],
     apiDomain: 'k8s.io',
-    lookup: opts.lookup === false ? undefined : { serviceAccount: lookup('sa'), secret: lookup('secret') },
+    lookup: { serviceAccount: lookup('sa'), secret: lookup('secret') },
     now: () => NOW,
   });
 }
@@ -135,8 +135,6 @@ describe('ServiceAccountAuthenticator', () => {
     await expect(a.authenticateToken(plain)).rejects.toMatchObject(unauthorized);
     objects.delete('sa/ns/robot');
     await expect(a.authenticateToken(plain)).rejects.toMatchObject(unauthorized);
-    // Without --service-account-lookup the signature and claims alone decide.
-    expect(await authenticator({ lookup: false }).authenticateToken(plain)).toBeDefined();
   });
 
   test('an account whose deletion began within the leeway still authenticates', async () => {

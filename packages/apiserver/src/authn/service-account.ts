@@ -19,8 +19,12 @@ export interface ServiceAccountAuthenticatorOptions {
   /** --api-audiences: the audiences a token must name when no audiences are requested. */
   apiAudiences: readonly string[];
   apiDomain: string;
-  /** --service-account-lookup: the account (and a bound Secret) must still exist with the same uid. */
-  lookup?: { serviceAccount: ObjectLookup; secret: ObjectLookup };
+  /**
+   * Reads the objects a token is bound to: its account (and bound Secret) must still exist with
+   * the token's uids. Always consulted, as upstream checks every bound token whatever
+   * --service-account-lookup says (that flag governs only legacy Secret tokens, not issued here).
+   */
+  lookup: { serviceAccount: ObjectLookup; secret: ObjectLookup };
   /** Clock in ms; Date.now by default. */
   now?: () => number;
 }
@@ -55,7 +59,7 @@ export class ServiceAccountAuthenticator implements TokenAuthenticator {
     const ns = claims?.namespace;
     const sa = claims?.serviceaccount;
     if (!ns || !sa?.name || !sa.uid || payload.sub !== serviceAccountUsername(ns, sa.name)) throw newUnauthorized();
-    if (this.opts.lookup) await this.checkLive(ns, sa, claims.secret, this.opts.lookup);
+    await this.checkLive(ns, sa, claims.secret, this.opts.lookup);
     const extra: Record<string, string[]> = {};
     if (typeof payload.jti === 'string') extra[`authentication.${this.opts.apiDomain}/credential-id`] = [`JTI=${payload.jti}`];
     return {

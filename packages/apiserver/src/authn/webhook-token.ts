@@ -22,11 +22,29 @@ export interface WebhookTokenOptions {
   onError?: (err: Error) => void;
 }
 
-interface Review {
+export interface Review {
   status?: { authenticated?: boolean; user?: { username?: string; uid?: string; groups?: string[]; extra?: Record<string, string[]> }; audiences?: string[]; error?: string };
 }
 
-type Verdict = { result: TokenAuthResult } | { denied: true };
+export type Verdict = { result: TokenAuthResult } | { denied: true };
+
+/**
+ * What a webhook's answer means (upstream's webhook token authenticator): a user, with the
+ * `wanted` audiences it is valid for, or a denial. An answer that names no audiences is valid for
+ * the API server's own (`apiAudiences`) only, so a token asked about for other audiences is then
+ * denied. `asked`: the audiences came from the caller (a TokenReview), not --api-audiences. Pure.
+ */
+export function reviewVerdict(review: Review, wanted: readonly string[], asked: boolean, apiAudiences: readonly string[]): Verdict {
+  const s = review.status;
+  if (!s?.authenticated || !s.user?.username) return { denied: true };
+  const got = s.audiences && s.audiences.length > 0 ? s.audiences : apiAudiences;
+  const valid = wanted.filter((a) => got.includes(a));
+  if (wanted.length > 0 && valid.length === 0) return { denied: true };
+  const user: UserInfo = { username: s.user.username, groups: [...(s.user.groups ?? [])] };
+  if (s.user.uid) user.uid = s.user.uid;
+  if (s.user.extra && Object.keys(s.user.extra).length > 0) user.extra = s.user.extra;
+  return { result: asked ? { user, audiences: valid } : { user } };
+}
 
 /**
  * Webhook token authentication (SPEC 5.2): the token goes to the configured service as a
@@ -61,17 +79,8 @@ export class WebhookTokenAuthenticator implements TokenAuthenticator {
     return 'result' in verdict ? verdict.result : undefined;
   }
 
-  /** What an answer means: a user, with the requested audiences it is valid for, or a denial. Pure. */
   private judge(review: Review, wanted: readonly string[], asked: boolean): Verdict {
-    const s = review.status;
-    if (!s?.authenticated || !s.user?.username) return { denied: true };
-    // No audiences in the answer means the token is valid for what was asked (upstream).
-    const valid = s.audiences && s.audiences.length > 0 ? wanted.filter((a) => s.audiences!.includes(a)) : [...wanted];
-    if (wanted.length > 0 && valid.length === 0) return { denied: true };
-    const user: UserInfo = { username: s.user.username, groups: [...(s.user.groups ?? [])] };
-    if (s.user.uid) user.uid = s.user.uid;
-    if (s.user.extra && Object.keys(s.user.extra).length > 0) user.extra = s.user.extra;
-    return { result: asked ? { user, audiences: valid } : { user } };
+    return reviewVerdict(review, wanted, asked, this.o.apiAudiences);
   }
 
   private call(token: string, audiences: readonly string[]): Promise<Review> {

@@ -10,5 +10,10 @@ export interface RequestState {
   /** Set by the metrics filter for the verb label (LIST, WATCH, APPLY, ...). */
   metricsVerb?: string;
   /** Set by the audit filter when the request is audited: what later filters add to its events. */
-  audit?: { annotations: Record<string, string>; impersonatedUser?: UserInfo };
+  audit?: {
+    annotations: Record<string, string>;
+    impersonatedUser?: UserInfo;
+    /** The decoded request object's identity (upstream's LogRequestObject): completes objectRef. */
+    requestObjectMeta?: { name?: string; namespace?: string; uid?: string; resourceVersion?: string };
+  };
 }

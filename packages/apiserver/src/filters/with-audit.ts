@@ -67,7 +67,7 @@ export function withAudit(config: AuditConfig, apiDomain: string): Middleware<Re
       };
       if (audit.impersonatedUser) event.impersonatedUser = userOut(audit.impersonatedUser);
       if (userAgent) event.userAgent = userAgent;
-      if (objectRef) event.objectRef = objectRef;
+      if (objectRef) event.objectRef = completeObjectRef(objectRef, audit.requestObjectMeta);
       if (Object.keys(audit.annotations).length > 0) event.annotations = { ...audit.annotations };
       config.sink.write(event);
     };
@@ -90,6 +90,20 @@ export function withAudit(config: AuditConfig, apiDomain: string): Middleware<Re
     if (level === 'RequestResponse' && info.verb !== 'watch') extra.responseObject = responseObject(ctx);
     emit('ResponseComplete', extra);
   };
+}
+
+/**
+ * The objectRef with what the request URL lacks taken from the decoded request object (a create
+ * names its object only in the body), as upstream's LogRequestObject does at every level.
+ */
+function completeObjectRef(ref: Record<string, string>, meta: NonNullable<RequestState['audit']>['requestObjectMeta']): Record<string, string> {
+  if (!meta) return ref;
+  const out = { ...ref };
+  for (const k of ['namespace', 'name', 'uid', 'resourceVersion'] as const) {
+    const v = meta[k];
+    if (!out[k] && v) out[k] = v;
+  }
+  return out;
 }
 
 /** Calls `f` once with the status code when the response's headers are written. */

@@ -10,6 +10,7 @@ export async function createResource(scope: RequestScope): Promise<HandlerResult
   const reg = scope.registry;
   if (scope.info.subresource) return createSubresource(scope, opts.dryRun);
   const { object: body, warnings: decodeWarnings } = decodeObjectBody(scope, reg.info.kind, reg.apiVersion(), opts.fieldValidation);
+  scope.onRequestObject?.(body);
   if (reg.operations.virtual) {
     checkBodyNamespace(scope, body);
     const answer = await reg.operations.virtual.create({ user: scope.user, namespace: scope.info.namespace, dryRun: opts.dryRun }, body);
@@ -37,6 +38,7 @@ async function createSubresource(scope: RequestScope, dryRun: boolean): Promise<
   const group = sub.group ?? reg.info.group;
   const apiVersion = `${group ? `${group}/` : ''}${sub.version ?? reg.info.version}`;
   const { object: body, warnings } = decodeObjectBody(scope, sub.kind, apiVersion, 'Warn', sub.definitionName);
+  scope.onRequestObject?.(body);
   const parent = await reg.get(scope.info.namespace, scope.info.name);
   await reg.admitSubresourceCreate(scope.info.namespace, scope.info.name, name, body, { dryRun, user: scope.user });
   const answer = await creater.create({ user: scope.user, namespace: scope.info.namespace, name: scope.info.name, dryRun }, parent, body);

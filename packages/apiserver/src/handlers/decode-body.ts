@@ -1,7 +1,9 @@
 import {
   decodeWithFieldValidation,
   isJsonObject,
+  JsonSyntaxError,
   newBadRequest,
+  parseJsonStrict,
   newUnsupportedMediaType,
   type KubeObject,
 } from '@cluster/apimachinery';
@@ -11,12 +13,16 @@ import type { RequestScope } from './scope.js';
 
 const BODY_TYPES = [JSON_TYPE, YAML_TYPE, PROTOBUF_TYPE, PROTOBUF_ALIAS];
 
-/** Parses JSON text into a value, as a 400 with a Go-like message when malformed. */
+/**
+ * Parses JSON text into a value, as a 400 with Go's scanner message when malformed (never V8's,
+ * which quotes the body's text, a Secret's value included).
+ */
 export function parseJsonBody(text: string): unknown {
   try {
-    return JSON.parse(text);
+    return parseJsonStrict(text).value;
   } catch (e) {
-    throw newBadRequest(`couldn't get version/kind; json parse error: ${(e as Error).message}`);
+    const why = e instanceof JsonSyntaxError ? e.message : 'invalid JSON';
+    throw newBadRequest(`couldn't get version/kind; json parse error: ${why}`);
   }
 }
 

@@ -40,6 +40,8 @@ export interface RequestScope {
   authorizer?: Authorizer;
   /** Cancelled when the client goes away (used by long reads and watches). */
   signal: AbortSignal;
+  /** Told the decoded body of a create, for the audit event's objectRef (absent when not audited). */
+  onRequestObject?: (obj: KubeObject) => void;
 }
 
 /** What a handler answers: a status code and an object (or Status), plus Warning header texts. */

@@ -48,6 +48,14 @@ import { nodes } from './core/nodes/register.js';
 import { coreEvents, eventsV1 } from './core/events/register.js';
 import { limitRanges, resourceQuotas } from './core/quotas/register.js';
 import { endpointSlices } from './discovery/endpointslices/register.js';
+import { jobs } from './batch/jobs/register.js';
+import { cronJobs } from './batch/cronjobs/register.js';
+import { podDisruptionBudgets } from './policy/poddisruptionbudgets/register.js';
+import { ingresses } from './networking/ingresses/register.js';
+import { ingressClasses } from './networking/ingressclasses/register.js';
+import { networkPolicies } from './networking/networkpolicies/register.js';
+import { runtimeClasses } from './node/runtimeclasses/register.js';
+import { moreKindDefinitions } from './more-kinds-schemas.js';
 
 /** What the identity resources need of the server: token issuing, token review and the authorizer. */
 export interface IdentityDeps {
@@ -90,6 +98,13 @@ export function builtinResources(
     limitRanges,
     resourceQuotas,
     endpointSlices(apiDomain),
+    jobs,
+    cronJobs,
+    podDisruptionBudgets,
+    ingresses(apiDomain),
+    ingressClasses(apiDomain),
+    networkPolicies(apiDomain),
+    runtimeClasses(apiDomain),
   ];
   return [...current, ...removedVersionRegistrations(apiDomain, current)];
 }
@@ -126,6 +141,7 @@ export function builtinDefinitions(apiDomain: string): Definitions {
     ...autoscalingDefinitions(AUTOSCALING_GROUP),
     ...apiextensionsDefinitions(apiDomain),
     ...clusterKindDefinitions(apiDomain),
+    ...moreKindDefinitions(apiDomain),
   };
   const describeOnly = builtinResources(apiDomain, describeOnlyDeps());
   return { ...current, ...removedVersionDefinitions(apiDomain, describeOnly, current) };

@@ -11,6 +11,7 @@ import { namespaceLifecycle } from '../admission/namespace-lifecycle.js';
 import { serviceAccountAdmission } from '../admission/service-account.js';
 import { limitRanger, type LimitRangeObject } from '../admission/limit-ranger.js';
 import { nodeRestriction } from '../admission/node-restriction.js';
+import { defaultIngressClassAdmission } from '../admission/default-ingress-class.js';
 import type { AdmissionPlugin } from '../admission/admission.js';
 import { parseAccept } from '../negotiation/media-type.js';
 import {
@@ -210,6 +211,13 @@ export class ApiCatalog {
     }
     if (pods) plugins.push(serviceAccountAdmission(this.apiDomain));
     if (pods && nodes) plugins.push(nodeRestriction(this.apiDomain, { getNode: (ns, name) => nodes.get(ns, name), getPod: (ns, name) => pods.get(ns, name) }));
+    const ingressClasses = registries.byResource(`networking.${this.apiDomain}`, 'ingressclasses');
+    if (ingressClasses) {
+      // A most-recent list (served from the watch cache once it is known current): a class marked
+      // default a moment ago on another replica is seen, as the next Ingress create expects.
+      const list = async () => (await ingressClasses.list('', { hasSelector: false })).items;
+      plugins.push(defaultIngressClassAdmission(`networking.${this.apiDomain}`, list));
+    }
     return [...plugins, ...extra];
   }
 

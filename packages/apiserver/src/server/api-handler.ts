@@ -76,6 +76,13 @@ export function apiHandler(config: ApiServerConfig, registries: RegistrySet, cat
       authorizer: config.authorizer,
       signal,
     };
+    const audit = ctx.state.audit;
+    if (audit) {
+      scope.onRequestObject = (obj) => {
+        const m = obj.metadata ?? {};
+        audit.requestObjectMeta = { name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion };
+      };
+    }
     const pretty = isPretty(ctx);
     const readVerb = info.verb === 'get' || info.verb === 'list' || info.verb === 'watch';
     const n = negotiate(ctx.get('Accept'), {

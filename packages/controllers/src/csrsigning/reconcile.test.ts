@@ -3,7 +3,7 @@ import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { certificateRequestDetails, makeTestCsr, type TestCsrOptions } from '@cluster/apimachinery';
+import { certificateRequestDetails, certificateSubject, makeTestCsr, type TestCsrOptions } from '@cluster/apimachinery';
 import { signerVerdict } from './policy.js';
 import { signingAction, validityWindow, type CertificateSigningRequest } from './reconcile.js';
 import { issueCertificate, loadSigningAuthority, type SigningAuthority } from './x509.js';
@@ -130,6 +130,20 @@ describe('issueCertificate', () => {
     expect(text).toMatch(/X509v3 Key Usage: critical\s+Digital Signature, Key Encipherment/);
     expect(text).toMatch(/X509v3 Basic Constraints: critical\s+CA:FALSE/);
     expect(text).not.toContain('Subject Alternative Name');
+  });
+
+  test('the subject is issued re-encoded from what the name reader read, never the requested bytes (as Go)', () => {
+    const ca = makeCa('ec');
+    // An IA5String O and a T61String CN are read as text; the certificate carries PrintableStrings.
+    const request = certificateRequestDetails(makeTestCsr({ commonName: 'carol', commonNameTag: 0x14, organizations: ['devs', 'ops'], organizationTag: 0x16 }).pem);
+    const window = validityWindow({ ...policy, now: new Date(), caNotAfter: ca.notAfter }, undefined);
+    const cert = new X509Certificate(issueCertificate(ca, { request, usages: ['client auth'], honourSubjectAltNames: false, ...window }));
+    // Both O values in one RDN, a DER SET OF sorted by encoding, as Go marshals pkix.Name.
+    expect(certificateSubject(new Uint8Array(cert.raw))).toMatchObject({ organization: ['ops', 'devs'], commonName: 'carol' });
+    const hex = Buffer.from(cert.raw).toString('hex');
+    expect(hex).toContain(`1304${Buffer.from('devs').toString('hex')}`);
+    expect(hex).not.toContain(`1604${Buffer.from('devs').toString('hex')}`);
+    expect(hex).toContain(`1305${Buffer.from('carol').toString('hex')}`);
   });
 
   test('subjectAltNames are copied only when the signer honours them', () => {

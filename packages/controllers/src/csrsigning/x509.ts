@@ -23,7 +23,7 @@ import {
   id_ce_subjectAltName,
   id_ce_subjectKeyIdentifier,
 } from '@peculiar/asn1-x509';
-import { encodePem, type CertificateRequestDetails } from '@cluster/apimachinery';
+import { certificateSubjectDer, encodePem, type CertificateRequestDetails } from '@cluster/apimachinery';
 import { EXT_KEY_USAGE_OIDS, KEY_USAGE_BITS } from './policy.js';
 
 /** A signing CA: its certificate and private key (RSA or ECDSA), as loaded from PEM. */
@@ -47,7 +47,8 @@ export function loadSigningAuthority(certPem: string, keyPem: string): SigningAu
   const keyId = ski
     ? new Uint8Array(AsnConvert.parse(ski.extnValue.buffer, KeyIdentifier).buffer)
     : new Uint8Array(createHash('sha1').update(new Uint8Array(tbs.subjectPublicKeyInfo.subjectPublicKey)).digest());
-  return { certificate, key, subjectDer: new Uint8Array(AsnConvert.serialize(tbs.subject)), keyId, notAfter: new Date(certificate.validTo) };
+  // The CA's subject bytes as they are, so the issuer of what it signs matches them exactly.
+  return { certificate, key, subjectDer: new Uint8Array(certificateSubjectDer(new Uint8Array(certificate.raw))), keyId, notAfter: new Date(certificate.validTo) };
 }
 
 /** Signature algorithm of a CA key: SHA-256 with RSA, or ECDSA with the curve's matching hash. */

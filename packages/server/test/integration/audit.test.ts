@@ -46,7 +46,7 @@ interface Event {
   user: { username: string; groups?: string[] };
   impersonatedUser?: { username: string };
   objectRef?: Record<string, string>;
-  responseStatus?: { code: number; reason?: string };
+  responseStatus?: { code: number; reason?: string; message?: string };
   requestObject?: { metadata?: { name?: string } };
   responseObject?: { metadata?: { name?: string } };
   annotations?: Record<string, string>;
@@ -90,6 +90,36 @@ test('a create at RequestResponse: both stages, user, objectRef, objects, decisi
   });
   expect(complete!.sourceIPs).toEqual([expect.stringMatching(/127\.0\.0\.1/)]);
   expect(complete!.stageTimestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+});
+
+// Security review: objectRef.name of a create comes from the body, even at Metadata level (upstream's
+// LogRequestObject), and no error message in an event quotes a Secret's value.
+test('a create at Metadata level names its object in objectRef; a cluster-scoped one too', async () => {
+  const r = await ts().request('POST', '/api/v1/namespaces/default/secrets', { body: { metadata: { name: 'audited-secret' }, stringData: { k: 'v' } } });
+  expect(r.status).toBe(201);
+  const [received, complete] = await eventsOf(String(r.headers['audit-id']), 2);
+  expect(received!.objectRef).toEqual({ resource: 'secrets', namespace: 'default', apiGroup: '', apiVersion: 'v1' });
+  expect(complete).toMatchObject({ level: 'Metadata', stage: 'ResponseComplete', objectRef: { resource: 'secrets', namespace: 'default', name: 'audited-secret' } });
+  expect(complete!.requestObject).toBeUndefined();
+  const ns = await ts().request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'audited-ns' } } });
+  expect(ns.status).toBe(201);
+  const nsEvents = await eventsOf(String(ns.headers['audit-id']), 2);
+  expect(nsEvents[1]!.objectRef).toMatchObject({ resource: 'namespaces', name: 'audited-ns' });
+  expect(nsEvents[1]!.objectRef!['namespace']).toBeUndefined();
+});
+
+test('a refused docker config Secret: neither the answer nor its event quote the value', async () => {
+  const value = Buffer.from('hunter2-registry-password').toString('base64');
+  const r = await ts().request('POST', '/api/v1/namespaces/default/secrets', {
+    body: { metadata: { name: 'bad-docker' }, type: 'k8s.io/dockerconfigjson', data: { '.dockerconfigjson': value } },
+  });
+  expect(r.status).toBe(422);
+  expect(r.text).not.toContain('hunter2');
+  expect(r.json.message).toContain('invalid character \'h\' looking for beginning of value');
+  const complete = (await eventsOf(String(r.headers['audit-id']), 2))[1]!;
+  expect(complete.responseStatus).toMatchObject({ code: 422 });
+  expect(complete.objectRef).toMatchObject({ name: 'bad-docker' });
+  expect(JSON.stringify(complete)).not.toContain('hunter2');
 });
 
 test('a denied request: 403 with the forbid decision', async () => {

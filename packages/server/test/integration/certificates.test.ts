@@ -180,7 +180,13 @@ describe('certificatesigningrequests (SPEC 2.8, 3.2, 4.10)', () => {
       body: { ...created, status: { conditions: [{ type: 'Approved', status: 'True' }, { type: 'Denied', status: 'True' }, { type: 'X', status: '' }] } },
     });
     expect(res.status).toBe(422);
-    expect(res.json.details.causes.map((c: { field: string }) => c.field)).toEqual(['status.conditions[2].status', 'status.conditions']);
+    // Approved and Denied are also refused here: only /approval adds them.
+    expect(res.json.details.causes.map((c: { field: string; message: string }) => [c.field, c.message])).toEqual([
+      ['status.conditions[2].status', expect.any(String)],
+      ['status.conditions', expect.stringContaining('mutually exclusive')],
+      ['status.conditions', 'Forbidden: updates may not add a condition of type "Approved"'],
+      ['status.conditions', 'Forbidden: updates may not add a condition of type "Denied"'],
+    ]);
     const junk = await ts.request('PUT', `${CSRS}/conds/status`, { body: { ...created, status: { certificate: b64('not a cert') } } });
     expect(junk.status).toBe(422);
     expect(junk.json.details.causes[0]).toMatchObject({ field: 'status.certificate' });

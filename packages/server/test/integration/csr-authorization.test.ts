@@ -99,3 +99,65 @@ test('the api-server-client signer refuses system:masters subjects, for everyone
   );
   expect((await create('masters-elsewhere', 'example.com/x', { commonName: 'x', organizations: ['system:masters'] })).status).toBe(201);
 });
+
+// Security review, finding 1: an external signer's grant (create CSRs, update /status, `sign`)
+// must not approve its own requests: Approved and Denied change only through /approval.
+test('a status update cannot add or retouch Approved/Denied; /approval cannot set the certificate', async () => {
+  await grant('external-signer', [
+    { apiGroups: ['certificates.k8s.io'], resources: ['certificatesigningrequests'], verbs: ['create', 'get'] },
+    { apiGroups: ['certificates.k8s.io'], resources: ['signers'], resourceNames: ['k8s.io/api-server-client'], verbs: ['sign'] },
+  ]);
+  await eventually(async () => (await create('self-approve', 'k8s.io/api-server-client', { commonName: 'carol' }).then(() => ts().request('GET', `${CSRS}/self-approve`, carol))).status === 200);
+  const current = (await ts().request('GET', `${CSRS}/self-approve`, carol)).json;
+  const approved = { type: 'Approved', status: 'True', reason: 'Self', message: 'mine' };
+  const put = await ts().request('PUT', `${CSRS}/self-approve/status`, { ...carol, body: { ...current, status: { conditions: [approved] } } });
+  expect(put.status).toBe(422);
+  expect(put.json.details.causes).toEqual([{ reason: 'FieldValueForbidden', field: 'status.conditions', message: 'Forbidden: updates may not add a condition of type "Approved"' }]);
+  const patch = await ts().request('PATCH', `${CSRS}/self-approve/status`, {
+    headers: { 'Content-Type': 'application/merge-patch+json' },
+    body: { status: { conditions: [{ type: 'Denied', status: 'True' }] } },
+  });
+  expect(patch.status).toBe(422);
+  expect(patch.json.details.causes[0].message).toBe('Forbidden: updates may not add a condition of type "Denied"');
+  // Even the admin goes through /approval.
+  const admin = await ts().request('PUT', `${CSRS}/self-approve/status`, { body: { ...current, status: { conditions: [approved] } } });
+  expect(admin.status).toBe(422);
+  expect((await ts().request('GET', `${CSRS}/self-approve`)).json.status.conditions ?? []).toEqual([]);
+
+  // Approved by an approver: a status update that rewrites it keeps the stored one.
+  expect((await approveAs('self-approve')).status).toBe(200);
+  const stored = (await ts().request('GET', `${CSRS}/self-approve`)).json;
+  const retouch = await ts().request('PUT', `${CSRS}/self-approve/status`, {
+    ...carol,
+    body: { ...stored, status: { conditions: [{ ...stored.status.conditions[0], reason: 'Forged', message: 'by the signer' }] } },
+  });
+  expect(retouch.status).toBe(200);
+  expect(retouch.json.status.conditions).toEqual(stored.status.conditions);
+
+  // The approval subresource takes conditions only.
+  const fakeCert = Buffer.from(ts().server.caPem!).toString('base64');
+  const viaApproval = await ts().request('PUT', `${CSRS}/self-approve/approval`, { body: { ...stored, status: { ...stored.status, certificate: fakeCert } } });
+  expect(viaApproval.status).toBe(200);
+  expect(viaApproval.json.status.certificate ?? '').toBe('');
+});
+
+// Security review, finding 2: an O of system:masters in a string type the old reader showed as
+// hex slipped past CertificateSubjectRestriction. Go refuses a NumericString that is not digits.
+test('a subject that breaks the ASN.1 string rules is refused with 422 at create, whatever the signer', async () => {
+  const smuggled = { commonName: 'mallory', organizations: ['system:masters'], organizationTag: 0x12 };
+  for (const signer of ['k8s.io/api-server-client', 'example.com/x']) {
+    const r = await create(`numeric-${signer.length}`, signer, smuggled);
+    expect(r.status).toBe(422);
+    expect(r.json.details.causes).toEqual([
+      expect.objectContaining({ field: 'spec.request', message: expect.stringContaining('x509: invalid RDNSequence: invalid attribute value: invalid NumericString') }),
+    ]);
+  }
+  expect((await create('bad-printable', 'example.com/x', { organizations: ['system@masters'], organizationTag: 0x13 })).status).toBe(422);
+  expect((await create('bad-ia5', 'example.com/x', { organizations: ['syst\u00e9m'], organizationTag: 0x16 })).status).toBe(422);
+  // The same name as a PrintableString or IA5String is read as text, and refused by admission.
+  for (const tag of [0x13, 0x16, 0x14]) {
+    const r = await create(`masters-${tag}`, 'k8s.io/api-server-client', { commonName: 'mallory', organizations: ['system:masters'], organizationTag: tag });
+    expect(r.status).toBe(403);
+  }
+  expect((await create('numeric-digits', 'k8s.io/api-server-client', { commonName: 'n', organizations: ['0123 456'], organizationTag: 0x12 })).status).toBe(201);
+});

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:https';
+import { createServer, request as httpsRequest, type Server } from 'node:https';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -130,6 +130,20 @@ describe('webhook token authentication', () => {
     expect(callsFor('other-audience').at(-1)!.audiences).toEqual(['api-x']);
   });
 
+  // Security review: an answer with no audiences counted for any audience a TokenReview asked for.
+  test('an answer without audiences holds for the API server\'s audiences only', async () => {
+    const review = (audiences?: string[]) =>
+      v1.request('POST', '/apis/authentication.k8s.io/v1/tokenreviews', {
+        body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: 'good-token', ...(audiences ? { audiences } : {}) } },
+      });
+    const other = await review(['https://vault.example']);
+    expect(other.status).toBe(201);
+    expect(other.json.status.authenticated).toBeUndefined();
+    const api = 'https://cluster.default.svc.cluster.local';
+    const mixed = await review(['https://vault.example', api]);
+    expect(mixed.json.status).toMatchObject({ authenticated: true, audiences: [api], user: { username: 'alice' } });
+  });
+
   test('a webhook that is down is "not authenticated by this method": other methods still work', async () => {
     await new Promise((r) => webhook.close(r));
     webhookUp = false;
@@ -176,5 +190,57 @@ describe('authenticating proxy', () => {
     expect(r.status).toBe(201);
     expect(r.json.status.userInfo.username).toBe('admin');
     expect(JSON.stringify(r.json)).not.toContain('proxied-user');
+  });
+});
+
+// Security review: with --requestheader-client-ca-file but no --client-ca-file (explicit serving
+// certificates), the listener trusts the proxy's CA, and x509 took a proxy certificate for a user.
+describe('no --client-ca-file', () => {
+  let server: TestServer;
+  let serving: { ca: string };
+  beforeAll(async () => {
+    const certs = await ensureCertificates({ certDir: join(dir, 'serving'), hosts: ['127.0.0.1'] });
+    serving = { ca: certs.caCertPem };
+    server = await startTestServer([
+      `--tls-cert-file=${join(dir, 'serving', 'apiserver.crt')}`,
+      `--tls-private-key-file=${join(dir, 'serving', 'apiserver.key')}`,
+      `--requestheader-client-ca-file=${join(dir, 'proxy-ca.crt')}`,
+      '--requestheader-allowed-names=front-proxy',
+      '--requestheader-username-headers=X-Remote-User',
+      '--authorization-mode=RBAC',
+      '--controllers=-namespace,-csrsigning,-csrapproving,-csrcleaner',
+    ]);
+  }, 60_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  function whoamiWith(cert: { certPem: string; keyPem: string }, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+    const body = JSON.stringify(whoami);
+    return new Promise((resolve, reject) => {
+      const req = httpsRequest(
+        new URL('/apis/authentication.k8s.io/v1/selfsubjectreviews', server.server.url),
+        { method: 'POST', ca: serving.ca, cert: cert.certPem, key: cert.keyPem, headers: { 'Content-Type': 'application/json', 'Content-Length': String(body.length), ...headers } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  test('a front-proxy certificate without identity headers is no user; with them the proxy works', async () => {
+    const proxy = issueClientCertificate(proxyCa.cert, proxyCa.key, { commonName: 'front-proxy', organizations: ['system:masters'] });
+    const bare = await whoamiWith(proxy);
+    // Anonymous (on by default under RBAC), which may not ask who it is: not the proxy's CN/O.
+    expect(bare.status).toBe(403);
+    expect(JSON.parse(bare.body).message).toContain('User "system:anonymous"');
+    expect(bare.body).not.toContain('front-proxy');
+    const proxied = await whoamiWith(proxy, { 'X-Remote-User': 'proxied-user' });
+    expect(proxied.status).toBe(201);
+    expect(JSON.parse(proxied.body).status.userInfo.username).toBe('proxied-user');
   });
 });

@@ -163,3 +163,37 @@ describe('service-account identity under RBAC', () => {
     expect((await ts.request('GET', '/api/v1/namespaces', { token: 'not-a-token' })).status).toBe(401);
   });
 });
+
+// Security review: --service-account-lookup=false stopped the checks of bound tokens too. As
+// upstream, that flag is for legacy Secret tokens only; every token issued here is bound and is
+// checked against its account and bound Secret (name and uid) on every use.
+describe('bound tokens with --service-account-lookup=false', () => {
+  const server = useTestServer(['--authorization-mode=AlwaysAllow', '--service-account-lookup=false']);
+  const NS = '/api/v1/namespaces/default';
+
+  async function tokenFor(ts: TestServer, sa: string, spec: object = {}): Promise<string> {
+    const res = await ts.request('POST', `${NS}/serviceaccounts/${sa}/token`, { body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec } });
+    expect(res.status).toBe(201);
+    return res.json.status.token as string;
+  }
+
+  test('a deleted (or recreated) account and a deleted bound Secret revoke their tokens', async () => {
+    const ts = server();
+    expect((await ts.request('POST', `${NS}/serviceaccounts`, { body: { metadata: { name: 'gone' } } })).status).toBe(201);
+    const secret = await ts.request('POST', `${NS}/secrets`, { body: { metadata: { name: 'anchor' }, stringData: { k: 'v' } } });
+    expect(secret.status).toBe(201);
+    const plain = await tokenFor(ts, 'gone');
+    const bound = await tokenFor(ts, 'gone', { boundObjectRef: { apiVersion: 'v1', kind: 'Secret', name: 'anchor', uid: secret.json.metadata.uid } });
+    expect((await ts.request('GET', `${NS}/configmaps`, { token: plain })).status).toBe(200);
+    expect((await ts.request('GET', `${NS}/configmaps`, { token: bound })).status).toBe(200);
+
+    expect((await ts.request('DELETE', `${NS}/secrets/anchor`)).status).toBe(200);
+    expect((await ts.request('GET', `${NS}/configmaps`, { token: bound })).status).toBe(401);
+    expect((await ts.request('GET', `${NS}/configmaps`, { token: plain })).status).toBe(200);
+
+    expect((await ts.request('DELETE', `${NS}/serviceaccounts/gone`)).status).toBe(200);
+    expect((await ts.request('GET', `${NS}/configmaps`, { token: plain })).status).toBe(401);
+    expect((await ts.request('POST', `${NS}/serviceaccounts`, { body: { metadata: { name: 'gone' } } })).status).toBe(201);
+    expect((await ts.request('GET', `${NS}/configmaps`, { token: plain })).status).toBe(401);
+  });
+});

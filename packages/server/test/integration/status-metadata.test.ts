@@ -89,6 +89,30 @@ describe('kind-specific metadata kept by upstream status strategies', () => {
     expect(res.json.metadata.annotations).toEqual({ n: 'v' });
   });
 
+  test.each([
+    ['poddisruptionbudgets', '/apis/policy/v1/namespaces/default/poddisruptionbudgets', { minAvailable: 1, selector: { matchLabels: { app: 'p' } } }, { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 1, expectedPods: 0 }],
+    [
+      'cronjobs',
+      '/apis/batch/v1/namespaces/default/cronjobs',
+      { schedule: '*/5 * * * *', jobTemplate: { spec: { template: { spec: { restartPolicy: 'OnFailure', containers: [{ name: 'c', image: 'busybox' }] } } } } },
+      { lastScheduleTime: '2026-01-01T00:00:00Z' },
+    ],
+  ])('%s status takes labels and annotations, keeps the spec (the conformance API-operation specs)', async (_name, base, spec, status) => {
+    expect((await ts().request('POST', base, { body: { metadata: { name: 's', labels: { a: '1' } }, spec } })).status).toBe(201);
+    const res = await ts().request('PATCH', `${base}/s/status`, {
+      headers: ctype('application/merge-patch+json'),
+      body: { metadata: { labels: { a: '2' }, annotations: { patchedstatus: 'true' } }, spec: { suspend: true, minAvailable: 5 }, status },
+    });
+    expect(res.status).toBe(200);
+    expect(res.json.metadata.labels).toEqual({ a: '2' });
+    expect(res.json.metadata.annotations).toEqual({ patchedstatus: 'true' });
+    expect(res.json.status).toEqual(expect.objectContaining(status));
+    const got = (await ts().request('GET', `${base}/s`)).json;
+    expect(got.metadata.annotations).toEqual({ patchedstatus: 'true' });
+    expect(got.spec).toEqual(expect.objectContaining(spec.schedule ? { schedule: spec.schedule } : { minAvailable: 1 }));
+    expect(got.spec.suspend ?? false).toBe(false);
+  });
+
   test('pod status keeps the stored owner references, takes labels', async () => {
     const P = '/api/v1/namespaces/default/pods';
     const owner = { apiVersion: 'v1', kind: 'ReplicationController', name: 'rc', uid: '6d1c3a5e-0000-4000-8000-000000000001' };

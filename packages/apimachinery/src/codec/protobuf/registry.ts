@@ -78,6 +78,15 @@ const TABLE: readonly GroupVersionKinds[] = [
     ],
   },
   { prefix: 'autoscaling', bare: true, version: 'v1', pkg: 'k8s.io.api.autoscaling.v1', kinds: ['Scale'] },
+  { prefix: 'batch', bare: true, version: 'v1', pkg: 'k8s.io.api.batch.v1', kinds: ['Job', 'JobList', 'CronJob', 'CronJobList'] },
+  { prefix: 'policy', bare: true, version: 'v1', pkg: 'k8s.io.api.policy.v1', kinds: ['PodDisruptionBudget', 'PodDisruptionBudgetList'] },
+  {
+    prefix: 'networking',
+    version: 'v1',
+    pkg: 'k8s.io.api.networking.v1',
+    kinds: ['Ingress', 'IngressList', 'IngressClass', 'IngressClassList', 'NetworkPolicy', 'NetworkPolicyList'],
+  },
+  { prefix: 'node', version: 'v1', pkg: 'k8s.io.api.node.v1', kinds: ['RuntimeClass', 'RuntimeClassList'] },
   {
     prefix: 'authorization',
     version: 'v1',

@@ -112,19 +112,31 @@ describe('updates', () => {
   });
 
   const approved = { conditions: [{ type: 'Approved', status: 'True', reason: 'OK' }] };
-  test.each<[string, CertificateSigningRequest['status'], CertificateSigningRequest['status'], string[]]>([
-    ['approve', {}, approved, []],
-    ['remove Approved', approved, { conditions: [] }, ['status.conditions: Forbidden: updates may not remove a condition of type "Approved"']],
-    ['change Approved', approved, { conditions: [{ type: 'Approved', status: 'True', reason: 'Other' }] }, [
-      'status.conditions[0]: Forbidden: updates may not modify a condition of type "Approved"',
+  const denied = { conditions: [{ type: 'Denied', status: 'True', reason: 'No' }] };
+  test.each<[string, 'status' | 'approval', CertificateSigningRequest['status'], CertificateSigningRequest['status'], string[]]>([
+    ['approve', 'approval', {}, approved, []],
+    ['deny', 'approval', {}, denied, []],
+    ['reword an approval', 'approval', approved, { conditions: [{ type: 'Approved', status: 'True', reason: 'Other' }] }, []],
+    // The self-approval of the security review: a signer's status update may not approve.
+    ['approve through status', 'status', {}, approved, ['status.conditions: Forbidden: updates may not add a condition of type "Approved"']],
+    ['deny through status', 'status', {}, denied, ['status.conditions: Forbidden: updates may not add a condition of type "Denied"']],
+    ['a second Approved through status', 'status', approved, { conditions: [...approved.conditions, { type: 'Approved', status: 'True' }] }, [
+      'status.conditions[1].type: Duplicate value: "Approved"',
+      'status.conditions: Forbidden: updates may not add a condition of type "Approved"',
     ]],
-    ['deny after approval', approved, { conditions: [{ type: 'Denied', status: 'True' }] }, [
+    ['change Approved through status', 'status', approved, { conditions: [{ type: 'Approved', status: 'True', reason: 'Other' }] }, [
+      'status.conditions: Forbidden: updates may not modify a condition of type "Approved"',
+    ]],
+    ['remove Approved', 'status', approved, { conditions: [] }, ['status.conditions: Forbidden: updates may not remove a condition of type "Approved"']],
+    ['remove Approved through approval', 'approval', approved, { conditions: [] }, ['status.conditions: Forbidden: updates may not remove a condition of type "Approved"']],
+    ['deny after approval', 'approval', approved, { conditions: [{ type: 'Denied', status: 'True' }] }, [
       'status.conditions: Forbidden: updates may not remove a condition of type "Approved"',
     ]],
-    ['remove Failed', { conditions: [{ type: 'Failed', status: 'True' }] }, {}, ['status.conditions: Forbidden: updates may not remove a condition of type "Failed"']],
-    ['custom conditions may go', { conditions: [{ type: 'Checked', status: 'True' }] }, {}, []],
-  ])('status: %s', (_name, before, after, want) => {
-    expect(msgs(validateCsrStatusUpdate(csr({}, after), csr({}, before), D))).toEqual(want);
+    ['fail through status', 'status', approved, { conditions: [...approved.conditions, { type: 'Failed', status: 'True' }] }, []],
+    ['remove Failed', 'status', { conditions: [{ type: 'Failed', status: 'True' }] }, {}, ['status.conditions: Forbidden: updates may not remove a condition of type "Failed"']],
+    ['custom conditions may go', 'status', { conditions: [{ type: 'Checked', status: 'True' }] }, {}, []],
+  ])('%s (%s)', (_name, endpoint, before, after, want) => {
+    expect(msgs(validateCsrStatusUpdate(csr({}, after), csr({}, before), D, endpoint))).toEqual(want);
   });
 
   const cert = execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', '/dev/null', '-subj', '/CN=x', '-days', '1'], {
@@ -139,6 +151,11 @@ describe('updates', () => {
   ])('certificate: %s', (_name, before, after, want) => {
     const old = csr({}, { ...approved, ...(before ? { certificate: before } : {}) });
     const next = csr({}, { ...approved, certificate: after });
-    expect(msgs(validateCsrStatusUpdate(next, old, D))).toEqual(want);
+    expect(msgs(validateCsrStatusUpdate(next, old, D, 'status'))).toEqual(want);
+  });
+
+  test('the approval endpoint never sets the certificate', () => {
+    const next = csr({}, { ...approved, certificate: b64(cert) });
+    expect(msgs(validateCsrStatusUpdate(next, csr({}, approved), D, 'approval'))).toEqual(['status.certificate: Forbidden: updates may not set certificate content']);
   });
 });

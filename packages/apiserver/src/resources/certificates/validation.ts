@@ -25,6 +25,8 @@ const CONDITION_STATUSES = ['True', 'False', 'Unknown'];
 /** Upstream shows this instead of the certificate bytes in errors. */
 const CERTIFICATE_PLACEHOLDER = '<certificate data>';
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+/** The conditions only the `approval` subresource may add or change. */
+const APPROVAL_CONDITION_TYPES = ['Approved', 'Denied'] as const;
 
 /** What an update may keep that a create may not (upstream's validation options from the old object). */
 interface SpecOptions {
@@ -51,16 +53,23 @@ export function validateCsrUpdate(csr: CertificateSigningRequest, old: Certifica
   ];
 }
 
+/** Which endpoint an update of the status came through (upstream's per-subresource validation options). */
+export type CsrStatusEndpoint = 'status' | 'approval';
+
 /**
- * An update through `status` or `approval`: the common update rules, plus Approved, Denied and Failed
- * conditions never removed or changed, and status.certificate never changed once set.
+ * An update through `status` or `approval` (upstream's ValidateCertificateSigningRequestStatusUpdate
+ * and ...ApprovalUpdate): the common update rules; no Approved, Denied or Failed condition removed;
+ * Approved and Denied conditions added or changed only through `approval`; status.certificate set
+ * only through `status`, and never changed once set.
  */
-export function validateCsrStatusUpdate(csr: CertificateSigningRequest, old: CertificateSigningRequest, apiDomain: string): FieldErrorList {
+export function validateCsrStatusUpdate(csr: CertificateSigningRequest, old: CertificateSigningRequest, apiDomain: string, endpoint: CsrStatusEndpoint): FieldErrorList {
   const errs = validateCsrUpdate(csr, old, apiDomain);
-  errs.push(...validateFinalConditionsKept(csr.status?.conditions ?? [], old.status?.conditions ?? []));
+  errs.push(...validateConditionChanges(csr.status?.conditions ?? [], old.status?.conditions ?? [], endpoint === 'approval'));
   const oldCert = old.status?.certificate ?? '';
-  if (oldCert !== '' && (csr.status?.certificate ?? '') !== oldCert) {
-    errs.push(invalid('status.certificate', CERTIFICATE_PLACEHOLDER, 'updates may not modify existing certificate content'));
+  const cert = csr.status?.certificate ?? '';
+  if (cert !== oldCert) {
+    if (endpoint !== 'status') errs.push(forbidden('status.certificate', 'updates may not set certificate content'));
+    else if (oldCert !== '') errs.push(invalid('status.certificate', CERTIFICATE_PLACEHOLDER, 'updates may not modify existing certificate content'));
   }
   return errs;
 }
@@ -169,18 +178,27 @@ function isFinalType(type: string): boolean {
   return (FINAL_CONDITION_TYPES as readonly string[]).includes(type);
 }
 
-/** Approved, Denied and Failed conditions stay once added: same status, reason and message. */
-function validateFinalConditionsKept(conditions: CsrCondition[], old: CsrCondition[]): FieldErrorList {
+const ofType = (conditions: CsrCondition[], type: string) => conditions.filter((c) => c.type === type);
+
+/**
+ * Upstream's condition rules of an update: Approved, Denied and Failed conditions are never
+ * removed; unless `approving`, Approved and Denied conditions are neither added nor changed.
+ */
+function validateConditionChanges(conditions: CsrCondition[], old: CsrCondition[], approving: boolean): FieldErrorList {
   const errs: FieldErrorList = [];
   for (const type of FINAL_CONDITION_TYPES) {
-    const before = old.find((c) => c.type === type);
-    if (!before) continue;
-    const i = conditions.findIndex((c) => c.type === type);
-    const now = conditions[i];
-    if (!now) {
+    if (ofType(conditions, type).length < ofType(old, type).length) {
       errs.push(forbidden('status.conditions', `updates may not remove a condition of type "${type}"`));
-    } else if (now.status !== before.status || (now.reason ?? '') !== (before.reason ?? '') || (now.message ?? '') !== (before.message ?? '')) {
-      errs.push(forbidden(index('status.conditions', i), `updates may not modify a condition of type "${type}"`));
+    }
+  }
+  if (approving) return errs;
+  for (const type of APPROVAL_CONDITION_TYPES) {
+    const before = ofType(old, type);
+    const after = ofType(conditions, type);
+    if (after.length > before.length) {
+      errs.push(forbidden('status.conditions', `updates may not add a condition of type "${type}"`));
+    } else if (after.length === before.length && !after.every((c, i) => sameValue(c, before[i]))) {
+      errs.push(forbidden('status.conditions', `updates may not modify a condition of type "${type}"`));
     }
   }
   return errs;

@@ -1,5 +1,5 @@
 import type { CertificateSigningRequest } from '../types.js';
-import { csrStrategy, defaultConditionTimes } from './strategy.js';
+import { csrStrategy, defaultConditionTimes, preserveApprovalConditions } from './strategy.js';
 
 const T0 = '2024-05-01T10:00:00Z';
 const NOW = new Date('2024-05-01T12:00:00.123Z');
@@ -73,11 +73,28 @@ describe('subresource merges', () => {
     expect(merged.status).toEqual({ conditions: [{ type: 'Approved', status: 'True', lastUpdateTime: '2024-05-01T12:00:00Z', lastTransitionTime: '2024-05-01T12:00:00Z' }], certificate: '' });
   });
 
-  test('status takes conditions and the certificate', () => {
+  test('status takes the certificate and conditions; an Approved it adds is left for validation to refuse', () => {
     const merged = strategy.subresources.status.merge(requested, structuredClone(current));
     expect(merged.spec).toEqual(current.spec);
     expect(merged.status?.certificate).toBe(cert);
     expect(merged.status?.conditions?.map((c) => c.type)).toEqual(['Approved']);
+    expect(strategy.subresources.status.validateUpdate!(merged, current)).toContainEqual(
+      expect.objectContaining({ field: 'status.conditions', detail: 'updates may not add a condition of type "Approved"' }),
+    );
+  });
+
+  test('status keeps the stored Approved and Denied conditions as they were', () => {
+    const stored = base({ status: { conditions: [{ type: 'Approved', status: 'True', reason: 'ByAdmin', message: 'ok', lastUpdateTime: T0, lastTransitionTime: T0 }] } });
+    const retouched = base({ status: { conditions: [{ type: 'Checked', status: 'True' }, { type: 'Approved', status: 'True', reason: 'BySigner', message: 'mine' }] } });
+    const merged = strategy.subresources.status.merge(retouched, structuredClone(stored));
+    expect(merged.status?.conditions?.[1]).toEqual(stored.status?.conditions?.[0]);
+    expect(merged.status?.conditions?.[0]).toMatchObject({ type: 'Checked', lastUpdateTime: '2024-05-01T12:00:00Z' });
+  });
+
+  test('preserveApprovalConditions keeps instances only when the count is unchanged', () => {
+    const old = [{ type: 'Denied', status: 'True', reason: 'A' }];
+    expect(preserveApprovalConditions([{ type: 'Denied', status: 'True', reason: 'B' }], old)).toEqual(old);
+    expect(preserveApprovalConditions([], old)).toEqual([]);
   });
 });
 

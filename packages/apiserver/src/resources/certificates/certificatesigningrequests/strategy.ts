@@ -23,6 +23,23 @@ export function defaultConditionTimes(conditions: CsrCondition[], old: CsrCondit
   });
 }
 
+/**
+ * Upstream's preserveConditionInstances for Approved and Denied on a `status` update: when the
+ * update has as many conditions of the type as the stored object, the stored ones are kept as they
+ * were (a signer cannot retouch an approval); when it added or removed some, validation refuses
+ * it. Returns new conditions; changes neither argument.
+ */
+export function preserveApprovalConditions(conditions: CsrCondition[], old: CsrCondition[]): CsrCondition[] {
+  const next = [...conditions];
+  for (const type of ['Approved', 'Denied']) {
+    const before = old.filter((c) => c.type === type);
+    const at = next.flatMap((c, i) => (c.type === type ? [i] : []));
+    if (at.length !== before.length) continue;
+    at.forEach((i, k) => (next[i] = structuredClone(before[k]!)));
+  }
+  return next;
+}
+
 /** The requester, recorded in the spec on create (upstream's PrepareForCreate). Mutates `csr`. */
 function recordRequester(csr: CertificateSigningRequest, ctx: StrategyContext): void {
   const spec = { ...csr.spec };
@@ -42,24 +59,26 @@ function recordRequester(csr: CertificateSigningRequest, ctx: StrategyContext): 
 
 /**
  * CertificateSigningRequest behaviour: cluster-scoped; the requester recorded on create; spec
- * immutable; status ignored on the main resource and changed only through `status` (conditions and
- * the certificate) and `approval` (conditions only). `now` stamps condition times.
+ * immutable; status ignored on the main resource and changed only through `status` (the certificate
+ * and conditions other than Approved and Denied) and `approval` (conditions only). `now` stamps
+ * condition times.
  */
 export function csrStrategy(apiDomain: string, now: () => Date = () => new Date()) {
   const status: SubresourceStrategy<CertificateSigningRequest> = {
     merge(requested, current) {
       const next = { ...requested.status };
-      next.conditions = defaultConditionTimes(next.conditions ?? [], current.status?.conditions ?? [], now());
+      const old = current.status?.conditions ?? [];
+      next.conditions = defaultConditionTimes(preserveApprovalConditions(next.conditions ?? [], old), old, now());
       return { ...current, metadata: requestedMeta(requested, current), status: next };
     },
-    validateUpdate: (obj, old) => validateCsrStatusUpdate(obj, old, apiDomain),
+    validateUpdate: (obj, old) => validateCsrStatusUpdate(obj, old, apiDomain, 'status'),
   };
   const approval: SubresourceStrategy<CertificateSigningRequest> = {
     merge(requested, current) {
       const conditions = defaultConditionTimes(requested.status?.conditions ?? [], current.status?.conditions ?? [], now());
       return { ...current, metadata: requestedMeta(requested, current), status: { ...current.status, conditions } };
     },
-    validateUpdate: (obj, old) => validateCsrStatusUpdate(obj, old, apiDomain),
+    validateUpdate: (obj, old) => validateCsrStatusUpdate(obj, old, apiDomain, 'approval'),
   };
   return {
     namespaceScoped: false,

@@ -1,0 +1,41 @@
+import { listSchema, objectTypeMeta, type JsonObject } from '@cluster/apimachinery';
+import type { Definitions } from '../registry/resource-info.js';
+import { BATCH_GROUP } from './batch/group.js';
+import { generatedMoreKindDefinitions } from './more-kinds-schemas.generated.js';
+import { networkingGroup } from './networking/group.js';
+import { POLICY_GROUP } from './policy/poddisruptionbudgets/register.js';
+
+/** Top-level kinds of batch, policy, networking and node, with a description of our own. */
+const KINDS: ReadonlyArray<[prefix: string, group: (apiDomain: string) => string, kind: string, description: string]> = [
+  ['io.k8s.api.batch.v1', () => BATCH_GROUP, 'Job', 'Runs pods of a template until a number of them complete.'],
+  ['io.k8s.api.batch.v1', () => BATCH_GROUP, 'CronJob', 'Creates Jobs on a repeating schedule.'],
+  ['io.k8s.api.policy.v1', () => POLICY_GROUP, 'PodDisruptionBudget', 'Limits how many pods of a set voluntary disruptions may take down at once.'],
+  ['io.k8s.api.networking.v1', networkingGroup, 'Ingress', 'Rules that route outside HTTP traffic to services.'],
+  ['io.k8s.api.networking.v1', networkingGroup, 'IngressClass', 'A kind of Ingress and the controller that implements it.'],
+  ['io.k8s.api.networking.v1', networkingGroup, 'NetworkPolicy', 'Which traffic the selected pods may send and receive.'],
+  ['io.k8s.api.node.v1', (d) => `node.${d}`, 'RuntimeClass', 'A container runtime configuration pods can ask for.'],
+];
+
+/**
+ * OpenAPI definitions of Job, CronJob (batch/v1), PodDisruptionBudget (policy/v1), Ingress,
+ * IngressClass, NetworkPolicy (networking.<apiDomain>/v1) and RuntimeClass (node.<apiDomain>/v1).
+ * The field shapes are generated (more-kinds-schemas.generated.ts); this adds the object envelope,
+ * the lists and the group-version-kinds.
+ */
+export function moreKindDefinitions(apiDomain: string): Definitions {
+  const defs: Definitions = { ...generatedMoreKindDefinitions };
+  for (const [prefix, group, kind, description] of KINDS) {
+    const name = `${prefix}.${kind}`;
+    const generated = defs[name] as JsonObject & { properties: Record<string, JsonObject> };
+    const gvk = { group: group(apiDomain), version: 'v1', kind };
+    const properties = { ...generated.properties, ...objectTypeMeta() };
+    defs[name] = {
+      ...generated,
+      description,
+      properties: Object.fromEntries(Object.keys(properties).sort().map((k) => [k, properties[k]!])),
+      'x-kubernetes-group-version-kind': [{ group: gvk.group, kind, version: gvk.version }],
+    };
+    defs[`${name}List`] = listSchema(name, { ...gvk, kind: `${kind}List` }, `The ${kind} objects.`);
+  }
+  return defs;
+}
