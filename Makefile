@@ -29,6 +29,7 @@ test-deps:
 
 build: deps
 	npx tsc -b
+	@node packages/server/dist/src/stamp-build-info.js
 	@# npm links a workspace's bin only when its target exists at install time: link it after the build.
 	@chmod +x packages/credential-plugin/dist/src/main.js
 	@ln -sf ../../packages/credential-plugin/dist/src/main.js node_modules/.bin/cluster-credential

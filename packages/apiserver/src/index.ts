@@ -36,3 +36,4 @@ export { parseWebhookConfig, type WebhookConfig } from './authn/webhook-config.j
 export { CrdController, type CrdControllerDeps } from './resources/apiextensions/customresources/crd-controller.js';
 export { parseIPv4Range, parsePortRange, firstIP, type IPv4Range, type PortRange } from './resources/core/services/ip-range.js';
 export { startKubernetesServiceReconciler, type KubernetesServiceReconciler } from './resources/core/services/kubernetes-service.js';
+export { API_LEVEL, serverGitVersion, UNKNOWN_BUILD, type BuildInfo } from './discovery/server-version.js';

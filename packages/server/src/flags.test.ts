@@ -143,7 +143,7 @@ describe('parseFlags errors', () => {
     [['--tls-cert-file=/a'], '--tls-cert-file and --tls-private-key-file must be specified together'],
     [['--controllers=*,csrsigner'], '"csrsigner" is not in the list of known controllers'],
     [['--runtime-config=batch/v2alpha1=false'], 'invalid --runtime-config: unknown api groups or resources: batch/v2alpha1'],
-    [['--show-hidden-metrics-for-version=1.20'], "--show-hidden-metrics-for-version must be omitted or have the value '1.31'. Only the previous minor version is allowed"],
+    [['--show-hidden-metrics-for-version=1.20'], "--show-hidden-metrics-for-version must be omitted or have the value '1.24'. Only the previous minor version is allowed"],
     [['--feature-gates=Nope=true'], 'invalid argument for "--feature-gates" flag: unrecognized feature gate: Nope'],
     [['--feature-gates=WatchBookmark=false'], 'invalid argument for "--feature-gates" flag: cannot set feature gate WatchBookmark to false, feature is locked to true'],
     [['--controllers=-nope'], '"nope" is not in the list of known controllers'],

@@ -53,6 +53,7 @@ import { authorizationFor } from './authorizers.js';
 import { ensureBuiltinNamespaces } from './bootstrap.js';
 import { retryStartupStep } from './startup-retry.js';
 import { protobufCodecFor } from './protobuf.js';
+import { readBuildInfo } from './build-info.js';
 import { startMemoryReclaimer } from './memory-reclaimer.js';
 import { createListener, type RequestListener } from './listener.js';
 import { loadServiceAccountConfig } from './service-accounts.js';
@@ -311,6 +312,7 @@ async function startWithEtcd(
     showHiddenMetricsForVersion: opts.showHiddenMetricsForVersion || undefined,
     serves: (info) => runtimeConfig.serves(info.group, info.version, info.resource),
     protobuf: protobufCodecFor(opts.apiDomain),
+    build: readBuildInfo(),
     inflight: { readOnly: opts.maxRequestsInflight, mutating: opts.maxMutatingRequestsInflight },
     requestTimeoutMs: opts.requestTimeout,
     health: {

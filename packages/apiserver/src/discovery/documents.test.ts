@@ -99,10 +99,36 @@ describe('discovery documents', () => {
     expect(storageVersionHash(g, v, k)).toBe(hash);
   });
 
-  test('/version reports 1.32', () => {
-    const v = versionInfo({ platform: 'linux/amd64', goVersion: 'v20.0.0' });
-    expect(v).toMatchObject({ major: '1', minor: '32', gitVersion: 'v1.32.0-cluster', platform: 'linux/amd64', goVersion: 'v20.0.0' });
+  test('/version reports the API level 1.25 with the build\'s commit', () => {
+    const build = { gitCommit: 'e5f3f020084e16aa0123456789abcdef01234567', gitTreeState: 'clean' as const, buildDate: '2026-11-25T21:00:00Z' };
+    const v = versionInfo({ build, platform: 'linux/amd64', goVersion: 'v20.0.0' });
+    expect(v).toEqual({
+      major: '1',
+      minor: '25',
+      gitVersion: 'v1.25.0+cluster.e5f3f020084e16',
+      gitCommit: build.gitCommit,
+      gitTreeState: 'clean',
+      buildDate: '2026-11-25T21:00:00Z',
+      goVersion: 'v20.0.0',
+      compiler: 'node',
+      platform: 'linux/amd64',
+    });
     expect(versionInfo()['platform']).toMatch(/^[a-z0-9]+\/[a-z0-9]+$/);
+    // Unknown builds report as an unstamped upstream binary does: no commit, no tree state.
+    expect(versionInfo()).toMatchObject({ gitVersion: 'v1.25.0+cluster', gitCommit: '', gitTreeState: '' });
+  });
+
+  // Upstream's e2e "Kubectl version should check is all data is printed" matches this against
+  // `kubectl version`'s Go-syntax output; Go's version.ParseSemantic needs semver 2.0.
+  const SEMVER = /^v(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
+  test.each([
+    ['', ''],
+    ['0123456789abcdef0123456789abcdef01234567', '.0123456789abcd'],
+  ])('gitVersion with commit %j is semver and matches the conformance regex', (gitCommit, suffix) => {
+    const v = versionInfo({ build: { gitCommit, gitTreeState: 'clean', buildDate: '2026-01-01T00:00:00Z' } });
+    expect(v['gitVersion']).toBe(`v1.25.0+cluster${suffix}`);
+    expect(v['gitVersion']).toMatch(SEMVER);
+    expect(`Major:"${String(v['major'])}", Minor:"${String(v['minor'])}", GitVersion:"${String(v['gitVersion'])}"`).toMatch(/Major:"\d", Minor:"\d+\+?", GitVersion:"v\d\.\d+\.[\d\w\-.+]+"/);
   });
 
   test('version priority: GA, then beta, then alpha, then others', () => {

@@ -2,6 +2,7 @@ import { parseApiVersion, type JsonObject } from '@cluster/apimachinery';
 import type { ResourceInfo } from '../registry/resource-info.js';
 import { storageVersionHash } from './storage-version-hash.js';
 import { compareVersionPriority } from './version-priority.js';
+import { API_LEVEL, serverGitVersion, UNKNOWN_BUILD, type BuildInfo } from './server-version.js';
 
 /** A named API group and the versions it serves; `versions[0]` is the preferred one. */
 export interface ApiGroupInfo {
@@ -98,9 +99,7 @@ export function apiResourceList(groupVersion: string, resources: readonly Resour
 
 /** Inputs of {@link versionInfo}; all optional. */
 export interface VersionInfoOptions {
-  gitVersion?: string;
-  gitCommit?: string;
-  buildDate?: string;
+  build?: BuildInfo;
   /** Runtime version reported as goVersion (default: the Node.js version). */
   goVersion?: string;
   /** `os/arch` (default: this process, with Node's x64 spelled amd64 as Go does). */
@@ -108,17 +107,19 @@ export interface VersionInfoOptions {
 }
 
 /**
- * `GET /version`. Reports Kubernetes 1.32 so kubectl 1.32 sees no version skew.
+ * `GET /version`, in upstream's version.Info shape: the API level this server implements
+ * (server-version.ts), the commit and date of its build, and the runtime in goVersion.
  */
 export function versionInfo(options: VersionInfoOptions = {}): JsonObject {
   const arch = process.arch === 'x64' ? 'amd64' : process.arch === 'ia32' ? '386' : process.arch;
+  const build = options.build ?? UNKNOWN_BUILD;
   return {
-    major: '1',
-    minor: '32',
-    gitVersion: options.gitVersion ?? 'v1.32.0-cluster',
-    gitCommit: options.gitCommit ?? '',
-    gitTreeState: 'clean',
-    buildDate: options.buildDate ?? '1970-01-01T00:00:00Z',
+    major: String(API_LEVEL.major),
+    minor: String(API_LEVEL.minor),
+    gitVersion: serverGitVersion(build),
+    gitCommit: build.gitCommit,
+    gitTreeState: build.gitTreeState,
+    buildDate: build.buildDate,
     goVersion: options.goVersion ?? process.version,
     compiler: 'node',
     platform: options.platform ?? `${process.platform}/${arch}`,

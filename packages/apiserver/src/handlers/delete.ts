@@ -1,5 +1,6 @@
 import type { HandlerResult, RequestScope } from './scope.js';
 import { parseDeleteOptions } from './options.js';
+import { decodeDeleteOptionsBody } from './delete-options-body.js';
 import { withTypeMeta } from './get.js';
 import { parseListQuery } from './list-options.js';
 import { selectionPredicate } from './selectors.js';
@@ -10,7 +11,7 @@ import { successStatus } from '@cluster/apimachinery';
  * while finalizers hold it (SPEC 3.1), as upstream's default store answers.
  */
 export async function deleteResource(scope: RequestScope): Promise<HandlerResult> {
-  const opts = parseDeleteOptions(scope.query, scope.body, scope.registry.schemas?.definitions);
+  const opts = parseDeleteOptions(scope.query, decodeDeleteOptionsBody(scope));
   const reg = scope.registry;
   const res = await reg.delete(scope.info.namespace, scope.info.name, { ...opts, user: scope.user });
   if (!res.deleted) return { code: 200, object: withTypeMeta(scope, res.object) };
@@ -19,7 +20,7 @@ export async function deleteResource(scope: RequestScope): Promise<HandlerResult
 
 /** DELETE of a collection: deletes what the selectors pick; 200 with a Success Status (SPEC 4.3). */
 export async function deleteCollection(scope: RequestScope): Promise<HandlerResult> {
-  const opts = parseDeleteOptions(scope.query, scope.body, scope.registry.schemas?.definitions);
+  const opts = parseDeleteOptions(scope.query, decodeDeleteOptionsBody(scope));
   const q = parseListQuery(scope.query, false);
   const predicate = selectionPredicate(scope.registry, q.labelSelector, q.fieldSelector);
   await scope.registry.deleteCollection(scope.info.namespace, { predicate, hasSelector: predicate !== undefined }, { ...opts, user: scope.user });

@@ -1,8 +1,5 @@
 import {
-  checkAgainstSchema,
   isJsonObject,
-  newBadRequest,
-  parseJsonStrict,
   newInvalid,
   notSupported,
   invalid,
@@ -10,7 +7,6 @@ import {
   type JsonObject,
 } from '@cluster/apimachinery';
 import type { Preconditions } from '@cluster/storage';
-import { parseJsonBody } from './decode-body.js';
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 
@@ -66,55 +62,44 @@ export interface DeleteQuery {
 
 const propagationPolicies = ['Orphan', 'Background', 'Foreground'];
 
-const DELETE_OPTIONS = 'io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions';
-
 /**
- * A DeleteOptions body decoded as upstream decodes it into its Go type: malformed JSON or a value
- * of the wrong type (`"gracePeriodSeconds": "x"`) is 400 with Go's decoder message, before the
- * object is looked up.
+ * DeleteOptions from the query and/or the decoded body (decodeDeleteOptionsBody; kubectl sends both
+ * forms). Bad values are 422 Invalid on DeleteOptions.
  */
-function decodeDeleteBody(body: Buffer, definitions: Readonly<Record<string, JsonObject>> | undefined): unknown {
-  if (!definitions?.[DELETE_OPTIONS]) return parseJsonBody(body.toString('utf8'));
-  let parsed;
-  try {
-    parsed = parseJsonStrict(body.toString('utf8'));
-  } catch (e) {
-    throw newBadRequest(`couldn't get version/kind; json parse error: ${(e as Error).message}`);
-  }
-  const checked = checkAgainstSchema(parsed.value, definitions, DELETE_OPTIONS, { numberText: parsed.numberText, duplicates: parsed.duplicates });
-  if (checked.decodeError) throw newBadRequest(checked.decodeError.goMessage);
-  return checked.value;
-}
-
-/** DeleteOptions from the query and/or a JSON body (kubectl sends both forms). */
-export function parseDeleteOptions(
-  query: URLSearchParams,
-  body: Buffer | undefined,
-  definitions?: Readonly<Record<string, JsonObject>>,
-): DeleteQuery {
+export function parseDeleteOptions(query: URLSearchParams, body: JsonObject | undefined): DeleteQuery {
   const errs: FieldError[] = [];
   const out: DeleteQuery = { dryRun: parseDryRun(query, errs) };
   const policy = query.get('propagationPolicy');
   if (policy) out.propagationPolicy = policy;
   const grace = query.get('gracePeriodSeconds');
   if (grace !== null && grace !== '') out.gracePeriodSeconds = Number(grace);
-  if (body && body.length > 0) {
-    const value = decodeDeleteBody(body, definitions);
-    if (isJsonObject(value)) {
-      if (typeof value.propagationPolicy === 'string') out.propagationPolicy = value.propagationPolicy;
-      if (typeof value.gracePeriodSeconds === 'number') out.gracePeriodSeconds = value.gracePeriodSeconds;
-      if (Array.isArray(value.dryRun)) {
-        for (const v of value.dryRun) {
-          if (v !== 'All') errs.push(notSupported('dryRun', v, ['All']));
-        }
-        if (value.dryRun.length > 0) out.dryRun = true;
+  const orphanText = query.get('orphanDependents');
+  let orphanDependents = orphanText === null || orphanText === '' ? undefined : orphanText === 'true' || orphanText === '1';
+  if (body) {
+    if (typeof body.propagationPolicy === 'string') out.propagationPolicy = body.propagationPolicy;
+    if (typeof body.gracePeriodSeconds === 'number') out.gracePeriodSeconds = body.gracePeriodSeconds;
+    if (typeof body.orphanDependents === 'boolean') orphanDependents = body.orphanDependents;
+    if (Array.isArray(body.dryRun)) {
+      for (const v of body.dryRun) {
+        if (v !== 'All') errs.push(notSupported('dryRun', v, ['All']));
       }
-      const pre = value.preconditions;
-      if (isJsonObject(pre)) {
-        out.preconditions = {};
-        if (typeof pre.uid === 'string') out.preconditions.uid = pre.uid;
-        if (typeof pre.resourceVersion === 'string') out.preconditions.resourceVersion = pre.resourceVersion;
-      }
+      if (body.dryRun.length > 0) out.dryRun = true;
+    }
+    const pre = body.preconditions;
+    if (isJsonObject(pre)) {
+      out.preconditions = {};
+      if (typeof pre.uid === 'string') out.preconditions.uid = pre.uid;
+      if (typeof pre.resourceVersion === 'string') out.preconditions.resourceVersion = pre.resourceVersion;
+    }
+  }
+  // The deprecated orphanDependents (still sent by old Go clients) is the Orphan policy or none.
+  if (orphanDependents !== undefined) {
+    if (out.propagationPolicy !== undefined) {
+      errs.push(invalid('propagationPolicy', out.propagationPolicy, 'orphanDependents and deletionPropagation cannot be both set'));
+    } else if (orphanDependents) {
+      out.propagationPolicy = 'Orphan';
+    } else {
+      out.propagationPolicy = 'Background';
     }
   }
   if (out.propagationPolicy !== undefined && !propagationPolicies.includes(out.propagationPolicy)) {

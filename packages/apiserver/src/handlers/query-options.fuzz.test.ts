@@ -1,7 +1,9 @@
 import fc from 'fast-check';
-import { StatusError } from '@cluster/apimachinery';
+import { decodeProtobufDeleteOptions, StatusError, type JsonObject } from '@cluster/apimachinery';
 import { parseListQuery } from './list-options.js';
 import { parseDeleteOptions, parseWriteQuery } from './options.js';
+import { decodeDeleteOptionsBody } from './delete-options-body.js';
+import type { RequestScope } from './scope.js';
 import { checkQueryParams } from './query-params.js';
 import { requestLineProblem, targetProblem } from '../request/request-target.js';
 import { parseRequestInfo } from '../request/request-info.js';
@@ -33,10 +35,28 @@ const query = fc
 
 const deleteBody = fc.oneof(
   fc.constant(undefined),
-  fc.jsonValue({ maxDepth: 3 }).map((v) => Buffer.from(JSON.stringify(v))),
-  fc.record({ gracePeriodSeconds: fc.jsonValue({ maxDepth: 1 }), propagationPolicy: fc.jsonValue({ maxDepth: 1 }), dryRun: fc.jsonValue({ maxDepth: 1 }), preconditions: fc.jsonValue({ maxDepth: 2 }) }, { requiredKeys: [] }).map((v) => Buffer.from(JSON.stringify(v))),
-  fc.string({ maxLength: 40 }).map((s) => Buffer.from(s)),
-);
+  fc.dictionary(fc.string({ maxLength: 20 }), fc.jsonValue({ maxDepth: 2 })),
+  fc.record(
+    {
+      gracePeriodSeconds: fc.jsonValue({ maxDepth: 1 }),
+      propagationPolicy: fc.jsonValue({ maxDepth: 1 }),
+      orphanDependents: fc.jsonValue({ maxDepth: 1 }),
+      dryRun: fc.jsonValue({ maxDepth: 1 }),
+      preconditions: fc.jsonValue({ maxDepth: 2 }),
+    },
+    { requiredKeys: [] },
+  ),
+) as fc.Arbitrary<JsonObject | undefined>;
+
+/** Raw DELETE bodies under the media types clients send, Protobuf envelopes included. */
+const rawDeleteBody = fc.record({
+  contentType: fc.constantFrom(undefined, 'application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf', 'application/vnd.cluster.protobuf', 'text/plain', 'application/json;x'),
+  body: fc.oneof(
+    fc.jsonValue({ maxDepth: 3 }).map((v) => Buffer.from(JSON.stringify(v))),
+    fc.string({ maxLength: 40 }).map((s) => Buffer.from(s)),
+    fc.uint8Array({ maxLength: 40 }).map((b) => Buffer.concat([Buffer.from('k8s\0', 'latin1'), Buffer.from(b)])),
+  ),
+});
 
 describe('query options never fail untyped', () => {
   test('list and watch options', () => {
@@ -62,6 +82,22 @@ describe('query options never fail untyped', () => {
     fc.assert(
       fc.property(query, deleteBody, (q, body) => {
         expectTyped(() => parseDeleteOptions(q, body));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  test('delete option bodies of every media type, Protobuf garbage included', () => {
+    fc.assert(
+      fc.property(rawDeleteBody, ({ contentType, body }) => {
+        const scope = {
+          body,
+          contentType,
+          apiDomain: 'k8s.io',
+          registry: { schemas: undefined },
+          decodeProtobufDeleteOptions: (bytes: Uint8Array) => decodeProtobufDeleteOptions(bytes),
+        } as unknown as RequestScope;
+        expectTyped(() => parseDeleteOptions(new URLSearchParams(), decodeDeleteOptionsBody(scope)));
       }),
       { numRuns: RUNS },
     );

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { KubeObject, Status } from '@cluster/apimachinery';
+import type { JsonObject, KubeObject, Status } from '@cluster/apimachinery';
 import type { GenericRegistry } from '../registry/generic-registry.js';
 import type { RequestInfo } from '../request/request-info.js';
 import type { UserInfo } from '../authn/user.js';
@@ -11,6 +11,11 @@ export interface ProtobufCodec {
   encode(obj: KubeObject | Status): Uint8Array;
   /** Whether `kind` of `apiVersion` has a Protobuf schema. */
   supports(apiVersion: string, kind: string): boolean;
+  /**
+   * Decodes a Protobuf DeleteOptions body into its JSON form (any group version in the envelope).
+   * @throws StatusError 400 for undecodable bytes or another kind.
+   */
+  decodeDeleteOptions(bytes: Uint8Array): JsonObject;
 }
 
 export type { UserInfo } from '../authn/user.js';
@@ -25,6 +30,8 @@ export interface RequestScope {
   user: UserInfo;
   userAgent: string;
   protobuf: ProtobufCodec | undefined;
+  /** Decodes Protobuf DeleteOptions, for custom resources too (upstream's meta scheme serves them). */
+  decodeProtobufDeleteOptions?: (bytes: Uint8Array) => JsonObject;
   /** --api-domain: suffix of built-in group names (meta.<domain>, ...). */
   apiDomain: string;
   /** The response is plain JSON: handlers may answer with JSON bytes they already have. */

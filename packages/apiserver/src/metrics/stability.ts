@@ -1,3 +1,5 @@
+import { API_LEVEL } from '../discovery/server-version.js';
+
 /** Upstream's metric stability classes (SPEC 9.3 rule 9). */
 export type StabilityLevel = 'STABLE' | 'BETA' | 'ALPHA';
 
@@ -32,8 +34,8 @@ export const METRIC_STABILITY: Readonly<Record<string, MetricStability>> = {
   controller_runtime_reconcile_errors_total: { level: 'ALPHA' },
 };
 
-/** The release this server reports (`/version` says v1.32). */
-export const CURRENT_MINOR = { major: 1, minor: 32 };
+/** The release this server reports in `/version` (its API level). */
+export const CURRENT_MINOR: { major: number; minor: number } = API_LEVEL;
 
 const minorOf = (v: string) => {
   const m = /^(\d+)\.(\d+)$/.exec(v);

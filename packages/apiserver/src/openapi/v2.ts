@@ -3,7 +3,7 @@ import type { Definitions, ResourceInfo } from '../registry/resource-info.js';
 import { PATCH_MEDIA_TYPES, resourcePaths, type OperationOptions, type OperationSpec, type PathSpec } from './operations.js';
 import type { ParameterSpec } from './parameters.js';
 
-/** What the server reports as its version in `info.version` (the gitVersion, e.g. v1.32.0-cluster). */
+/** What the server reports as its version in `info.version` (the gitVersion, e.g. v1.25.0+cluster.0123456789abcd). */
 export interface OpenApiVersionInfo {
   title?: string;
   gitVersion: string;

@@ -14,8 +14,20 @@ import { nodeRestriction } from '../admission/node-restriction.js';
 import { defaultIngressClassAdmission } from '../admission/default-ingress-class.js';
 import type { AdmissionPlugin } from '../admission/admission.js';
 import { parseAccept } from '../negotiation/media-type.js';
-import { aggregatedDiscovery, apiGroup, apiGroupList, apiResourceList, apiVersions, groupsFromResources, versionInfo } from '../discovery/index.js';
+import {
+  aggregatedDiscovery,
+  apiGroup,
+  apiGroupList,
+  apiResourceList,
+  apiVersions,
+  groupsFromResources,
+  serverGitVersion,
+  UNKNOWN_BUILD,
+  versionInfo,
+  type BuildInfo,
+} from '../discovery/index.js';
 import { buildOpenApiV2, buildOpenApiV3, serializeDocument, type OpenApiV3Set, type SerializedDocument } from '../openapi/index.js';
+import { OpenApiV2Forms } from '../openapi/v2-forms.js';
 import type { RegistrySet } from '../registry/registry-set.js';
 import type { KindSchemas } from '../registry/registry-types.js';
 import type { ResourceRegistration } from '../registry/registration.js';
@@ -24,9 +36,13 @@ import { builtinDefinitions } from '../resources/builtin.js';
 
 export interface ServedDocument {
   contentType: string;
-  body: string;
+  body: string | Buffer;
   etag?: string;
   cacheControl?: string;
+  /** A status other than 200 (406 when no acceptable form exists); the body is then empty. */
+  status?: number;
+  /** The Vary header, for documents served in more than one form. */
+  vary?: string;
 }
 
 /**
@@ -41,6 +57,8 @@ export class ApiCatalog {
   /** Aggregated discovery (apidiscovery/v2) of /api and /apis. */
   private aggregated = new Map<string, SerializedDocument>();
   private openApiV3!: OpenApiV3Set;
+  /** The /openapi/v2 document of the current build, and its Protobuf form once a client asked for it. */
+  private openApiV2!: OpenApiV2Forms;
   private kindSchemas = new Map<string, KindSchemas>();
   /** `definitions` as /openapi/v2 publishes them. */
   private definitionsV2: Definitions;
@@ -49,6 +67,8 @@ export class ApiCatalog {
     private readonly registrations: readonly ResourceRegistration[],
     private readonly apiDomain: string,
     private readonly serverAddress: string,
+    /** What /version reports about the running build. */
+    private readonly buildInfo: BuildInfo = UNKNOWN_BUILD,
   ) {
     this.baseDefinitions = { ...metaDefinitions(apiDomain), ...builtinDefinitions(apiDomain) };
     this.definitions = this.baseDefinitions;
@@ -77,7 +97,7 @@ export class ApiCatalog {
     const docs = new Map<string, SerializedDocument>();
     const aggregated = new Map<string, SerializedDocument>();
     const json = (doc: JsonObject) => serializeDocument(doc);
-    docs.set('/version', json(versionInfo()));
+    docs.set('/version', json(versionInfo({ build: this.buildInfo })));
     docs.set('/api', json(apiVersions(serverAddress)));
     const groups = groupsFromResources(resources);
     docs.set('/apis', json(apiGroupList(groups)));
@@ -88,14 +108,16 @@ export class ApiCatalog {
     const coreVersions = new Set(resources.filter((r) => r.group === '').map((r) => r.version));
     for (const v of coreVersions) docs.set(`/api/${v}`, json(apiResourceList(v, resources)));
     const opts = { resources, definitions: this.definitions, apiDomain };
+    const gitVersion = serverGitVersion(this.buildInfo);
     // Custom resources' definitions in their v2 form (upstream's CRD builder for V2).
-    docs.set('/openapi/v2', json(buildOpenApiV2({ ...opts, definitions: this.definitionsV2, version: { gitVersion: 'v1.32.0-cluster' } })));
+    const openApiV2 = buildOpenApiV2({ ...opts, definitions: this.definitionsV2, version: { gitVersion } });
     const core = [{ name: '', versions: [...coreVersions] }];
     aggregated.set('/api', json(aggregatedDiscovery(core, resources, apiDomain)));
     aggregated.set('/apis', json(aggregatedDiscovery(groups, resources, apiDomain)));
-    this.openApiV3 = buildOpenApiV3({ ...opts, versionInfo: { gitVersion: 'v1.32.0-cluster' } });
+    this.openApiV3 = buildOpenApiV3({ ...opts, versionInfo: { gitVersion } });
     this.docs = docs;
     this.aggregated = aggregated;
+    this.openApiV2 = new OpenApiV2Forms(openApiV2);
   }
 
   /** A discovery, version or OpenAPI document for `path`, or undefined when it names none. */
@@ -109,6 +131,7 @@ export class ApiCatalog {
         return { contentType, body: aggregated.body, etag: aggregated.etag };
       }
     }
+    if (clean === '/openapi/v2') return this.openApiV2.negotiate(accept);
     if (clean === '/openapi/v3') return served(this.openApiV3.index, 'no-cache, private');
     if (clean.startsWith('/openapi/v3/')) {
       const doc = this.openApiV3.documents.get(clean.slice('/openapi/v3/'.length));

@@ -70,6 +70,7 @@ export function apiHandler(config: ApiServerConfig, registries: RegistrySet, cat
       userAgent: ctx.get('User-Agent'),
       // Custom resources have no Protobuf form: such bodies are 415, as upstream answers.
       protobuf: registry.info.customResource ? undefined : config.protobuf,
+      ...(config.protobuf ? { decodeProtobufDeleteOptions: (bytes: Uint8Array) => config.protobuf!.decodeDeleteOptions(bytes) } : {}),
       apiDomain: config.apiDomain,
       plainJsonResponse: false,
       authorizer: config.authorizer,
@@ -106,6 +107,15 @@ export function apiHandler(config: ApiServerConfig, registries: RegistrySet, cat
     const result = await handleResource(scope);
     writeResult(ctx, result, registry, n, config, metaGroup, itemEncodings);
   };
+}
+
+/** Whether an If-None-Match header names `etag` (or is `*`); weak tags compare by their value. */
+function ifNoneMatch(header: string, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((t) => {
+    const tag = t.trim();
+    return tag === '*' || tag === etag || tag === `W/${etag}`;
+  });
 }
 
 /** A list query with `limit` and `continue` removed, for APIListChunking=false. */
@@ -198,10 +208,21 @@ async function serveNonResource(ctx: Context, config: ApiServerConfig, catalog: 
   }
   const doc = catalog.document(path, ctx.URL.searchParams, ctx.get('Accept'));
   if (!doc) return false;
+  if (doc.vary) ctx.set('Vary', doc.vary);
+  if (doc.status) {
+    ctx.status = doc.status;
+    ctx.body = doc.body;
+    return true;
+  }
   ctx.status = 200;
   ctx.set('Content-Type', doc.contentType);
   if (doc.etag) ctx.set('ETag', doc.etag);
   if (doc.cacheControl) ctx.set('Cache-Control', doc.cacheControl);
+  // A client holding the same bytes (If-None-Match with this ETag) gets 304, as http.ServeContent answers.
+  if (doc.etag && ifNoneMatch(ctx.get('If-None-Match'), doc.etag)) {
+    ctx.status = 304;
+    return true;
+  }
   ctx.body = doc.body;
   return true;
 }

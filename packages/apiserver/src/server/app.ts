@@ -14,6 +14,7 @@ import { RegistrySet } from '../registry/registry-set.js';
 import type { RequestState } from '../filters/state.js';
 import { buildHandlerChain } from './handler-chain.js';
 import { ApiCatalog } from './api-catalog.js';
+import type { BuildInfo } from '../discovery/server-version.js';
 
 export interface ApiServerConfig {
   store: Store;
@@ -31,6 +32,8 @@ export interface ApiServerConfig {
   /** The --authorization-mode chain as one authorizer (UnionAuthorizer). */
   authorizer: Authorizer;
   protobuf?: ProtobufCodec;
+  /** The commit and date of this build, for /version (absent: unknown, as an unstamped build). */
+  build?: BuildInfo;
   inflight: { readOnly: number; mutating: number };
   /** --request-timeout in ms: the longest a request other than a watch may take (0: no limit; default 60 s). */
   requestTimeoutMs?: number;
@@ -61,7 +64,7 @@ export function createApiServer(config: ApiServerConfig): ApiServer {
   // Disabled versions are left out of discovery and OpenAPI and answer 404; their registries
   // still exist for the server's own use (RBAC index, bootstrap).
   const served = config.serves ? config.registrations.filter((r) => config.serves!(r.info)) : config.registrations;
-  const catalog = new ApiCatalog(served, config.apiDomain, config.serverAddress);
+  const catalog = new ApiCatalog(served, config.apiDomain, config.serverAddress, config.build);
   let admission: readonly AdmissionPlugin[] = [];
   const registries = new RegistrySet(config.registrations, config.store, () => admission, (d, decode) => catalog.schemas(d, decode));
   admission = catalog.defaultAdmission(registries, config.extraAdmission ?? []);

@@ -1,8 +1,8 @@
-import type { KubeObject } from '../../meta/types.js';
+import type { JsonObject, KubeObject } from '../../meta/types.js';
 import { newNotMarshalable, newUndecodable, type DecodeErrorContext } from './errors.js';
 import { messageFromJson } from './from-json.js';
-import { messageType, RUNTIME } from './proto-root.js';
-import { protobufMessageFor, type ProtobufCodecOptions } from './registry.js';
+import { messageType, META_V1, RUNTIME } from './proto-root.js';
+import { DEFAULT_API_DOMAIN, protobufMessageFor, type ProtobufCodecOptions } from './registry.js';
 import { JsonConversionError, messageToJson } from './to-json.js';
 
 /**
@@ -96,6 +96,45 @@ export function decodeProtobufObject(bytes: Uint8Array, options: ProtobufDecodeO
     const body = messageToJson(type, type.decode(unknown.raw ?? new Uint8Array()) as Record<string, unknown>);
     // Option kinds such as DeleteOptions have no metadata; callers read them as plain objects.
     return { apiVersion, kind, ...body } as KubeObject;
+  } catch (e) {
+    throw newUndecodable(e instanceof JsonConversionError ? e.message : wireError(e), ctx);
+  }
+}
+
+/**
+ * Where upstream's single-object DELETE decodes its options: the meta internal scheme, in which
+ * DeleteOptions is an unversioned kind, so an envelope naming any group version is accepted (client-go
+ * sends the request's own, `v1` or `apps/v1`) and an empty typeMeta defaults to meta/v1.
+ */
+const META_INTERNAL_SCHEME = 'k8s.io/apimachinery/pkg/apis/meta/internalversion/scheme/register.go:27';
+
+/**
+ * Decodes a Protobuf DeleteOptions body (magic + runtime.Unknown + meta/v1 DeleteOptions) into its
+ * JSON form, as upstream's delete handlers decode it. The envelope's apiVersion may be that of any
+ * group (DeleteOptions is registered in every group version); an empty kind means DeleteOptions.
+ * @throws StatusError 400 BadRequest for a missing prefix, malformed or truncated bytes, a content
+ *   encoding, or a kind other than DeleteOptions; never another error.
+ */
+export function decodeProtobufDeleteOptions(bytes: Uint8Array, options: ProtobufCodecOptions = {}): JsonObject {
+  const ctx: DecodeErrorContext = { body: bytes };
+  const unknown = decodeUnknown(bytes, ctx);
+  const apiVersion = unknown.typeMeta?.apiVersion || `meta.${options.apiDomain ?? DEFAULT_API_DOMAIN}/v1`;
+  const kind = unknown.typeMeta?.kind || 'DeleteOptions';
+  if (kind !== 'DeleteOptions') {
+    throw newUndecodable(
+      `no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)} in scheme ${JSON.stringify(META_INTERNAL_SCHEME)}`,
+      ctx,
+    );
+  }
+  if (unknown.contentEncoding) {
+    throw newUndecodable(`unsupported content encoding ${JSON.stringify(unknown.contentEncoding)}`, ctx);
+  }
+  if (!UNDECLARED_CONTENT_TYPES.has(unknown.contentType ?? '')) {
+    throw newUndecodable(`unsupported embedded content type ${JSON.stringify(unknown.contentType)}`, ctx);
+  }
+  const type = messageType(`${META_V1}.DeleteOptions`);
+  try {
+    return { apiVersion, kind, ...messageToJson(type, type.decode(unknown.raw ?? new Uint8Array()) as Record<string, unknown>) };
   } catch (e) {
     throw newUndecodable(e instanceof JsonConversionError ? e.message : wireError(e), ctx);
   }

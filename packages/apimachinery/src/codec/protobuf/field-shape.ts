@@ -24,22 +24,45 @@ export function isInline(field: Field): boolean {
   return field.options?.['(cluster.inline)'] === true;
 }
 
+/** The field's key in the JSON form: its (cluster.json_name) when it has one (`$ref`), else its name. */
+export function jsonNameOf(field: Field): string {
+  const name: unknown = field.options?.['(cluster.json_name)'];
+  return typeof name === 'string' && name !== '' ? name : field.name;
+}
+
 /**
- * The JSON keys of a message: its own field names, with inline fields replaced by the keys of
- * the message they embed.
+ * The JSON keys of a message: its own fields' JSON names, with inline fields replaced by the keys
+ * of the message they embed.
  */
 export function jsonKeysOf(type: Type): Set<string> {
   const keys = new Set<string>();
   for (const field of type.fieldsArray) {
     const nested = messageTypeOf(field);
     if (nested && isInline(field)) for (const k of jsonKeysOf(nested)) keys.add(k);
-    else keys.add(field.name);
+    else keys.add(jsonNameOf(field));
   }
   return keys;
 }
 
 /** Message types whose JSON form is not an object of their fields. */
-export type SpecialShape = 'time' | 'microTime' | 'fieldsV1' | 'extraValue' | 'rawExtension' | 'intOrString' | 'quantity';
+export type SpecialShape =
+  | 'time'
+  | 'microTime'
+  | 'fieldsV1'
+  | 'extraValue'
+  | 'rawExtension'
+  | 'intOrString'
+  | 'quantity'
+  /** apiextensions JSON: any JSON value, carried as its text. */
+  | 'json'
+  /** JSONSchemaPropsOrArray: a schema, or a list of schemas. */
+  | 'schemaOrArray'
+  /** JSONSchemaPropsOrBool: a schema, or a boolean. */
+  | 'schemaOrBool'
+  /** JSONSchemaPropsOrStringArray: a schema, or a list of property names. */
+  | 'schemaOrStringArray';
+
+const APIEXTENSIONS_V1 = '.k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1';
 
 const SPECIAL: ReadonlyMap<string, SpecialShape> = new Map([
   [`.${META_V1}.Time`, 'time'],
@@ -48,6 +71,10 @@ const SPECIAL: ReadonlyMap<string, SpecialShape> = new Map([
   ['.k8s.io.apimachinery.pkg.runtime.RawExtension', 'rawExtension'],
   ['.k8s.io.apimachinery.pkg.util.intstr.IntOrString', 'intOrString'],
   ['.k8s.io.apimachinery.pkg.api.resource.Quantity', 'quantity'],
+  [`${APIEXTENSIONS_V1}.JSON`, 'json'],
+  [`${APIEXTENSIONS_V1}.JSONSchemaPropsOrArray`, 'schemaOrArray'],
+  [`${APIEXTENSIONS_V1}.JSONSchemaPropsOrBool`, 'schemaOrBool'],
+  [`${APIEXTENSIONS_V1}.JSONSchemaPropsOrStringArray`, 'schemaOrStringArray'],
 ]);
 
 /** The special JSON shape of a message type, if it has one. */

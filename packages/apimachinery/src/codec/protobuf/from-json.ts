@@ -1,5 +1,5 @@
 import type { Field, Type } from 'protobufjs';
-import { isInline, isNullable, jsonKeysOf, messageTypeOf, specialShape, TYPE_META_KEYS } from './field-shape.js';
+import { isInline, isNullable, jsonKeysOf, jsonNameOf, messageTypeOf, specialShape, TYPE_META_KEYS } from './field-shape.js';
 import { parseTimestamp } from './time-format.js';
 
 /** A plain object in the shape protobufjs' Type.fromObject expects. */
@@ -48,6 +48,10 @@ function scalarFromJson(field: Field, value: unknown, path: string): unknown {
         throw new ProtobufEncodeError(path, 'expected a base64 string');
       }
       return Buffer.from(value, 'base64');
+    case 'double':
+    case 'float':
+      if (typeof value !== 'number' || !Number.isFinite(value)) throw new ProtobufEncodeError(path, 'expected a number');
+      return value;
     default: {
       const range = INT_RANGES[field.type];
       if (!range) throw new ProtobufEncodeError(path, `unsupported field type ${field.type}`);
@@ -100,9 +104,33 @@ function nestedFromJson(type: Type, value: unknown, path: string): Plain {
       return intOrStringFromJson(value, path);
     case 'quantity':
       return quantityFromJson(value, path);
+    case 'json':
+      // Go keeps no bytes for a JSON null (and writes it back as null).
+      return value === null ? {} : { raw: Buffer.from(JSON.stringify(value), 'utf8') };
+    case 'schemaOrArray':
+      if (Array.isArray(value)) return { jSONSchemas: value.map((v: unknown, i) => messageFromJson(wrappedSchema(type, 'jSONSchemas', path), v, `${path}[${i}]`)) };
+      return { schema: messageFromJson(wrappedSchema(type, 'schema', path), value, path) };
+    case 'schemaOrBool':
+      // Go's UnmarshalJSON: a boolean is `allows`; a schema allows too.
+      if (typeof value === 'boolean') return { allows: value };
+      return { allows: true, schema: messageFromJson(wrappedSchema(type, 'schema', path), value, path) };
+    case 'schemaOrStringArray':
+      if (Array.isArray(value)) {
+        if (!value.every((v) => typeof v === 'string')) throw new ProtobufEncodeError(path, 'expected a list of strings');
+        return { property: value };
+      }
+      return { schema: messageFromJson(wrappedSchema(type, 'schema', path), value, path) };
     default:
       return messageFromJson(type, value, path);
   }
+}
+
+/** The schema message type a JSONSchemaPropsOr* wrapper holds in `field`. */
+function wrappedSchema(wrapper: Type, field: string, path: string): Type {
+  const f = wrapper.fields[field];
+  const t = f ? messageTypeOf(f) : undefined;
+  if (!t) throw new ProtobufEncodeError(path, `${wrapper.name} has no field ${field}`);
+  return t;
 }
 
 /** Go writes the number form with type 0 and intVal, the string form with type 1 and strVal. */
@@ -155,8 +183,8 @@ export function messageFromJson(type: Type, json: unknown, path = ''): Plain {
   const out: Plain = {};
   for (const field of type.fieldsArray) {
     const name = field.name;
-    const fieldPath = `${path}.${name}`;
-    const value = json[name];
+    const fieldPath = `${path}.${jsonNameOf(field)}`;
+    const value = json[jsonNameOf(field)];
     const inlined = isInline(field) ? messageTypeOf(field) : undefined;
     if (inlined) {
       // The embedded struct's fields are the parent's own JSON keys.

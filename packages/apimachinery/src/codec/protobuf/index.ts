@@ -1,6 +1,7 @@
 export {
   PROTOBUF_MAGIC,
   decodeProtobufObject,
+  decodeProtobufDeleteOptions,
   encodeProtobufObject,
   wrapInEnvelope,
   type ProtobufDecodeOptions,
@@ -16,3 +17,4 @@ export { ProtobufEncodeError } from './from-json.js';
 export { newNotMarshalable } from './errors.js';
 export { findProtoDir, loadProtoRoot } from './proto-root.js';
 export { toGoJsonShape } from './go-shape.js';
+export { encodeProtoMessage, decodeProtoMessage } from './message.js';

@@ -121,6 +121,12 @@ const TABLE: readonly GroupVersionKinds[] = [
     pkg: 'k8s.io.api.certificates.v1',
     kinds: ['CertificateSigningRequest', 'CertificateSigningRequestList'],
   },
+  {
+    prefix: 'apiextensions',
+    version: 'v1',
+    pkg: 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1',
+    kinds: ['CustomResourceDefinition', 'CustomResourceDefinitionList'],
+  },
   // meta.k8s.io/v1 itself, for the option kinds sent to any group.
   { prefix: 'meta', version: 'v1', pkg: META_V1, kinds: [] },
 ];

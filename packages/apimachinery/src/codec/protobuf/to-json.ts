@@ -1,6 +1,6 @@
 import type { Field, Type } from 'protobufjs';
 import type { JsonObject, JsonValue } from '../../meta/types.js';
-import { isInline, isJsonAlways, isNullable, messageTypeOf, specialShape } from './field-shape.js';
+import { isInline, isJsonAlways, isNullable, jsonNameOf, messageTypeOf, specialShape } from './field-shape.js';
 import { formatMicroTime, formatTime } from './time-format.js';
 
 /** A decoded protobufjs message, read as a plain record of its fields. */
@@ -102,8 +102,42 @@ function nestedToJson(type: Type, msg: Decoded, path: string): JsonValue {
         throw new JsonConversionError(path, 'an embedded object is not JSON');
       }
     }
+    case 'json':
+      return rawJson(msg['raw'], path);
+    case 'schemaOrArray': {
+      // Go's MarshalJSON: the list when it has entries, else the schema (null when unset).
+      const list = (msg['jSONSchemas'] as Decoded[] | undefined) ?? [];
+      if (list.length > 0) return list.map((m, i) => messageToJson(wrappedSchema(type, 'jSONSchemas'), m, `${path}[${i}]`));
+      return hasOwn(msg, 'schema') && msg['schema'] ? messageToJson(wrappedSchema(type, 'schema'), msg['schema'] as Decoded, path) : null;
+    }
+    case 'schemaOrBool':
+      if (hasOwn(msg, 'schema') && msg['schema']) return messageToJson(wrappedSchema(type, 'schema'), msg['schema'] as Decoded, path);
+      return msg['allows'] === true;
+    case 'schemaOrStringArray': {
+      const names = (msg['property'] as unknown[] | undefined) ?? [];
+      if (names.length > 0) return names.map(String);
+      return hasOwn(msg, 'schema') && msg['schema'] ? messageToJson(wrappedSchema(type, 'schema'), msg['schema'] as Decoded, path) : null;
+    }
     default:
       return messageToJson(type, msg, path);
+  }
+}
+
+/** The schema message type a JSONSchemaPropsOr* wrapper holds in `field`. */
+function wrappedSchema(wrapper: Type, field: string): Type {
+  const f = wrapper.fields[field];
+  const t = f ? messageTypeOf(f) : undefined;
+  if (!t) throw new JsonConversionError(wrapper.name, `no schema field ${field}`);
+  return t;
+}
+
+/** apiextensions JSON: its bytes are JSON text; absent or empty is null, as Go's JSON marshals it. */
+function rawJson(raw: unknown, path: string): JsonValue {
+  if (!(raw instanceof Uint8Array) || raw.length === 0) return null;
+  try {
+    return JSON.parse(Buffer.from(raw).toString('utf8')) as JsonValue;
+  } catch {
+    throw new JsonConversionError(path, 'a JSON value is not valid JSON');
   }
 }
 
@@ -123,7 +157,8 @@ export function messageToJson(type: Type, msg: Decoded, path = ''): JsonObject {
   const out: JsonObject = {};
   for (const field of type.fieldsArray) {
     const name = field.name;
-    const fieldPath = `${path}.${name}`;
+    const key = jsonNameOf(field);
+    const fieldPath = `${path}.${key}`;
     const present = hasOwn(msg, name) && msg[name] !== null && msg[name] !== undefined;
     const value = msg[name];
     const inlined = isInline(field) ? messageTypeOf(field) : undefined;
@@ -134,20 +169,20 @@ export function messageToJson(type: Type, msg: Decoded, path = ''): JsonObject {
       if (entries.length === 0) continue;
       const obj: JsonObject = {};
       for (const [k, v] of entries) obj[k] = elementToJson(field, v, `${fieldPath}[${k}]`);
-      out[name] = obj;
+      out[key] = obj;
     } else if (field.repeated) {
       const items = present ? (value as unknown[]) : [];
-      if (items.length > 0) out[name] = items.map((v, i) => elementToJson(field, v, `${fieldPath}[${i}]`));
+      if (items.length > 0) out[key] = items.map((v, i) => elementToJson(field, v, `${fieldPath}[${i}]`));
     } else if (messageTypeOf(field)) {
       const nested = messageTypeOf(field) as Type;
       const v = present ? nestedToJson(nested, value as Decoded, fieldPath) : isNullable(field) ? undefined : nestedToJson(nested, {}, fieldPath);
       // An empty embedded object is left out, as Go's omitempty does for it.
-      if (v !== undefined && !(v === null && specialShape(nested) === 'rawExtension')) out[name] = v;
+      if (v !== undefined && !(v === null && specialShape(nested) === 'rawExtension')) out[key] = v;
     } else if (isNullable(field)) {
-      if (present) out[name] = scalarToJson(field, value);
+      if (present) out[key] = scalarToJson(field, value);
     } else {
       const v = present ? scalarToJson(field, value) : zeroOf(field);
-      if (!isZero(v) || isJsonAlways(field)) out[name] = v;
+      if (!isZero(v) || isJsonAlways(field)) out[key] = v;
     }
   }
   return out;
