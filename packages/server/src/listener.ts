@@ -1,7 +1,7 @@
 import { createServer as createHttpServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { createServer as createHttpsServer } from 'node:https';
-import { createSecureServer, type Http2ServerRequest, type Http2ServerResponse, type ServerHttp2Session } from 'node:http2';
+import { constants as h2constants, createSecureServer, type Http2ServerRequest, type Http2ServerResponse, type ServerHttp2Session } from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
 
 /** What serves the API: Koa's callback takes either protocol's request and response. */
@@ -95,6 +95,78 @@ export class ResponseEndBatcher {
   }
 }
 
+/** Go's ReadHeaderTimeout as upstream sets it: an HTTP/1.1 request's headers must arrive within 32 s. */
+export const READ_HEADER_TIMEOUT_MS = 32_000;
+/** Upstream's HTTP/2 IdleTimeout: a connection with no open stream is closed (GOAWAY) after 90 s. */
+export const HTTP2_IDLE_TIMEOUT_MS = 90_000;
+/** How long the body of an HTTP/1.1 request answered before its body was read may still arrive. */
+export const UNREAD_BODY_MS = 5_000;
+/** After our side of a connection is closed, how long the client's last bytes are still read (Go waits 500 ms). */
+const LINGER_MS = 1_000;
+
+/**
+ * A request answered before its body was read or had arrived (401, 403, 413, 429, a deadline's
+ * 504): the body is not wanted, and the client must read the answer rather than a reset.
+ *
+ * HTTP/2: the stream is closed with RST_STREAM NO_ERROR right after the answer, as Go's server
+ * does; the client keeps the answer, stops sending and gets its stream slot back at once.
+ * HTTP/1.1: the rest is read and discarded, so the connection stays usable when it arrives; a
+ * body that has not arrived within `unreadBodyMs` gets the connection closed: our side first,
+ * then, a second later, the socket (closing it at once would reset a client that is still writing
+ * before it read the answer).
+ */
+function stopUnreadBody(req: IncomingMessage | Http2ServerRequest, unreadBodyMs: number): void {
+  // A client that gives up while its body is discarded is no error of the server's.
+  req.on('error', () => undefined);
+  if ('stream' in req) {
+    const stream = req.stream;
+    setImmediate(() => {
+      if (!stream.closed && !stream.destroyed) stream.close(h2constants.NGHTTP2_NO_ERROR);
+    });
+    return;
+  }
+  req.resume();
+  const socket = req.socket;
+  if (socket.destroyed) return;
+  const cut = setTimeout(() => {
+    socket.end();
+    setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  }, unreadBodyMs);
+  cut.unref();
+  const clear = (): void => clearTimeout(cut);
+  req.once('end', clear);
+  socket.once('close', clear);
+}
+
+/** Whether the request's body (if any) has been received in full and read. */
+function bodyDone(req: IncomingMessage | Http2ServerRequest): boolean {
+  if (!('stream' in req)) return req.complete;
+  const stream = req.stream;
+  return stream.endAfterHeaders || stream.readableEnded || stream.closed || stream.destroyed;
+}
+
+/**
+ * Closes an HTTP/2 connection that has had no open stream for `idleMs`, as Go's IdleTimeout:
+ * a quiet watch keeps its connection, a connection left open with nothing on it does not.
+ */
+function closeWhenIdle(session: ServerHttp2Session, idleMs: number): void {
+  let open = 0;
+  let idle: NodeJS.Timeout | undefined;
+  const arm = (): void => {
+    idle = setTimeout(() => session.close(), idleMs);
+    idle.unref();
+  };
+  arm();
+  session.on('stream', (stream) => {
+    open++;
+    clearTimeout(idle);
+    stream.once('close', () => {
+      if (--open === 0 && !session.closed && !session.destroyed) arm();
+    });
+  });
+  session.once('close', () => clearTimeout(idle));
+}
+
 /** How the replica listens. */
 export interface ListenerOptions {
   /** Certificate and key; none means plain HTTP (development only). */
@@ -105,6 +177,12 @@ export interface ListenerOptions {
   http2MaxStreams: number;
   /** Idle time after which an HTTP/1.1 keep-alive connection is closed. */
   keepAliveTimeoutMs: number;
+  /** Idle time (no open stream) after which an HTTP/2 connection is closed; default 90 s. */
+  http2IdleTimeoutMs?: number;
+  /** Time an HTTP/1.1 request's headers may take to arrive; default 32 s. */
+  headersTimeoutMs?: number;
+  /** Time the unwanted body of an answered HTTP/1.1 request may take; default 5 s. */
+  unreadBodyMs?: number;
 }
 
 /** A listening server, whatever the protocol. */
@@ -143,7 +221,7 @@ export function createListener(opts: ListenerOptions, handler: RequestListener):
       : createHttpsServer(tlsOptions, handler);
   // HTTP/1.1 connections of the HTTP/2 server are served by Node's HTTP/1 code, which reads
   // these settings from the server object too.
-  Object.assign(server, { keepAliveTimeout: opts.keepAliveTimeoutMs });
+  Object.assign(server, { keepAliveTimeout: opts.keepAliveTimeoutMs, headersTimeout: opts.headersTimeoutMs ?? READ_HEADER_TIMEOUT_MS });
   server.on(opts.tls ? 'secureConnection' : 'connection', (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
@@ -169,6 +247,7 @@ export function createListener(opts: ListenerOptions, handler: RequestListener):
   });
   server.on('session', (session: ServerHttp2Session) => {
     sessions.add(session);
+    closeWhenIdle(session, opts.http2IdleTimeoutMs ?? HTTP2_IDLE_TIMEOUT_MS);
     session.once('close', () => sessions.delete(session));
   });
   // HTTP/1.1 connections with a request in flight; the others are idle and close at once on stop.
@@ -176,8 +255,12 @@ export function createListener(opts: ListenerOptions, handler: RequestListener):
   let closing = false;
   // HTTP/2 sessions already gather their streams' frames into one socket write.
   const batcher = new ResponseEndBatcher();
+  const unreadBodyMs = opts.unreadBodyMs ?? UNREAD_BODY_MS;
   server.prependListener('request', (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => {
     if (req.httpVersionMajor === 1) batcher.hold(res as ServerResponse);
+    res.once('finish', () => {
+      if (!bodyDone(req)) stopUnreadBody(req, unreadBodyMs);
+    });
   });
   server.on('request', (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => {
     if (req.httpVersionMajor !== 1) return;
