@@ -23,13 +23,42 @@ function rawStatusAnswer(code: number, reason: string, message: string): string 
   );
 }
 
+/** A parser error as Node reports it: the chunk it was parsing and where in it the error is. */
+type ParserError = Error & { code?: string; rawPacket?: Buffer; bytesParsed?: number };
+
+/**
+ * The line of the request the parser stopped in, line ending included (as far as it arrived).
+ */
+function errorLine(err: ParserError): string {
+  const raw = err.rawPacket;
+  if (!raw) return '';
+  // llhttp counts the byte it failed on as parsed when that byte is a line's LF.
+  const at = Math.min(err.bytesParsed ?? 0, raw.length);
+  const start = at >= 2 ? raw.lastIndexOf(0x0a, at - 2) + 1 : 0;
+  const nl = raw.indexOf(0x0a, start);
+  return raw.subarray(start, nl < 0 ? raw.length : nl + 1).toString('latin1');
+}
+
+/**
+ * llhttp's HPE_INVALID_VERSION as Go's server tells the cases apart: a well-formed
+ * `HTTP/<digit>.<digit>` it does not serve is 505, anything else in the version's place (a
+ * garbage version, or a request line ended by a bare LF, which llhttp refuses) is 400.
+ */
+function invalidVersionAnswer(err: ParserError): string {
+  const line = errorLine(err);
+  if (line.endsWith('\n') && !line.endsWith('\r\n')) return rawStatusAnswer(400, 'BadRequest', 'malformed HTTP request: a line ends in a bare LF');
+  const version = /^\S+ \S+ ([^\r\n]*)/.exec(line)?.[1] ?? '';
+  if (/^HTTP\/[0-9]\.[0-9]$/.test(version)) return rawStatusAnswer(505, '', 'unsupported protocol version');
+  return rawStatusAnswer(400, 'BadRequest', `malformed HTTP version ${JSON.stringify(version)}`);
+}
+
 /** What Node's HTTP/1 parser errors mean to the client (llhttp error codes). */
-function parserErrorAnswer(err: Error & { code?: string }): string {
+function parserErrorAnswer(err: ParserError): string {
   switch (err.code) {
     case 'HPE_INVALID_METHOD':
       return rawStatusAnswer(405, 'MethodNotAllowed', 'the request method is not one this server allows');
     case 'HPE_INVALID_VERSION':
-      return rawStatusAnswer(505, '', 'unsupported protocol version');
+      return invalidVersionAnswer(err);
     case 'HPE_HEADER_OVERFLOW':
       return rawStatusAnswer(431, 'BadRequest', 'request header fields too large');
     case 'ERR_HTTP_REQUEST_TIMEOUT':
@@ -229,7 +258,7 @@ export function createListener(opts: ListenerOptions, handler: RequestListener):
   // HTTP/1.x requests Node's parser refuses (unknown methods, bad versions, control characters in
   // headers) and CONNECT requests never reach the handler: without these, Node would answer some
   // with an empty 400 and drop the others without a word.
-  server.on('clientError', (err: Error & { code?: string }, socket: Duplex) => {
+  server.on('clientError', (err: ParserError, socket: Duplex) => {
     if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
     socket.end(parserErrorAnswer(err));
   });
