@@ -126,6 +126,8 @@ export class ResponseEndBatcher {
 
 /** Go's ReadHeaderTimeout as upstream sets it: an HTTP/1.1 request's headers must arrive within 32 s. */
 export const READ_HEADER_TIMEOUT_MS = 32_000;
+/** How often Node checks HTTP/1.1 connections against the headers timeout. */
+const HEADERS_CHECK_MS = 2_000;
 /** Upstream's HTTP/2 IdleTimeout: a connection with no open stream is closed (GOAWAY) after 90 s. */
 export const HTTP2_IDLE_TIMEOUT_MS = 90_000;
 /** How long the body of an HTTP/1.1 request answered before its body was read may still arrive. */
@@ -250,7 +252,14 @@ export function createListener(opts: ListenerOptions, handler: RequestListener):
       : createHttpsServer(tlsOptions, handler);
   // HTTP/1.1 connections of the HTTP/2 server are served by Node's HTTP/1 code, which reads
   // these settings from the server object too.
-  Object.assign(server, { keepAliveTimeout: opts.keepAliveTimeoutMs, headersTimeout: opts.headersTimeoutMs ?? READ_HEADER_TIMEOUT_MS });
+  // Node checks the headers timeout every `connectionsCheckingInterval` (30 s by default, which
+  // would let a 32 s timeout run to a minute); set before listening, when the check starts.
+  const headersTimeout = opts.headersTimeoutMs ?? READ_HEADER_TIMEOUT_MS;
+  Object.assign(server, {
+    keepAliveTimeout: opts.keepAliveTimeoutMs,
+    headersTimeout,
+    connectionsCheckingInterval: Math.min(HEADERS_CHECK_MS, Math.max(100, headersTimeout / 4)),
+  });
   server.on(opts.tls ? 'secureConnection' : 'connection', (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
