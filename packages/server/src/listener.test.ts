@@ -181,6 +181,32 @@ describe('createListener: bodies, idle connections and slow headers', () => {
     expect(cut.endedAfter).toBeLessThan(3_000);
   });
 
+  test('Expect: 100-continue: no 100 before the handler asks for the body', async () => {
+    const port = await start((req, res) => {
+      if (req.url !== '/read') return refuse(req, res);
+      res.writeContinue();
+      let n = 0;
+      req.on('data', (d: Buffer) => (n += d.length));
+      req.on('end', () => res.end(`read ${n}`));
+    });
+    const send = async (path: string, body: boolean): Promise<string> => {
+      const socket = h1(port);
+      const end = untilEnd(socket, 3_000);
+      socket.write(`POST ${path} HTTP/1.1\r\nHost: localhost\r\nExpect: 100-continue\r\nContent-Length: 5\r\nConnection: close\r\n\r\n`);
+      if (body) {
+        await new Promise((r) => setTimeout(r, 200));
+        socket.write('hello');
+      }
+      const got = await end;
+      socket.destroy();
+      return got.data;
+    };
+    expect(await send('/refuse', false)).toMatch(/^HTTP\/1\.1 401 /);
+    const read = await send('/read', true);
+    expect(read).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 /);
+    expect(read.endsWith('read 5')).toBe(true);
+  });
+
   test('HTTP/1.1: headers that do not arrive within the headers timeout get a 408', async () => {
     const port = await start(refuse, { headersTimeoutMs: 400 });
     const socket = h1(port);

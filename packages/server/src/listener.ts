@@ -271,6 +271,12 @@ export function createListener(opts: ListenerOptions, handler: RequestListener):
     if (err.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
     socket.end(parserErrorAnswer(err));
   });
+  // `Expect: 100-continue`: Node would answer 100 at once, before anything checked the request,
+  // and the client would send its body even when the answer is a 401. As Go's server, the 100
+  // goes out when the body is read (the body step, after authorization).
+  server.on('checkContinue', (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => {
+    server.emit('request', req, res);
+  });
   // The HTTP/2 server emits its CONNECT streams here too, as a request and a response.
   server.on('connect', (req: IncomingMessage | Http2ServerRequest, socketOrRes: Duplex | Http2ServerResponse) => {
     const message = 'CONNECT is not supported by this server';

@@ -10,7 +10,8 @@ export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
 /**
  * Reads the request body (for methods that carry one) into ctx.state.body, refusing more than
- * maxBytes with 413 before buffering it all, and a text body that is not UTF-8 with 400.
+ * maxBytes with 413 before buffering it all, and a text body that is not UTF-8 with 400. It runs
+ * after authorization: nothing before it reads a body.
  */
 export function withBody(maxBytes = MAX_BODY_BYTES): Middleware<RequestState> {
   return async (ctx, next) => {
@@ -18,6 +19,9 @@ export function withBody(maxBytes = MAX_BODY_BYTES): Middleware<RequestState> {
     if (m === 'POST' || m === 'PUT' || m === 'PATCH' || m === 'DELETE') {
       const declared = Number(ctx.get('Content-Length') || '0');
       if (declared > maxBytes) tooLarge(ctx, maxBytes);
+      // A client that waits for `100 Continue` before sending its body gets it now that the
+      // request is authorized (the listener leaves it to this step, as Go's server does).
+      if (/^100-continue$/i.test(ctx.get('Expect')) && !ctx.res.headersSent) ctx.res.writeContinue();
       const body = await readBody(ctx.req, maxBytes);
       if (body === undefined) tooLarge(ctx, maxBytes);
       // Every text body (JSON, YAML, patches) is UTF-8; decoding would turn a bad byte into

@@ -159,6 +159,38 @@ describe('the request chain in upstream order (issue 27, finding 3)', () => {
     }
   }, 60_000);
 
+  test('Expect: 100-continue: the 100 goes out only once the request is authorized', async () => {
+    const { port, caPem } = ts().server;
+    const send = (token: string, name: string): Promise<string> =>
+      new Promise<string>((resolve, reject) => {
+        const body = JSON.stringify({ metadata: { name } });
+        let buf = '';
+        const socket = tlsConnect({ host: '127.0.0.1', port, ca: caPem, servername: 'localhost', ALPNProtocols: ['http/1.1'] }, () => {
+          socket.write(
+            `POST ${NS_CM} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\n` +
+              `Expect: 100-continue\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+          );
+        });
+        const timer = setTimeout(() => {
+          socket.destroy();
+          reject(new Error(`no complete answer within 10 s: ${JSON.stringify(buf)}`));
+        }, 10_000);
+        socket.on('data', (d: Buffer) => {
+          const first = buf === '';
+          buf += d.toString('latin1');
+          // The body is sent only when the server asks for it.
+          if (first && buf.startsWith('HTTP/1.1 100 ')) socket.write(body);
+        });
+        socket.on('error', () => undefined);
+        socket.on('close', () => {
+          clearTimeout(timer);
+          resolve(buf);
+        });
+      });
+    expect(await send('carol-token', 'expect-forbidden')).toMatch(/^HTTP\/1\.1 403 /);
+    expect(await send('bob-token', 'expect-allowed')).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 201 /);
+  }, 30_000);
+
   test('over HTTP/1.1, an unauthenticated request that declares a body gets its 401 at once', async () => {
     const { port, caPem } = ts().server;
     const started = Date.now();
