@@ -242,6 +242,9 @@ export function createListener(opts: ListenerOptions, handler: RequestListener):
     ca: opts.tls.clientCa,
     requestCert: !!opts.tls.clientCa,
     rejectUnauthorized: false,
+    // Go bounds the TLS handshake by the server's shortest timeout, ReadHeaderTimeout in
+    // upstream's (Node's default is 120 s).
+    handshakeTimeout: opts.headersTimeoutMs ?? READ_HEADER_TIMEOUT_MS,
   };
   const server = !tlsOptions
     ? createHttpServer(handler)
@@ -302,9 +305,13 @@ export function createListener(opts: ListenerOptions, handler: RequestListener):
   const unreadBodyMs = opts.unreadBodyMs ?? UNREAD_BODY_MS;
   server.prependListener('request', (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => {
     if (req.httpVersionMajor === 1) batcher.hold(res as ServerResponse);
-    res.once('finish', () => {
+    const answered = (): void => {
       if (!bodyDone(req)) stopUnreadBody(req, unreadBodyMs);
-    });
+    };
+    // An HTTP/2 response emits 'finish' only once its stream is closed: the stream's own
+    // 'finish' is the answer's end.
+    if ('stream' in req) req.stream.once('finish', answered);
+    else res.once('finish', answered);
   });
   server.on('request', (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => {
     if (req.httpVersionMajor !== 1) return;

@@ -159,6 +159,21 @@ describe('the request chain in upstream order (issue 27, finding 3)', () => {
     }
   }, 60_000);
 
+  test('an authorized request whose body never comes is answered 504 at its deadline, its stream closed and its slot given back', async () => {
+    const session = h2Session();
+    try {
+      const started = Date.now();
+      const held = await idleStreams(session, WRITE_LIMIT, () => ({ ':method': 'POST', ':path': `${NS_CM}?timeout=1s`, authorization: 'Bearer bob-token' }), Date.now() + 15_000);
+      expect(held.map((r) => r.status)).toEqual(Array(WRITE_LIMIT).fill(504));
+      expect(held.every((r) => r.closed)).toBe(true);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      const next = await ts().request('POST', NS_CM, { token: 'bob-token', body: { metadata: { name: 'after-deadline' } } });
+      expect(next.status).toBe(201);
+    } finally {
+      session.destroy();
+    }
+  }, 30_000);
+
   test('Expect: 100-continue: the 100 goes out only once the request is authorized', async () => {
     const { port, caPem } = ts().server;
     const send = (token: string, name: string): Promise<string> =>
