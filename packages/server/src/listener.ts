@@ -169,9 +169,8 @@ function stopUnreadBody(req: IncomingMessage | Http2ServerRequest, unreadBodyMs:
   socket.once('close', clear);
 }
 
-/** Whether the request's body (if any) has been received in full and read. */
-function bodyDone(req: IncomingMessage | Http2ServerRequest): boolean {
-  if (!('stream' in req)) return req.complete;
+/** Whether an HTTP/2 request's body (if any) has been received in full and read. */
+function bodyDone(req: Http2ServerRequest): boolean {
   const stream = req.stream;
   return stream.endAfterHeaders || stream.readableEnded || stream.closed || stream.destroyed;
 }
@@ -304,20 +303,21 @@ export function createListener(opts: ListenerOptions, handler: RequestListener):
   const batcher = new ResponseEndBatcher();
   const unreadBodyMs = opts.unreadBodyMs ?? UNREAD_BODY_MS;
   server.prependListener('request', (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => {
-    if (req.httpVersionMajor === 1) batcher.hold(res as ServerResponse);
-    const answered = (): void => {
-      if (!bodyDone(req)) stopUnreadBody(req, unreadBodyMs);
-    };
+    if (req.httpVersionMajor === 1) return void batcher.hold(res as ServerResponse);
     // An HTTP/2 response emits 'finish' only once its stream is closed: the stream's own
-    // 'finish' is the answer's end.
-    if ('stream' in req) req.stream.once('finish', answered);
-    else res.once('finish', answered);
+    // 'finish' is the answer's end. (HTTP/1.1: below, when the response closes.)
+    if ('stream' in req) {
+      req.stream.once('finish', () => {
+        if (!bodyDone(req)) stopUnreadBody(req, unreadBodyMs);
+      });
+    }
   });
   server.on('request', (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => {
     if (req.httpVersionMajor !== 1) return;
     const socket = req.socket as Socket;
     busy.set(socket, (busy.get(socket) ?? 0) + 1);
     res.once('close', () => {
+      if (!req.complete) stopUnreadBody(req, unreadBodyMs);
       const left = (busy.get(socket) ?? 1) - 1;
       if (left > 0) return void busy.set(socket, left);
       busy.delete(socket);
