@@ -67,4 +67,13 @@ describe('parseYamlStrict', () => {
     expect(() => parseYamlStrict('a: .inf')).toThrow('json: unsupported value: +Inf');
     expect(() => parseYamlStrict('a: .nan')).toThrow('json: unsupported value: NaN');
   });
+
+  test.each([
+    ['? [a, b]\n: c\n', 'yaml: invalid map key: []interface {}{"a", "b"}'],
+    ['data:\n  ? {x: 1, a: [true, ~]}\n  : c\n', 'yaml: invalid map key: map[interface {}]interface {}{"a":[]interface {}{true, interface {}(nil)}, "x":1}'],
+    ['k: &k [1]\n? *k\n: v\n', 'yaml: invalid map key: []interface {}{1}'],
+  ])('a mapping or sequence as a key %j is refused as go-yaml refuses it', (text, message) => {
+    expect(() => parseYamlStrict(text)).toThrow(YamlSyntaxError);
+    expect(() => parseYamlStrict(text)).toThrow(message);
+  });
 });

@@ -38,6 +38,18 @@ function goKeyText(key: unknown): string {
   return String(key);
 }
 
+/** A decoded YAML value as Go's %#v prints what go-yaml v2 decodes it into (interface{} values). */
+function goSharpV(value: unknown): string {
+  if (value === null || value === undefined) return 'interface {}(nil)';
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (Array.isArray(value)) return `[]interface {}{${value.map(goSharpV).join(', ')}}`;
+  if (typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `map[interface {}]interface {}{${entries.map(([k, v]) => `${JSON.stringify(k)}:${goSharpV(v)}`).join(', ')}}`;
+  }
+  return String(value);
+}
+
 /** Identity of a key as go-yaml compares them: resolved type and value (`1` and `"1"` differ). */
 function keyIdentity(key: unknown): string {
   return `${typeof key}:${String(key)}`;
@@ -114,6 +126,11 @@ function parseYamlDocument(text: string): YamlParseResult {
     for (const pair of node.items) {
       if (!isPair(pair)) continue;
       const keyNode = pair.key as Node | null;
+      // A mapping or sequence as a key (`? [a, b]`) has no JSON form: go-yaml refuses it.
+      const resolvedKey = isAlias(keyNode) ? keyNode.resolve(doc) : keyNode;
+      if (isMap(resolvedKey) || isSeq(resolvedKey)) {
+        throw new YamlSyntaxError(`yaml: invalid map key: ${goSharpV(resolvedKey.toJSON())}`);
+      }
       const key: unknown = isScalar(keyNode) ? keyNode.value : keyNode === null ? null : keyNode.toJSON();
       if (key === '<<' && (isAlias(pair.value) || isMap(pair.value) || isSeq(pair.value))) continue;
       const name = typeof key === 'string' ? key : String(key);

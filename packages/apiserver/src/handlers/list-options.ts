@@ -1,5 +1,5 @@
 import { newBadRequest } from '@cluster/apimachinery';
-import { int64Param } from './query-params.js';
+import { int64Param, isResourceVersion } from './query-params.js';
 
 /** The read semantics of SPEC 4.4 that a list (or watch start) resolves to. */
 export type ReadSemantic =
@@ -17,8 +17,6 @@ export interface ListQuery {
   timeoutSeconds?: number;
   allowWatchBookmarks: boolean;
 }
-
-const RV_PATTERN = /^[0-9]+$/;
 
 /** A negative limit or timeout means none, as upstream reads it. */
 function parseNonNegativeInt(query: URLSearchParams, name: string): number | undefined {
@@ -46,7 +44,7 @@ export function parseListQuery(query: URLSearchParams, isWatch: boolean): ListQu
   };
   if (timeoutSeconds !== undefined) out.timeoutSeconds = timeoutSeconds;
 
-  if (rv !== '' && !RV_PATTERN.test(rv)) throw newBadRequest(`invalid resource version: ${rv}`);
+  if (rv !== '' && !isResourceVersion(rv)) throw newBadRequest(`invalid resource version: ${rv}`);
   if (match !== '' && match !== 'Exact' && match !== 'NotOlderThan') {
     throw newBadRequest(`resourceVersionMatch: Unsupported value: ${JSON.stringify(match)}: supported values: "Exact", "NotOlderThan"`);
   }

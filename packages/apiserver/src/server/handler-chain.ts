@@ -19,11 +19,14 @@ import { apiHandler } from './api-handler.js';
 const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
 /**
- * The one place the filter order is written (DESIGN "Request path"): request target (request
- * line, Host and path checks that Go's server makes before upstream's chain) -> request info -> metrics, log
- * and recovery -> request deadline -> in-flight limit -> body limit -> authentication -> audit
- * (when configured) -> impersonation -> authorization -> handler. The deadline comes before authentication, as
- * upstream's does: a bad `timeout` parameter is a 400 whoever sends it.
+ * The one place the filter order is written, upstream's (DESIGN "Decided for the third wave"):
+ * request target (request line, Host and path checks that Go's server makes before upstream's
+ * chain) -> request info -> metrics, log and recovery -> request deadline -> authentication ->
+ * audit (when configured) -> impersonation -> in-flight limit -> authorization -> body -> handler
+ * (admission runs inside it). The deadline comes before authentication, as upstream's does: a bad
+ * `timeout` parameter is a 400 whoever sends it. Nothing before authorization reads a body, and
+ * nothing before authentication holds an in-flight slot: an unauthenticated or forbidden request is
+ * answered at once, whatever it declared it would send (the listener then stops its body).
  */
 export function buildHandlerChain(
   app: Koa<RequestState>,
@@ -36,11 +39,11 @@ export function buildHandlerChain(
   app.use(withRequestInfo());
   app.use(withObservability({ logger: config.logger, registry: config.metrics, metaGroup, protobuf: config.protobuf }));
   app.use(withRequestDeadline(config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS));
-  app.use(withInflightLimit(config.inflight, config.metrics));
-  app.use(withBody());
   app.use(withAuthentication(config.authenticators, config.anonymousAuth));
   if (config.audit) app.use(withAudit(config.audit, config.apiDomain));
   app.use(withImpersonation(config.authorizer, config.apiDomain));
+  app.use(withInflightLimit(config.inflight, config.metrics));
   app.use(withAuthorization(config.authorizer, config.apiDomain));
+  app.use(withBody());
   app.use(apiHandler(config, registries, catalog));
 }
