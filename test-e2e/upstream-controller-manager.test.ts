@@ -144,6 +144,13 @@ describeIfBinary('upstream kube-controller-manager against this server', () => {
       return d.status?.replicas === 2 && d.status?.observedGeneration === d.metadata.generation ? d : undefined;
     });
 
+    // Scaling down: the ReplicaSet controller deletes a pod (client-go sends Protobuf DeleteOptions).
+    await ok('PATCH', `/apis/apps/v1/namespaces/${NS}/deployments/web`, { spec: { replicas: 1 } }, 'application/merge-patch+json');
+    await eventually('one pod left after scaling down', async () => {
+      const l = await ok('GET', `/api/v1/namespaces/${NS}/pods?labelSelector=app%3Dweb`);
+      return l.items.length === 1 ? l.items : undefined;
+    });
+
     // Background deletion: the garbage collector (metadata-only informers) removes the dependents.
     await ok('DELETE', `/apis/apps/v1/namespaces/${NS}/deployments/web`, { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' });
     await eventually('ReplicaSet and pods collected', async () => {
@@ -160,13 +167,15 @@ describeIfBinary('upstream kube-controller-manager against this server', () => {
       metadata: { name: 'api' },
       spec: { selector: { app: 'api' }, ports: [{ name: 'http', port: 80, targetPort: 8080, protocol: 'TCP' }] },
     });
+    // A pod that runs has a node: the EndpointSlice controller reads its zone from the Node object.
+    await ok('POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'kcm-e2e-node', labels: { 'topology.kubernetes.io/zone': 'z1' } } });
     const ips = ['10.244.1.10', '10.244.1.11'];
     for (const [i, ip] of ips.entries()) {
       await ok('POST', `/api/v1/namespaces/${NS}/pods`, {
         apiVersion: 'v1',
         kind: 'Pod',
         metadata: { name: `api-${i}`, labels: { app: 'api' } },
-        spec: { containers: [{ name: 'c', image: 'registry.example/api:1', ports: [{ containerPort: 8080 }] }] },
+        spec: { nodeName: 'kcm-e2e-node', containers: [{ name: 'c', image: 'registry.example/api:1', ports: [{ containerPort: 8080 }] }] },
       });
       // What a kubelet reports once the pod runs: its IP and Ready.
       await ok(
@@ -202,6 +211,9 @@ describeIfBinary('upstream kube-controller-manager against this server', () => {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     expect(slice.endpoints.every((e: any) => e.conditions.ready === true)).toBe(true);
     expect(slice.ports).toEqual([{ name: 'http', port: 8080, protocol: 'TCP' }]);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    expect(slice.endpoints.map((e: any) => [e.nodeName, e.zone])).toEqual([['kcm-e2e-node', 'z1'], ['kcm-e2e-node', 'z1']]);
+    expect(ep.subsets[0].addresses[0].nodeName).toBe('kcm-e2e-node');
   }, 120_000);
 
   it('a CronJob creates a Job when batch/v1 cronjobs are served', async () => {
@@ -240,4 +252,12 @@ describeIfBinary('upstream kube-controller-manager against this server', () => {
       return l.items.length >= 1 ? l.items : undefined;
     });
   }, 150_000);
+
+  it('KCM logs no decode, discovery or request-body errors against this server', () => {
+    // Watches of every resource in metadata-only form, discovery of every group, Protobuf bodies.
+    const bad = kcmLog
+      .split('\n')
+      .filter((l) => /unable to decode|unable to retrieve the complete list of server APIs|couldn't get version\/kind|json parse error|failed to discover/.test(l));
+    expect(bad).toEqual([]);
+  });
 });
