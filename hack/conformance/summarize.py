@@ -6,29 +6,17 @@ Reads OUT_DIR/junit_*.xml; prints counts, then PASSED / FAILED (with the first l
 message) / NOT RUN spec names of the reference set. Specs outside the reference set that ran are
 listed apart. Setup failures (BeforeSuite, AfterSuite) are reported as failures of their own.
 """
-import glob, os, sys
-import xml.etree.ElementTree as ET
+import os, sys
 
 out = sys.argv[1]
 ref_file = sys.argv[2] if len(sys.argv) > 2 else os.path.join(os.path.dirname(__file__), "conformance-reference.txt")
 reference = [l.rstrip("\n") for l in open(ref_file) if l.strip()]
 ref_set = set(reference)
 
-results = {}  # name -> ("passed" | "failed" | "skipped", message)
-for path in sorted(glob.glob(os.path.join(out, "junit_*.xml"))):
-    for case in ET.parse(path).getroot().iter("testcase"):
-        name = case.get("name", "")
-        failure = case.find("failure")
-        if failure is None:
-            failure = case.find("error")
-        if failure is not None:
-            text = (failure.get("message") or failure.text or "").strip()
-            first = next((l.strip() for l in text.splitlines() if l.strip()), "")
-            results[name] = ("failed", first[:300])
-        elif case.find("skipped") is not None:
-            results.setdefault(name, ("skipped", ""))
-        else:
-            results[name] = ("passed", "")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from results_lib import load_results  # noqa: E402
+
+results = load_results(out)
 
 passed = [n for n in reference if results.get(n, ("",))[0] == "passed"]
 failed = [n for n in reference if results.get(n, ("",))[0] == "failed"]

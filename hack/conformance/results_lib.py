@@ -1,0 +1,52 @@
+"""Shared reader of e2e.test results (JUnit report, or progress lines of a cut-short run)."""
+
+def load_results(out):
+    """name -> ("passed" | "failed" | "skipped", first failure line) from OUT_DIR's JUnit report, or,
+    when the run was cut short before the report was written, from the progress lines in e2e.log."""
+    import glob, json, os, re
+    import xml.etree.ElementTree as ET
+    results = {}
+    paths = sorted(glob.glob(os.path.join(out, "junit_*.xml")))
+    for path in paths:
+        for case in ET.parse(path).getroot().iter("testcase"):
+            name = case.get("name", "")
+            failure = case.find("failure")
+            if failure is None:
+                failure = case.find("error")
+            if failure is not None:
+                text = (failure.get("message") or failure.text or "").strip()
+                first = next((l.strip() for l in text.splitlines() if l.strip()), "")
+                results[name] = ("failed", first[:300])
+            elif case.find("skipped") is not None:
+                results.setdefault(name, ("skipped", ""))
+            else:
+                results[name] = ("passed", "")
+    if paths:
+        return results
+    log = os.path.join(out, "e2e.log")
+    if not os.path.exists(log):
+        return results
+    lines = open(log, errors="replace").read().splitlines()
+    for i, line in enumerate(lines):
+        m = re.match(r'^(?:\u2022)?(\{"msg":"(PASSED|FAILED) .*)$', line.lstrip("\u2022"))
+        if not m:
+            continue
+        try:
+            msg = json.loads(m.group(1))["msg"]
+        except ValueError:
+            continue
+        state, name = msg.split(" ", 1)
+        if state == "PASSED":
+            results[name] = ("passed", "")
+        else:
+            # The failure text is printed a few lines above: the first line after the [It] location.
+            first = ""
+            for j in range(i - 1, max(0, i - 60), -1):
+                if lines[j].startswith("\u2022 Failure"):
+                    block = [l.strip() for l in lines[j:i] if l.strip()]
+                    loc = next((k for k, l in enumerate(block) if l.endswith("[It]") or "[BeforeEach]" in l or "[AfterEach]" in l), None)
+                    if loc is not None and loc + 2 < len(block):
+                        first = block[loc + 2]
+                    break
+            results[name] = ("failed", first[:300])
+    return results
