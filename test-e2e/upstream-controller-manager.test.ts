@@ -4,6 +4,7 @@
 // suite is skipped with a message. `make e2e-upstream` runs it alone.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
 import { createServer } from 'node:net';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
 import { KubeconfigClient } from './support/http-client.js';
@@ -41,6 +42,7 @@ let server: ServerProcess;
 let client: KubeconfigClient;
 let kcm: ChildProcess | undefined;
 let kcmLog = '';
+let kcmPort = 0;
 const NS = 'kcm-e2e';
 
 /** Polls `probe` every 250 ms until it returns a value (not undefined) or `ms` pass. */
@@ -70,9 +72,10 @@ const ownedBy = (o: any, uid: string) => (o.metadata.ownerReferences ?? []).some
 
 describeIfBinary('upstream kube-controller-manager against this server', () => {
   beforeAll(async () => {
-    server = await startServerProcess(['--workers=1']);
+    server = await startServerProcess(['--workers=1', '--authorization-mode=Node,RBAC']);
     client = new KubeconfigClient(server.kubeconfig);
-    const port = await freePort();
+    kcmPort = await freePort();
+    const port = kcmPort;
     const certs = `${server.dataDir}/certs`;
     kcm = spawn(
       KCM,
@@ -259,5 +262,21 @@ describeIfBinary('upstream kube-controller-manager against this server', () => {
       .split('\n')
       .filter((l) => /unable to decode|unable to retrieve the complete list of server APIs|couldn't get version\/kind|json parse error|failed to discover/.test(l));
     expect(bad).toEqual([]);
+  });
+
+  it("KCM's serving port authenticates and authorizes through this server's TokenReview and SubjectAccessReview", async () => {
+    const get = (headers: Record<string, string>) =>
+      new Promise<number>((resolve, reject) => {
+        const req = httpsRequest({ host: '127.0.0.1', port: kcmPort, path: '/metrics', headers, rejectUnauthorized: false, timeout: 10_000 }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        });
+        req.on('timeout', () => req.destroy(new Error('timed out')));
+        req.on('error', reject);
+        req.end();
+      });
+    expect(await get({ Authorization: `Bearer ${client.token}` })).toBe(200); // system:masters
+    expect(await get({ Authorization: 'Bearer not-a-token' })).toBe(401); // TokenReview says no
+    expect(await get({})).toBe(403); // system:anonymous may not read /metrics (SubjectAccessReview)
   });
 });
