@@ -15,8 +15,7 @@ def load_results(out):
                 failure = case.find("error")
             if failure is not None:
                 text = (failure.get("message") or failure.text or "").strip()
-                first = next((l.strip() for l in text.splitlines() if l.strip()), "")
-                results[name] = ("failed", first[:300])
+                results[name] = ("failed", first_cause(text.splitlines()))
             elif case.find("skipped") is not None:
                 results.setdefault(name, ("skipped", ""))
             else:
@@ -50,3 +49,19 @@ def load_results(out):
                     break
             results[name] = ("failed", first[:300])
     return results
+
+
+def first_cause(lines):
+    """The failure's own words: skips source locations and Go type noise; an "Unexpected error:"
+    line is followed by the error text (`s: "..."`, or the line that names it)."""
+    import re
+    kept = [l.strip() for l in lines if l.strip() and not l.strip().startswith("/") and not l.strip().startswith("<")]
+    out = []
+    for l in kept:
+        l = re.sub(r"^[A-Z][a-z]{2} \d+ [\d:.]+: (FAIL: )?", "", l)
+        if l in ("{", "}", "occurred", "Expected", "to equal"):
+            continue
+        out.append(l)
+        if not (l.endswith(":") or l.startswith("Unexpected error")) or len(out) >= 3:
+            break
+    return " ".join(out)[:300]
