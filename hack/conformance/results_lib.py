@@ -44,8 +44,8 @@ def load_results(out):
                 if lines[j].startswith("\u2022 Failure"):
                     block = [l.strip() for l in lines[j:i] if l.strip()]
                     loc = next((k for k, l in enumerate(block) if l.endswith("[It]") or "[BeforeEach]" in l or "[AfterEach]" in l), None)
-                    if loc is not None and loc + 2 < len(block):
-                        first = block[loc + 2]
+                    if loc is not None:
+                        first = first_cause(block[loc + 1:])
                     break
             results[name] = ("failed", first[:300])
     return results
