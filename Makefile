@@ -65,3 +65,14 @@ down-ha:
 e2e-ha: build
 	@bash hack/ensure-tools.sh haproxy=haproxy prometheus=prometheus
 	$(NODE_JEST) --selectProjects e2e test-e2e/ha/ha.test.ts
+
+.PHONY: conformance e2e-upstream
+# Optional, by hand, not part of `make test`: upstream's binaries built by hack/conformance/build-upstream.sh.
+# `make conformance [KUBECONFIG=<file>]`: the reference [Conformance] specs against a running server
+# (default: the one `make run` started); summary under conformance-results/. See hack/conformance/README.md.
+conformance:
+	bash hack/conformance/run.sh $(if $(filter command line,$(origin KUBECONFIG)),$(KUBECONFIG),$(DATA_DIR)/admin.kubeconfig) $(CURDIR)/conformance-results
+
+# Upstream's kube-controller-manager against a fresh replica (skipped when its binary is absent).
+e2e-upstream: build
+	$(NODE_JEST) --selectProjects e2e test-e2e/upstream-controller-manager.test.ts

@@ -9,6 +9,7 @@ import type { FlushTask, WatchFlusher } from './watch-flusher.js';
 import { parseListQuery } from './list-options.js';
 import { selectionPredicate } from './selectors.js';
 import type { RequestScope } from './scope.js';
+import { asPartialObjectMetadata } from '../negotiation/partial-metadata.js';
 
 /** Upstream picks a watch timeout between --min-request-timeout (30 min) and twice that. */
 const MIN_REQUEST_TIMEOUT_S = 1800;
@@ -249,7 +250,8 @@ function chunkOf(event: WatchEvent, key: string, registry: GenericRegistry, targ
  * their watchers share event objects, but each version's bytes carry its own apiVersion.
  */
 function encodingKey(target: WatchTarget, registry: GenericRegistry, includeObject: string | null): string {
-  const view = target.negotiated.as === 'Table' ? `table:${includeObject ?? 'Metadata'}` : target.negotiated.encoding;
+  const as = target.negotiated.as;
+  const view = as === 'Table' ? `table:${includeObject ?? 'Metadata'}` : as === 'PartialObjectMetadata' ? `metadata:${target.negotiated.asGroupVersion}` : target.negotiated.encoding;
   return `${registry.apiVersion()}/${view}`;
 }
 
@@ -297,10 +299,14 @@ function viewOf(event: WatchEvent, registry: GenericRegistry, target: WatchTarge
   const typeMeta = { apiVersion: registry.apiVersion(), kind: registry.info.kind };
   if (event.type === 'ERROR') return event.object;
   if (event.type === 'BOOKMARK') {
-    return { ...typeMeta, metadata: { resourceVersion: event.object.metadata.resourceVersion ?? String(event.revision) } };
+    const bookmark = { ...typeMeta, metadata: { resourceVersion: event.object.metadata.resourceVersion ?? String(event.revision) } };
+    return target.negotiated.as === 'PartialObjectMetadata' ? asPartialObjectMetadata(bookmark, false, target.negotiated.asGroupVersion!) : bookmark;
   }
   const converts = registry.info.storageVersion !== undefined && registry.info.storageVersion !== registry.info.version;
   const obj = event.object.kind && !converts ? event.object : { ...event.object, ...typeMeta };
+  // Each event of a metadata-only watch carries PartialObjectMetadata; a list view does not apply
+  // to single events, which upstream then sends whole.
+  if (target.negotiated.as === 'PartialObjectMetadata') return asPartialObjectMetadata(obj, false, target.negotiated.asGroupVersion!);
   if (target.negotiated.as !== 'Table') return obj;
   return toTable(
     [obj],

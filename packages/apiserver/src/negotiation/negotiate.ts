@@ -8,6 +8,8 @@ export interface Negotiated {
   contentType: string;
   /** Table (SPEC 2.6) or PartialObjectMetadata views asked for with `as=`. */
   as?: 'Table' | 'PartialObjectMetadata' | 'PartialObjectMetadataList';
+  /** The `g=`/`v=` of the `as=` view: meta.<apiDomain>/v1 or v1beta1. */
+  asGroupVersion?: string;
   pretty: boolean;
 }
 
@@ -37,7 +39,7 @@ export function negotiate(accept: string | undefined, opts: NegotiateOptions): N
       if (as !== 'Table' && as !== 'PartialObjectMetadata' && as !== 'PartialObjectMetadataList') continue;
       if (r.params.g !== opts.metaGroup || (r.params.v !== 'v1' && r.params.v !== 'v1beta1')) continue;
       if (r.type !== JSON_TYPE && r.type !== '*/*') continue;
-      return { encoding: 'json', contentType: JSON_TYPE, as, pretty: opts.pretty };
+      return { encoding: 'json', contentType: JSON_TYPE, as, asGroupVersion: `${opts.metaGroup}/${r.params.v}`, pretty: opts.pretty };
     }
     if (r.type === JSON_TYPE || r.type === '*/*' || r.type === 'application/*') {
       return { encoding: 'json', contentType: JSON_TYPE, pretty: opts.pretty };

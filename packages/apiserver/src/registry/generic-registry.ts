@@ -23,6 +23,7 @@ import type { ObjectAllocations, RegistrationOperations, Reservation, StorageCon
 import { convertedWatch } from './converted-watch.js';
 import type { ResourceStrategy, SubresourceStrategy } from './strategy.js';
 import { interpretStorageError, type ReadContext } from './storage-errors.js';
+import { garbageCollectionFinalizers } from './gc-finalizers.js';
 import type { DeleteRequest, DeleteResult, KindSchemas, ListRequest, ListResponse, ObjectTransform, WriteOptions } from './registry-types.js';
 import { carryUpdateMeta, deepCopy, fillCreateMeta, formatTime, generateName } from './object-meta.js';
 
@@ -193,7 +194,11 @@ export class GenericRegistry {
       const current = await this.store.get(key);
       // Preconditions are checked by the store against the state each write acts on.
       await runAdmission(this.admissionPlugins(), this.attrs('DELETE', namespace, name, undefined, this.fromStorage(current), req));
-      if (this.pendingFinalization(current)) {
+      // Orphan and Foreground deletes leave the object to a garbage collector under a finalizer.
+      const gcFinalizers = garbageCollectionFinalizers(current.metadata.finalizers, req.propagationPolicy);
+      const withGcFinalizers = gcFinalizers ? { ...current, metadata: { ...current.metadata, finalizers: gcFinalizers } } : current;
+      // (A changed list is written first even when nothing is left pending: a stale `orphan` goes.)
+      if (this.pendingFinalization(withGcFinalizers) || gcFinalizers) {
         // Phase one of SPEC 3.1: mark for deletion and keep the object until its finalizers are gone.
         const marked = await this.store.guaranteedUpdate(
           key,
@@ -201,7 +206,12 @@ export class GenericRegistry {
             if (!cur) throw newConflict(this.groupResource, name, 'the object was deleted concurrently');
             // A fresh read for this attempt: changing it in place is safe.
             const next = cur;
-            if (!next.metadata.deletionTimestamp) {
+            const finalizers = garbageCollectionFinalizers(next.metadata.finalizers, req.propagationPolicy);
+            if (finalizers) {
+              if (finalizers.length > 0) next.metadata.finalizers = finalizers;
+              else delete next.metadata.finalizers;
+            }
+            if (!next.metadata.deletionTimestamp && this.pendingFinalization(next)) {
               next.metadata.deletionTimestamp = formatTime(this.now());
               next.metadata.deletionGracePeriodSeconds = 0;
             }

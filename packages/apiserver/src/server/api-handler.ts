@@ -13,6 +13,7 @@ import { encodeBody, warningHeader } from '../handlers/responders.js';
 import type { HandlerResult, RequestScope } from '../handlers/scope.js';
 import { runHealth } from '../health/health.js';
 import { negotiate } from '../negotiation/negotiate.js';
+import { asPartialObjectMetadata, asPartialObjectMetadataList } from '../negotiation/partial-metadata.js';
 import type { GenericRegistry } from '../registry/generic-registry.js';
 import type { RegistrySet } from '../registry/registry-set.js';
 import { toTable, type IncludeObject } from '../tables/table.js';
@@ -168,6 +169,10 @@ function writeResult(
       registry.apiVersion(),
       registry.info.kind,
     );
+  } else if (n.as === 'PartialObjectMetadata' && object.kind !== 'Status') {
+    object = asPartialObjectMetadata(object as KubeObject, result.isList === true, n.asGroupVersion!);
+  } else if (n.as === 'PartialObjectMetadataList' && object.kind !== 'Status') {
+    object = asPartialObjectMetadataList(object as KubeObject, result.isList === true, n.asGroupVersion!) as unknown as KubeObject;
   }
   const warnings = result.warnings ?? [];
   if (warnings.length) ctx.append('Warning', warnings.map(warningHeader));

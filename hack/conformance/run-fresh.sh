@@ -1,0 +1,45 @@
+#!/bin/bash
+# Usage: run-fresh.sh OUT_DIR [--with-kcm]
+# One whole measurement: starts a fresh replica of this checkout's build (`make run`'s flags via hack/make-run.sh, a temporary
+# data dir, port $PORT or 16443), optionally upstream's kube-controller-manager beside it (start-kcm.sh),
+# runs the reference specs (run.sh, E2E_ARGS passed through), then stops what it started, by pid.
+# Results: OUT_DIR/summary.txt, OUT_DIR/e2e.log, OUT_DIR/server.log, OUT_DIR/kcm.log.
+set -uo pipefail
+HERE="$(cd "$(dirname "$0")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+OUT="${1:?usage: run-fresh.sh OUT_DIR [--with-kcm]}"
+WITH_KCM="${2:-}"
+PORT="${PORT:-16443}"
+mkdir -p "$OUT"
+OUT="$(cd "$OUT" && pwd)"
+DATA="$(mktemp -d /tmp/conformance-data.XXXXXX)"
+[[ -f "$ROOT/packages/server/dist/src/main.js" ]] || { echo "build first (make build)" >&2; exit 2; }
+if [[ -f "$ROOT/hack/make-run.sh" ]]; then
+  # shellcheck disable=SC2086
+  bash "$ROOT/hack/make-run.sh" "$DATA" "$PORT" --log-level warn ${SERVER_ARGS:-} > "$OUT/server.log" 2>&1 < /dev/null &
+else # checkouts from before hack/make-run.sh: the same flags
+  # shellcheck disable=SC2086
+  node "$ROOT/packages/server/dist/src/main.js" --data-dir "$DATA" --secure-port "$PORT" --bind-address 127.0.0.1 \
+    --enable-bootstrap-token-auth --node-join-bindings --authorization-mode=Node,RBAC \
+    --controllers='*,bootstrapsigner,tokencleaner' --log-level warn ${SERVER_ARGS:-} > "$OUT/server.log" 2>&1 < /dev/null &
+fi
+SERVER_PID=$!
+cleanup() {
+  [[ "$WITH_KCM" == --with-kcm ]] && bash "$HERE/stop-kcm.sh" "$DATA" >/dev/null && cp "$DATA/kcm.log" "$OUT/kcm.log" 2>/dev/null
+  if kill -0 "$SERVER_PID" 2>/dev/null; then
+    kill "$SERVER_PID"
+    for _ in $(seq 1 150); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.1; done
+    kill -0 "$SERVER_PID" 2>/dev/null && kill -9 "$SERVER_PID"
+  fi
+  rm -rf "$DATA"
+}
+trap cleanup EXIT
+for _ in $(seq 1 120); do
+  [[ -f "$DATA/admin.kubeconfig" ]] && grep -q "listening on" "$OUT/server.log" 2>/dev/null && break
+  kill -0 "$SERVER_PID" 2>/dev/null || { echo "server exited:" >&2; tail -20 "$OUT/server.log" >&2; exit 1; }
+  sleep 0.5
+done
+if [[ "$WITH_KCM" == --with-kcm ]]; then
+  KCM_PORT="${KCM_PORT:-10357}" bash "$HERE/start-kcm.sh" "$DATA" || exit 1
+fi
+bash "$HERE/run.sh" "$DATA/admin.kubeconfig" "$OUT"
