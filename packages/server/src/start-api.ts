@@ -83,6 +83,7 @@ export async function startApi(inputs: ApiStageInputs): Promise<Api> {
     audit: audit?.config,
     shutdownSignal: watchesEnd.signal,
     listChunking: inputs.gates.enabled['APIListChunking']!,
+    garbageCollection: opts.enableGarbageCollector,
     showHiddenMetricsForVersion: opts.showHiddenMetricsForVersion || undefined,
     serves: (info) => inputs.runtimeConfig.serves(info.group, info.version, info.resource),
     protobuf: protobufCodecFor(opts.apiDomain),

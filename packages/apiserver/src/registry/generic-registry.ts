@@ -29,6 +29,16 @@ import { carryUpdateMeta, deepCopy, fillCreateMeta, formatTime, generateName } f
 
 const MAX_GENERATE_NAME_ATTEMPTS = 8;
 
+/** Server-wide switches every registry follows. */
+export interface RegistryBehaviour {
+  /**
+   * --enable-garbage-collector: Orphan and Foreground deletes leave the object under the `orphan` /
+   * `foregroundDeletion` finalizer for a garbage collector; off, the policy adds no finalizer (as
+   * upstream's store with garbage collection disabled) and such deletes finish at once.
+   */
+  garbageCollection: boolean;
+}
+
 /**
  * The generic store of one resource, after upstream's registry/generic/registry.Store: keys,
  * system metadata, strategies, admission and two-phase deletion, over any Store implementation.
@@ -50,6 +60,7 @@ export class GenericRegistry {
     private readonly now: () => Date = () => new Date(),
     /** Virtual create and subresource creaters of the registration, if any. */
     readonly operations: RegistrationOperations = {},
+    private readonly behaviour: RegistryBehaviour = { garbageCollection: false },
   ) {
     this.groupResource = { group: info.group, resource: info.resource };
     this.conversion = operations.storedAs;
@@ -195,7 +206,8 @@ export class GenericRegistry {
       // Preconditions are checked by the store against the state each write acts on.
       await runAdmission(this.admissionPlugins(), this.attrs('DELETE', namespace, name, undefined, this.fromStorage(current), req));
       // Orphan and Foreground deletes leave the object to a garbage collector under a finalizer.
-      const gcFinalizers = garbageCollectionFinalizers(current.metadata.finalizers, req.propagationPolicy);
+      const gc = this.behaviour.garbageCollection;
+      const gcFinalizers = gc ? garbageCollectionFinalizers(current.metadata.finalizers, req.propagationPolicy) : undefined;
       const withGcFinalizers = gcFinalizers ? { ...current, metadata: { ...current.metadata, finalizers: gcFinalizers } } : current;
       // (A changed list is written first even when nothing is left pending: a stale `orphan` goes.)
       if (this.pendingFinalization(withGcFinalizers) || gcFinalizers) {
@@ -206,7 +218,7 @@ export class GenericRegistry {
             if (!cur) throw newConflict(this.groupResource, name, 'the object was deleted concurrently');
             // A fresh read for this attempt: changing it in place is safe.
             const next = cur;
-            const finalizers = garbageCollectionFinalizers(next.metadata.finalizers, req.propagationPolicy);
+            const finalizers = gc ? garbageCollectionFinalizers(next.metadata.finalizers, req.propagationPolicy) : undefined;
             if (finalizers) {
               if (finalizers.length > 0) next.metadata.finalizers = finalizers;
               else delete next.metadata.finalizers;

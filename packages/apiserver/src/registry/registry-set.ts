@@ -1,7 +1,7 @@
 import type { JsonObject } from '@cluster/apimachinery';
 import type { Store } from '@cluster/storage';
 import type { AdmissionPlugin } from '../admission/admission.js';
-import { GenericRegistry } from './generic-registry.js';
+import { GenericRegistry, type RegistryBehaviour } from './generic-registry.js';
 import type { KindSchemas } from './registry-types.js';
 import type { ResourceRegistration } from './registration.js';
 
@@ -19,6 +19,7 @@ export class RegistrySet {
     private readonly store: Store,
     private readonly admission: () => readonly AdmissionPlugin[],
     private readonly schemasFor: (definitionName: string, decodeDefinition?: JsonObject) => KindSchemas,
+    private readonly behaviour: RegistryBehaviour = { garbageCollection: false },
   ) {
     for (const r of registrations) this.byPath.set(RegistrySet.pathKey(r.info.group, r.info.version, r.info.resource), this.registryOf(r));
   }
@@ -26,7 +27,7 @@ export class RegistrySet {
   private registryOf(r: ResourceRegistration): GenericRegistry {
     const operations = { virtual: r.virtual, subresourceCreaters: r.subresourceCreaters, allocations: r.allocations, storedAs: r.storedAs };
     const schemas = this.schemasFor(r.info.definitionName, r.decodeDefinition);
-    return new GenericRegistry(r.info, r.strategy, this.store, this.admission, schemas, undefined, operations);
+    return new GenericRegistry(r.info, r.strategy, this.store, this.admission, schemas, undefined, operations, this.behaviour);
   }
 
   static pathKey(group: string, version: string, resource: string): string {

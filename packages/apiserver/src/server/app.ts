@@ -47,6 +47,8 @@ export interface ApiServerConfig {
   showHiddenMetricsForVersion?: string;
   /** Feature gate APIListChunking (default on): off, lists ignore `limit` and `continue`. */
   listChunking?: boolean;
+  /** --enable-garbage-collector: Orphan and Foreground deletes leave their finalizers for a garbage collector. */
+  garbageCollection?: boolean;
   /** Aborted when the replica shuts down: open watches then end cleanly. */
   shutdownSignal?: AbortSignal;
   /** --audit-policy-file and --audit-log-path: absent, nothing is audited and the filter is not in the chain. */
@@ -66,7 +68,9 @@ export function createApiServer(config: ApiServerConfig): ApiServer {
   const served = config.serves ? config.registrations.filter((r) => config.serves!(r.info)) : config.registrations;
   const catalog = new ApiCatalog(served, config.apiDomain, config.serverAddress, config.build);
   let admission: readonly AdmissionPlugin[] = [];
-  const registries = new RegistrySet(config.registrations, config.store, () => admission, (d, decode) => catalog.schemas(d, decode));
+  const registries = new RegistrySet(config.registrations, config.store, () => admission, (d, decode) => catalog.schemas(d, decode), {
+    garbageCollection: config.garbageCollection ?? false,
+  });
   admission = catalog.defaultAdmission(registries, config.extraAdmission ?? []);
   const app = new Koa<RequestState>();
   app.proxy = false;

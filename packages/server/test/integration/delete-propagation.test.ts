@@ -7,7 +7,7 @@ import { startTestServer, type TestServer } from '../support/test-server.js';
 
 let ts: TestServer;
 beforeAll(async () => {
-  ts = await startTestServer(['--controllers=-namespace']);
+  ts = await startTestServer(['--controllers=-namespace', '--enable-garbage-collector']);
   expect((await ts.request('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'gc' } } })).status).toBe(201);
 }, 60_000);
 afterAll(async () => {
