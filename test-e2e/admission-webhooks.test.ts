@@ -22,6 +22,8 @@ ssl('req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nod
   '-addext', 'subjectAltName=IP:127.0.0.1,DNS:hook.webhooks.svc');
 ssl('x509', '-req', '-in', 'hook.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-set_serial', '7', '-out', 'hook.crt', '-days', '1', '-copy_extensions', 'copy');
 const caBundle = readFileSync(join(dir, 'ca.crt')).toString('base64');
+ssl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'other.key', '-out', 'other.crt', '-subj', '/CN=other-ca', '-days', '2');
+const otherCaBundle = readFileSync(join(dir, 'other.crt')).toString('base64');
 
 const reviews: Review[] = [];
 const sleeps: Array<NodeJS.Timeout> = [];
@@ -128,10 +130,12 @@ beforeAll(async () => {
         webhook('garbage', 'garbage', url('/garbage')),
         webhook('slow', 'slow', url('/slow'), { timeoutSeconds: 1 }),
         webhook('svc', 'svc', { service: { namespace: 'webhooks', name: 'hook', path: '/record' } }),
+        webhook('wrongca', 'wrongca', { ...url('/record'), caBundle: otherCaBundle }),
+        webhook('ns', 'ns', url('/record'), { namespaceSelector: { matchLabels: { team: 'a' } } }),
       ],
     }),
     await client.call('POST', MWC, { metadata: { name: 'mutate' }, webhooks: [webhook('mutate', 'mutate', url('/mutate'))] }),
-    await client.call('POST', '/api/v1/namespaces', { metadata: { name: 'webhooks' } }),
+    await client.call('POST', '/api/v1/namespaces', { metadata: { name: 'webhooks', labels: { team: 'a' } } }),
     await client.call('POST', '/api/v1/namespaces/webhooks/services', { metadata: { name: 'hook' }, spec: { ports: [{ name: 'https', port: 443, targetPort: 8443 }] } }),
     await client.call('POST', '/api/v1/namespaces/webhooks/endpoints', {
       metadata: { name: 'hook' },
@@ -275,4 +279,37 @@ test('a webhook behind a Service is reached through its Endpoints with the servi
   const [r] = reviewsFor('via-service');
   expect(r!.path).toBe('/record?timeout=10s');
   expect(r!.serverName).toBe('hook.webhooks.svc');
+});
+
+test('a webhook whose certificate the caBundle does not verify is a failed call (nothing is sent)', async () => {
+  const r = await client.call('POST', CM, configMap('untrusted', 'wrongca'));
+  expect(r.status).toBe(500);
+  expect(r.json.message).toContain('failed calling webhook "wrongca.webhooks.test"');
+  expect(reviewsFor('untrusted')).toEqual([]);
+  expect((await client.call('GET', `${CM}/untrusted`)).status).toBe(404);
+});
+
+test('namespaceSelector matches the labels of the object namespace', async () => {
+  expect((await client.call('POST', CM, configMap('ns-default', 'ns'))).status).toBe(201);
+  expect(reviewsFor('ns-default')).toEqual([]);
+  expect((await client.call('POST', '/api/v1/namespaces/webhooks/configmaps', configMap('ns-team', 'ns'))).status).toBe(201);
+  expect(reviewsFor('ns-team').map((r) => r.request['namespace'])).toEqual(['webhooks']);
+});
+
+test('webhook configurations themselves are never sent to webhooks', async () => {
+  const before = reviews.length;
+  const r = await client.call('POST', VWC, {
+    metadata: { name: 'z-everything', labels: { case: 'record' } },
+    webhooks: [webhook('all', 'record', url('/record'), { rules: [{ operations: ['*'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*'] }] })],
+  });
+  expect(r.status).toBe(201);
+  // In force once a dry-run ConfigMap reaches both the `record` webhook and this catch-all one.
+  await eventually(async () => {
+    await client.call('POST', `${CM}?dryRun=All`, configMap('probe-all', 'record'));
+    expect(new Set(reviewsFor('probe-all').map((x) => x.request['uid'])).size).toBeGreaterThanOrEqual(2);
+  });
+  const cur = await client.call('GET', `${VWC}/z-everything`);
+  expect((await client.call('PUT', `${VWC}/z-everything`, cur.json)).status).toBe(200);
+  expect((await client.call('DELETE', `${VWC}/z-everything`)).status).toBe(200);
+  expect(reviews.slice(before).filter((x) => x.request['resource'].resource.endsWith('webhookconfigurations'))).toEqual([]);
 });
