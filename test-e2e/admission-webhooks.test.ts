@@ -57,6 +57,10 @@ function startHook(): Promise<void> {
           const patch = Buffer.from(JSON.stringify([{ op: 'add', path: '/data', value: data }])).toString('base64');
           return answer(res, r['uid'], { allowed: true, patchType: 'JSONPatch', patch });
         }
+        case '/rename': {
+          const patch = Buffer.from(JSON.stringify([{ op: 'replace', path: '/metadata/name', value: 'elsewhere' }])).toString('base64');
+          return answer(res, r['uid'], { allowed: true, patchType: 'JSONPatch', patch });
+        }
         case '/slow':
           sleeps.push(setTimeout(() => answer(res, r['uid'], { allowed: true }), 5000));
           return;
@@ -134,7 +138,7 @@ beforeAll(async () => {
         webhook('ns', 'ns', url('/record'), { namespaceSelector: { matchLabels: { team: 'a' } } }),
       ],
     }),
-    await client.call('POST', MWC, { metadata: { name: 'mutate' }, webhooks: [webhook('mutate', 'mutate', url('/mutate'))] }),
+    await client.call('POST', MWC, { metadata: { name: 'mutate' }, webhooks: [webhook('mutate', 'mutate', url('/mutate')), webhook('rename', 'rename', url('/rename'))] }),
     await client.call('POST', '/api/v1/namespaces', { metadata: { name: 'webhooks', labels: { team: 'a' } } }),
     await client.call('POST', '/api/v1/namespaces/webhooks/services', { metadata: { name: 'hook' }, spec: { ports: [{ name: 'https', port: 443, targetPort: 8443 }] } }),
     await client.call('POST', '/api/v1/namespaces/webhooks/endpoints', {
@@ -245,6 +249,14 @@ test('a mutating webhook JSONPatch is stored, on create and update', async () =>
   const cur = await client.call('GET', `${CM}/mutated`);
   const upd = await client.call('PUT', `${CM}/mutated`, { ...cur.json, data: { only: 'this' } });
   expect(upd.json.data).toEqual({ only: 'this', added: 'by-webhook' });
+});
+
+test('a patch that renames the object is refused and stores nothing', async () => {
+  const r = await client.call('POST', CM, configMap('renamed', 'rename'));
+  expect(r.status).toBe(500);
+  expect(r.json.message).toContain('failed calling webhook "rename.webhooks.test"');
+  expect((await client.call('GET', `${CM}/renamed`)).status).toBe(404);
+  expect((await client.call('GET', `${CM}/elsewhere`)).status).toBe(404);
 });
 
 test('an unreachable webhook: failurePolicy Ignore admits, Fail answers 500', async () => {

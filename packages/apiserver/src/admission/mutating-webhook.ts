@@ -72,6 +72,12 @@ function applyPatch(name: string, a: AdmissionAttributes, patch: string, patchTy
   if (typeof patched !== 'object' || patched === null || Array.isArray(patched)) {
     throw callFailure(name, new Error('the patch did not leave an object'));
   }
+  // The object's identity picks where it is stored: a webhook may not move it elsewhere.
+  const after = patched as unknown as KubeObject;
+  const identity = (o: KubeObject) => JSON.stringify([o.apiVersion, o.kind, o.metadata?.name, o.metadata?.namespace ?? '']);
+  if (identity(after) !== identity(a.object)) {
+    throw callFailure(name, new Error('the patch may not change apiVersion, kind, metadata.name or metadata.namespace'));
+  }
   // The registry holds on to a.object: change it in place.
   const target = a.object as unknown as Record<string, unknown>;
   for (const k of Object.keys(target)) delete target[k];
