@@ -177,6 +177,11 @@ test('a configuration is defaulted as upstream and a bad one is 422 naming the f
     expect.arrayContaining(['webhooks[0].name', 'webhooks[0].sideEffects', 'webhooks[0].timeoutSeconds', 'webhooks[0].admissionReviewVersions', 'webhooks[0].clientConfig.url']),
   );
   expect((await client.call('GET', `${VWC}/bad`)).status).toBe(404);
+  const k = await kubectl(server, ['get', 'mutatingwebhookconfigurations,validatingwebhookconfigurations']);
+  expect(k.stderr).toBe('');
+  expect(k.stdout).toMatch(/NAME\s+WEBHOOKS\s+AGE/);
+  expect(k.stdout).toMatch(/a-validate\s+9\s/);
+  expect((await kubectl(server, ['get', 'api-extensions', '-o', 'name'])).stdout).toContain('mutatingwebhookconfiguration.admissionregistration.k8s.io/mutate');
 });
 
 test('a denial answers with the webhook code and message and stores nothing (kubectl too)', async () => {

@@ -16,6 +16,7 @@ function registration(apiDomain: string, kind: string, resource: string): Resour
       kind,
       listKind: `${kind}List`,
       namespaced: false,
+      categories: ['api-extensions'],
       verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
       definitionName: `io.k8s.api.admissionregistration.v1.${kind}`,
     },
