@@ -13,7 +13,7 @@ import { KubeconfigClient } from './support/http-client.js';
 // its own configuration, told apart by an objectSelector on the label `case`.
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-type Review = { request: Record<string, any>; path: string; serverName: string | false };
+type Review = { apiVersion: string; request: Record<string, any>; path: string; serverName: string | false };
 
 const dir = mkdtempSync(join(tmpdir(), 'webhooks-e2e-'));
 const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
@@ -33,9 +33,10 @@ let closedPort = 0;
 let server: ServerProcess;
 let client: KubeconfigClient;
 
-function answer(res: import('node:http').ServerResponse, uid: string, response: Record<string, unknown>): void {
+/** Answers in the AdmissionReview version asked in. */
+function answer(res: import('node:http').ServerResponse, apiVersion: string, uid: string, response: Record<string, unknown>): void {
   res.setHeader('Content-Type', 'application/json');
-  res.end(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid, ...response } }));
+  res.end(JSON.stringify({ apiVersion, kind: 'AdmissionReview', response: { uid, ...response } }));
 }
 
 function startHook(): Promise<void> {
@@ -43,32 +44,32 @@ function startHook(): Promise<void> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const review = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { request: Record<string, any> };
+      const review = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { apiVersion: string; request: Record<string, any> };
       const url = new URL(req.url ?? '/', 'https://x');
       const r = review.request;
-      reviews.push({ request: r, path: `${url.pathname}${url.search}`, serverName: (req.socket as TLSSocket).servername });
+      reviews.push({ apiVersion: review.apiVersion, request: r, path: `${url.pathname}${url.search}`, serverName: (req.socket as TLSSocket).servername });
       const labels = (r['object'] ?? r['oldObject'])?.metadata?.labels ?? {};
       switch (url.pathname) {
         case '/validate':
-          if (labels.deny === 'yes') return answer(res, r['uid'], { allowed: false, status: { code: 403, message: 'no ConfigMaps with deny=yes' } });
-          return answer(res, r['uid'], { allowed: true, warnings: [`careful with ${r['name']}`] });
+          if (labels.deny === 'yes') return answer(res, review.apiVersion, r['uid'], { allowed: false, status: { code: 403, message: 'no ConfigMaps with deny=yes' } });
+          return answer(res, review.apiVersion, r['uid'], { allowed: true, warnings: [`careful with ${r['name']}`] });
         case '/mutate': {
           const data = { ...(r['object']?.data ?? {}), added: 'by-webhook' };
           const patch = Buffer.from(JSON.stringify([{ op: 'add', path: '/data', value: data }])).toString('base64');
-          return answer(res, r['uid'], { allowed: true, patchType: 'JSONPatch', patch });
+          return answer(res, review.apiVersion, r['uid'], { allowed: true, patchType: 'JSONPatch', patch });
         }
         case '/rename': {
           const patch = Buffer.from(JSON.stringify([{ op: 'replace', path: '/metadata/name', value: 'elsewhere' }])).toString('base64');
-          return answer(res, r['uid'], { allowed: true, patchType: 'JSONPatch', patch });
+          return answer(res, review.apiVersion, r['uid'], { allowed: true, patchType: 'JSONPatch', patch });
         }
         case '/slow':
-          sleeps.push(setTimeout(() => answer(res, r['uid'], { allowed: true }), 5000));
+          sleeps.push(setTimeout(() => answer(res, review.apiVersion, r['uid'], { allowed: true }), 5000));
           return;
         case '/garbage':
           res.end('not a review');
           return;
         default:
-          return answer(res, r['uid'], { allowed: true });
+          return answer(res, review.apiVersion, r['uid'], { allowed: true });
       }
     });
   });
@@ -136,6 +137,7 @@ beforeAll(async () => {
         webhook('svc', 'svc', { service: { namespace: 'webhooks', name: 'hook', path: '/record' } }),
         webhook('wrongca', 'wrongca', { ...url('/record'), caBundle: otherCaBundle }),
         webhook('ns', 'ns', url('/record'), { namespaceSelector: { matchLabels: { team: 'a' } } }),
+        webhook('beta', 'beta', url('/record'), { admissionReviewVersions: ['v1beta1', 'v1'] }),
       ],
     }),
     await client.call('POST', MWC, { metadata: { name: 'mutate' }, webhooks: [webhook('mutate', 'mutate', url('/mutate')), webhook('rename', 'rename', url('/rename'))] }),
@@ -180,7 +182,7 @@ test('a configuration is defaulted as upstream and a bad one is 422 naming the f
   const k = await kubectl(server, ['get', 'mutatingwebhookconfigurations,validatingwebhookconfigurations']);
   expect(k.stderr).toBe('');
   expect(k.stdout).toMatch(/NAME\s+WEBHOOKS\s+AGE/);
-  expect(k.stdout).toMatch(/a-validate\s+9\s/);
+  expect(k.stdout).toMatch(/a-validate\s+10\s/);
   expect((await kubectl(server, ['get', 'api-extensions', '-o', 'name'])).stdout).toContain('mutatingwebhookconfiguration.admissionregistration.k8s.io/mutate');
 });
 
@@ -209,6 +211,7 @@ test('the AdmissionReview carries the request, and ?timeout=<n>s is on the URL',
   expect((await client.call('POST', CM, configMap('recorded', 'record'))).status).toBe(201);
   const [create] = reviewsFor('recorded');
   expect(create!.path).toBe('/record?timeout=10s');
+  expect(create!.apiVersion).toBe('admission.k8s.io/v1');
   expect(create!.request).toMatchObject({
     kind: { group: '', version: 'v1', kind: 'ConfigMap' },
     resource: { group: '', version: 'v1', resource: 'configmaps' },
@@ -329,4 +332,9 @@ test('webhook configurations themselves are never sent to webhooks', async () =>
   expect((await client.call('PUT', `${VWC}/z-everything`, cur.json)).status).toBe(200);
   expect((await client.call('DELETE', `${VWC}/z-everything`)).status).toBe(200);
   expect(reviews.slice(before).filter((x) => x.request['resource'].resource.endsWith('webhookconfigurations'))).toEqual([]);
+});
+
+test('the first AdmissionReview version the webhook lists is sent', async () => {
+  expect((await client.call('POST', CM, configMap('beta', 'beta'))).status).toBe(201);
+  expect(reviewsFor('beta').map((r) => r.apiVersion)).toEqual(['admission.k8s.io/v1beta1']);
 });

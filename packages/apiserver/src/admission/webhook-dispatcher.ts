@@ -42,6 +42,7 @@ export interface WebhookAnswer {
 export class WebhookCallError extends Error {}
 
 const MAX_RESPONSE_BYTES = 3 * 1024 * 1024;
+const REVIEW_VERSIONS = ['v1', 'v1beta1'];
 
 /** The webhooks of `entries` that apply to the request, in order. */
 export async function matchingWebhooks(entries: readonly WebhookEntry[], a: AdmissionAttributes, deps: WebhookDeps): Promise<WebhookEntry[]> {
@@ -66,7 +67,7 @@ function groupVersionOf(o: KubeObject | undefined, fallbackGroup: string, fallba
 }
 
 /** The AdmissionReview (admission.<apiDomain>/v1) sent for the request. */
-export function admissionReview(a: AdmissionAttributes, apiDomain: string, uid: string): Record<string, unknown> {
+export function admissionReview(a: AdmissionAttributes, apiDomain: string, uid: string, version = 'v1'): Record<string, unknown> {
   const info = a.resource;
   const obj = a.object ?? a.oldObject;
   const gv = a.subresource ? groupVersionOf(a.object, info.group, info.version) : { group: info.group, version: info.version };
@@ -92,13 +93,15 @@ export function admissionReview(a: AdmissionAttributes, apiDomain: string, uid: 
     request['requestSubResource'] = a.subresource;
   }
   if (a.namespace) request['namespace'] = a.namespace;
-  return { apiVersion: `admission.${apiDomain}/v1`, kind: 'AdmissionReview', request };
+  return { apiVersion: `admission.${apiDomain}/${version}`, kind: 'AdmissionReview', request };
 }
 
 /** POSTs the review to the webhook; its timeoutSeconds bounds the whole call. */
 export async function callWebhook(w: Webhook, a: AdmissionAttributes, deps: WebhookDeps): Promise<WebhookAnswer> {
   const uid = randomUUID();
-  const body = Buffer.from(JSON.stringify(admissionReview(a, deps.apiDomain, uid)));
+  // The first AdmissionReview version the webhook lists that this server speaks, as upstream.
+  const version = (w.admissionReviewVersions ?? []).find((v) => REVIEW_VERSIONS.includes(v)) ?? 'v1';
+  const body = Buffer.from(JSON.stringify(admissionReview(a, deps.apiDomain, uid, version)));
   const timeoutSeconds = w.timeoutSeconds ?? 10;
   const cc = w.clientConfig ?? {};
   let url: URL;
@@ -167,10 +170,10 @@ export async function callWebhook(w: Webhook, a: AdmissionAttributes, deps: Webh
     req.on('close', () => clearTimeout(timer));
     req.end(body);
   });
-  return parseAnswer(text, uid, deps.apiDomain);
+  return parseAnswer(text, uid, `admission.${deps.apiDomain}/${version}`);
 }
 
-function parseAnswer(text: string, uid: string, apiDomain: string): WebhookAnswer {
+function parseAnswer(text: string, uid: string, apiVersion: string): WebhookAnswer {
   let review: unknown;
   try {
     review = JSON.parse(text);
@@ -178,8 +181,8 @@ function parseAnswer(text: string, uid: string, apiDomain: string): WebhookAnswe
     throw new WebhookCallError('received invalid webhook response: the response is not JSON');
   }
   const r = review as { apiVersion?: unknown; kind?: unknown; response?: Record<string, unknown> };
-  if (typeof r !== 'object' || r === null || r.kind !== 'AdmissionReview' || r.apiVersion !== `admission.${apiDomain}/v1`) {
-    throw new WebhookCallError(`received invalid webhook response: expected webhook response of admission.${apiDomain}/v1, Kind=AdmissionReview`);
+  if (typeof r !== 'object' || r === null || r.kind !== 'AdmissionReview' || r.apiVersion !== apiVersion) {
+    throw new WebhookCallError(`received invalid webhook response: expected webhook response of ${apiVersion}, Kind=AdmissionReview`);
   }
   const resp = r.response;
   if (typeof resp !== 'object' || resp === null) throw new WebhookCallError('webhook response was absent');
