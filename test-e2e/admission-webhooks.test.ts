@@ -5,6 +5,7 @@ import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
+import { decodeProtobufObject, encodeProtobufObject, type KubeObject } from '../packages/apimachinery/src/index.js';
 import { kubectl, startServerProcess, type ServerProcess } from './support/server-process.js';
 import { KubeconfigClient } from './support/http-client.js';
 
@@ -337,4 +338,25 @@ test('webhook configurations themselves are never sent to webhooks', async () =>
 test('the first AdmissionReview version the webhook lists is sent', async () => {
   expect((await client.call('POST', CM, configMap('beta', 'beta'))).status).toBe(201);
   expect(reviewsFor('beta').map((r) => r.apiVersion)).toEqual(['admission.k8s.io/v1beta1']);
+});
+
+test('webhook calls are counted in the admission webhook metrics', async () => {
+  const reply = await client.raw('GET', '/metrics', {});
+  const text = reply.body.toString('utf8');
+  expect(text).toMatch(/apiserver_admission_webhook_rejection_count\{[^}]*name="deny.webhooks.test"[^}]*\} [1-9]/);
+  expect(text).toMatch(/apiserver_admission_webhook_admission_duration_seconds_count\{[^}]*name="mutate.webhooks.test"[^}]*\} [1-9]/);
+});
+
+test('Protobuf clients (client-go) create and read a configuration', async () => {
+  const PB = 'application/vnd.kubernetes.protobuf';
+  const obj = {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingWebhookConfiguration',
+    metadata: { name: 'from-protobuf' },
+    webhooks: [webhook('pb', 'pb', url('/record'))],
+  } as unknown as KubeObject;
+  const created = await client.raw('POST', VWC, { Accept: PB, 'Content-Type': PB }, encodeProtobufObject(obj));
+  expect(created.status).toBe(201);
+  const back = decodeProtobufObject((await client.raw('GET', `${VWC}/from-protobuf`, { Accept: PB })).body) as KubeObject & { webhooks: any[] };
+  expect(back.webhooks[0]).toMatchObject({ name: 'pb.webhooks.test', failurePolicy: 'Fail', timeoutSeconds: 10, sideEffects: 'None', clientConfig: { caBundle } });
 });
