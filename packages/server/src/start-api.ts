@@ -7,6 +7,7 @@ import {
   RbacAuthorizer,
   rbacEscalationPlugin,
   certificateAdmissionPlugins,
+  webhookAdmission,
   startClusterRoleAggregator,
   aggregateUntilStable,
   ensureDefaultRbac,
@@ -65,6 +66,8 @@ export async function startApi(inputs: ApiStageInputs): Promise<Api> {
   const audit = await auditConfig(opts, metrics, logger);
   const serviceRanges = { ipRange: parseIPv4Range(opts.serviceClusterIpRange), nodePorts: parsePortRange(opts.serviceNodePortRange) };
   const sa = authn.serviceAccounts;
+  // Dynamic admission webhooks run after the built-in plugins; their configurations are watched.
+  const webhooks = webhookAdmission(() => api.registries, { apiDomain: opts.apiDomain, metrics, log: (msg, err) => logger.warn({ err, component: 'admission-webhooks' }, msg) });
   const api = createApiServer({
     store,
     logger,
@@ -79,7 +82,7 @@ export async function startApi(inputs: ApiStageInputs): Promise<Api> {
     authenticators: authn.authenticators,
     anonymousAuth: opts.anonymousAuth,
     authorizer,
-    extraAdmission: [rbacEscalationPlugin(opts.apiDomain, () => authorizer, rbac), ...certificateAdmissionPlugins(opts.apiDomain, () => authorizer)],
+    extraAdmission: [rbacEscalationPlugin(opts.apiDomain, () => authorizer, rbac), ...certificateAdmissionPlugins(opts.apiDomain, () => authorizer), ...webhooks.plugins],
     audit: audit?.config,
     shutdownSignal: watchesEnd.signal,
     listChunking: inputs.gates.enabled['APIListChunking']!,
@@ -119,6 +122,7 @@ export async function startApi(inputs: ApiStageInputs): Promise<Api> {
     log: (msg, err) => logger.warn({ err, component: 'crd-controller' }, msg),
   });
   await crds.start();
+  await webhooks.source.start();
   return {
     api,
     serviceRanges,
@@ -126,6 +130,7 @@ export async function startApi(inputs: ApiStageInputs): Promise<Api> {
     stop: async () => {
       stopAggregator();
       crds.stop();
+      webhooks.source.stop();
       rbac.stop();
       node?.stop();
       await audit?.backend.close();

@@ -16,6 +16,8 @@ export interface MetricStability {
  */
 export const METRIC_STABILITY: Readonly<Record<string, MetricStability>> = {
   apiserver_request_total: { level: 'STABLE' },
+  apiserver_admission_webhook_admission_duration_seconds: { level: 'STABLE' },
+  apiserver_admission_webhook_rejection_count: { level: 'ALPHA' },
   apiserver_request_duration_seconds: { level: 'STABLE' },
   apiserver_current_inflight_requests: { level: 'STABLE' },
   apiserver_storage_objects: { level: 'STABLE' },

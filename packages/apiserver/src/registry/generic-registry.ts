@@ -204,7 +204,9 @@ export class GenericRegistry {
     try {
       const current = await this.store.get(key);
       // Preconditions are checked by the store against the state each write acts on.
-      await runAdmission(this.admissionPlugins(), this.attrs('DELETE', namespace, name, undefined, this.fromStorage(current), req));
+      const deleteAttrs = this.attrs('DELETE', namespace, name, undefined, this.fromStorage(current), req);
+      await runMutatingAdmission(this.admissionPlugins(), deleteAttrs);
+      await runAdmission(this.admissionPlugins(), deleteAttrs);
       // Orphan and Foreground deletes leave the object to a garbage collector under a finalizer.
       const gc = this.behaviour.garbageCollection;
       const gcFinalizers = gc ? garbageCollectionFinalizers(current.metadata.finalizers, req.propagationPolicy) : undefined;
@@ -398,19 +400,20 @@ export class GenericRegistry {
       throw newConflict(this.groupResource, name, 'the object has been modified; please apply your changes to the latest version and try again');
     }
     carryUpdateMeta(next.metadata, current.metadata);
-    let errs;
     if (sub) {
       next = sub.merge(next, deepCopy(current));
       this.trackManagedFields(next, current, opts, subresourceName);
-      errs = sub.validateUpdate(next, current);
     } else {
       this.strategy.prepareForUpdate(next, current, { user: opts.user });
       this.trackManagedFields(next, current, opts);
-      errs = this.strategy.validateUpdate(next, current);
     }
+    const attrs = this.attrs('UPDATE', next.metadata.namespace ?? '', name, next, current, opts, subresourceName);
+    await runMutatingAdmission(this.admissionPlugins(), attrs);
+    // Mutating admission (webhooks included) runs before validation, as upstream's.
+    const errs = sub ? sub.validateUpdate(next, current) : this.strategy.validateUpdate(next, current);
     if (errs.length) throw newInvalid({ group: this.info.group, kind: this.info.kind }, name, errs);
     if (this.allocations && reservations && !sub) reservations.push(await this.allocations.reserve(next, current, opts.dryRun));
-    await runAdmission(this.admissionPlugins(), this.attrs('UPDATE', next.metadata.namespace ?? '', name, next, current, opts, subresourceName));
+    await runAdmission(this.admissionPlugins(), attrs);
     delete next.metadata.resourceVersion;
     return this.toStorageVersion(next);
   }

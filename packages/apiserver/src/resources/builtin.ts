@@ -55,6 +55,8 @@ import { ingresses } from './networking/ingresses/register.js';
 import { ingressClasses } from './networking/ingressclasses/register.js';
 import { networkPolicies } from './networking/networkpolicies/register.js';
 import { runtimeClasses } from './node/runtimeclasses/register.js';
+import { webhookConfigurations } from './admissionregistration/register.js';
+import { admissionRegistrationDefinitions } from './admissionregistration/schemas.js';
 import { moreKindDefinitions } from './more-kinds-schemas.js';
 
 /** What the identity resources need of the server: token issuing, token review and the authorizer. */
@@ -105,6 +107,7 @@ export function builtinResources(
     ingressClasses(apiDomain),
     networkPolicies(apiDomain),
     runtimeClasses(apiDomain),
+    ...webhookConfigurations(apiDomain),
   ];
   return [...current, ...removedVersionRegistrations(apiDomain, current)];
 }
@@ -142,6 +145,7 @@ export function builtinDefinitions(apiDomain: string): Definitions {
     ...apiextensionsDefinitions(apiDomain),
     ...clusterKindDefinitions(apiDomain),
     ...moreKindDefinitions(apiDomain),
+    ...admissionRegistrationDefinitions(apiDomain),
   };
   const describeOnly = builtinResources(apiDomain, describeOnlyDeps());
   return { ...current, ...removedVersionDefinitions(apiDomain, describeOnly, current) };

@@ -1,4 +1,5 @@
 import type { Context, Middleware } from 'koa';
+import { admissionWarnings } from '../admission/webhook-dispatcher.js';
 import { newMethodNotSupported, newNotFound, StatusError, type KubeObject, type KubeList, type Status } from '@cluster/apimachinery';
 import type { RequestState } from '../filters/state.js';
 import { handleResource } from '../handlers/resource-handler.js';
@@ -105,7 +106,9 @@ export function apiHandler(config: ApiServerConfig, registries: RegistrySet, cat
       }
       return;
     }
-    const result = await handleResource(scope);
+    const webhookWarnings: string[] = [];
+    const result = await admissionWarnings.run(webhookWarnings, () => handleResource(scope));
+    if (webhookWarnings.length) result.warnings = [...(result.warnings ?? []), ...webhookWarnings];
     writeResult(ctx, result, registry, n, config, metaGroup, itemEncodings);
   };
 }

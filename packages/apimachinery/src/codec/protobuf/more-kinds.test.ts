@@ -180,6 +180,51 @@ const cases: Array<[string, Record<string, unknown>]> = [
       scheduling: { nodeSelector: { rt: 'gvisor' }, tolerations: [{ key: 'rt', operator: 'Equal', value: 'gvisor', effect: 'NoSchedule' }] },
     },
   ],
+  [
+    'ValidatingWebhookConfiguration',
+    {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: meta('deny'),
+      webhooks: [
+        {
+          name: 'deny.example.com',
+          clientConfig: { url: 'https://127.0.0.1:8443/v', caBundle: 'Q0E=' },
+          rules: [{ operations: ['CREATE', 'UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps', 'pods/status'], scope: 'Namespaced' }],
+          failurePolicy: 'Ignore',
+          matchPolicy: 'Exact',
+          namespaceSelector: { matchLabels: { team: 'a' } },
+          objectSelector: { matchExpressions: [{ key: 'skip', operator: 'DoesNotExist' }] },
+          sideEffects: 'None',
+          timeoutSeconds: 5,
+          admissionReviewVersions: ['v1', 'v1beta1'],
+        },
+      ],
+    },
+  ],
+  [
+    'MutatingWebhookConfiguration',
+    {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'MutatingWebhookConfiguration',
+      metadata: meta('label'),
+      webhooks: [
+        {
+          name: 'label.example.com',
+          clientConfig: { service: { namespace: 'ops', name: 'hook', path: '/mutate', port: 8443 } },
+          rules: [{ operations: ['*'], apiGroups: ['*'], apiVersions: ['*'], resources: ['*/scale'], scope: '*' }],
+          failurePolicy: 'Fail',
+          matchPolicy: 'Equivalent',
+          namespaceSelector: {},
+          objectSelector: {},
+          sideEffects: 'NoneOnDryRun',
+          timeoutSeconds: 10,
+          admissionReviewVersions: ['v1'],
+          reinvocationPolicy: 'IfNeeded',
+        },
+      ],
+    },
+  ],
 ];
 
 describe('Protobuf form of batch, policy, networking and node kinds', () => {

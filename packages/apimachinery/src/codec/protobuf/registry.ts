@@ -86,6 +86,12 @@ const TABLE: readonly GroupVersionKinds[] = [
     pkg: 'k8s.io.api.networking.v1',
     kinds: ['Ingress', 'IngressList', 'IngressClass', 'IngressClassList', 'NetworkPolicy', 'NetworkPolicyList'],
   },
+  {
+    prefix: 'admissionregistration',
+    version: 'v1',
+    pkg: 'k8s.io.api.admissionregistration.v1',
+    kinds: ['ValidatingWebhookConfiguration', 'ValidatingWebhookConfigurationList', 'MutatingWebhookConfiguration', 'MutatingWebhookConfigurationList'],
+  },
   { prefix: 'node', version: 'v1', pkg: 'k8s.io.api.node.v1', kinds: ['RuntimeClass', 'RuntimeClassList'] },
   {
     prefix: 'authorization',

@@ -1,0 +1,63 @@
+import type { KubeObject } from '@cluster/apimachinery';
+import type { RuleWithOperations } from '../resources/admissionregistration/types.js';
+import type { AdmissionAttributes } from './admission.js';
+import type { WebhookEntry } from './webhook-source.js';
+
+/** Reads a namespace's labels (for namespaceSelector); undefined when the namespace is not found. */
+export type NamespaceLabels = (name: string) => Promise<Record<string, string> | undefined>;
+
+const CONFIGURATION_RESOURCES = ['mutatingwebhookconfigurations', 'validatingwebhookconfigurations'];
+
+/** Webhook configurations are never sent to webhooks (a broken webhook could not be removed otherwise). */
+export function exempt(a: AdmissionAttributes): boolean {
+  return a.resource.group.startsWith('admissionregistration.') && CONFIGURATION_RESOURCES.includes(a.resource.resource);
+}
+
+function resourceMatches(patterns: readonly string[], resource: string, subresource: string): boolean {
+  return patterns.some((p) => {
+    const [res, sub] = p.split('/') as [string, string | undefined];
+    if (sub === undefined) return subresource === '' && (res === '*' || res === resource);
+    if (subresource === '') return false;
+    return (res === '*' || res === resource) && (sub === '*' || sub === subresource);
+  });
+}
+
+/** Upstream's rule matcher: operation, group, version, resource (with subresource) and scope. */
+export function ruleMatches(r: RuleWithOperations, a: AdmissionAttributes): boolean {
+  const ops = r.operations ?? [];
+  if (!ops.includes('*') && !ops.includes(a.operation)) return false;
+  const groups = r.apiGroups ?? [];
+  if (!groups.includes('*') && !groups.includes(a.resource.group)) return false;
+  const versions = r.apiVersions ?? [];
+  if (!versions.includes('*') && !versions.includes(a.resource.version)) return false;
+  if (!resourceMatches(r.resources ?? [], a.resource.resource, a.subresource)) return false;
+  const scope = r.scope ?? '*';
+  if (scope === 'Cluster') return a.namespace === '';
+  if (scope === 'Namespaced') return a.namespace !== '';
+  return true;
+}
+
+function labelsOf(o: KubeObject | undefined): Record<string, string> | undefined {
+  return o?.metadata?.labels ?? undefined;
+}
+
+/**
+ * Whether the webhook is called for the request: a rule matches, the object selector matches the
+ * object's or the old object's labels, and the namespace selector matches the namespace's labels
+ * (a Namespace is judged by its own labels; other cluster-scoped objects always match).
+ */
+export async function webhookMatches(e: WebhookEntry, a: AdmissionAttributes, namespaceLabels: NamespaceLabels): Promise<boolean> {
+  if (!(e.webhook.rules ?? []).some((r) => ruleMatches(r, a))) return false;
+  if (!e.objectSelector.empty) {
+    const objectHit = a.object !== undefined && e.objectSelector.matches(labelsOf(a.object) ?? {});
+    const oldHit = a.oldObject !== undefined && e.objectSelector.matches(labelsOf(a.oldObject) ?? {});
+    if (!objectHit && !oldHit) return false;
+  }
+  if (e.namespaceSelector.empty) return true;
+  if (a.resource.group === '' && a.resource.resource === 'namespaces') {
+    return e.namespaceSelector.matches(labelsOf(a.object ?? a.oldObject) ?? {});
+  }
+  if (a.namespace === '') return true;
+  const labels = await namespaceLabels(a.namespace);
+  return e.namespaceSelector.matches(labels ?? {});
+}
