@@ -6,7 +6,7 @@ PORT ?= 6443
 # Extra server flags for `make run`, e.g. ARGS="--feature-gates=ConsistentListFromCache=false".
 ARGS ?=
 
-.PHONY: all deps test-deps build run test test-unit clean bench up-ha down-ha e2e-ha
+.PHONY: all deps test-deps build run print-run-flags test test-unit clean bench up-ha down-ha e2e-ha
 
 # What the tests drive besides Node and kubectl, as COMMAND=DEBIAN_PACKAGE: etcd for every
 # integration and e2e test, HAProxy and Prometheus for the HA suite, promtool and systemd-analyze
@@ -35,9 +35,19 @@ build: deps
 	@ln -sf ../../packages/credential-plugin/dist/src/main.js node_modules/.bin/cluster-credential
 	@bash hack/build-native.sh
 
-# The flags live in hack/make-run.sh alone, which test-e2e/make-run.test.ts starts as it is.
+# make run's flags, written here alone: a single-machine cluster ready for machines to join
+# (bootstrap tokens, every controller with the bootstrap signer and token cleaner, the installer's
+# node-join bindings), authorized by Node,RBAC (anonymous requests on, as with any mode but
+# AlwaysAllow, so a joining machine reads cluster-public/cluster-info). hack/make-run.sh reads them
+# through `make print-run-flags`, so test-e2e/make-run.test.ts starts the server as `make run` does.
+RUN_FLAGS = --bind-address 127.0.0.1 --enable-bootstrap-token-auth --node-join-bindings \
+	--authorization-mode=Node,RBAC --controllers='*,bootstrapsigner,tokencleaner'
+
 run: build
-	bash hack/make-run.sh $(DATA_DIR) $(PORT) $(ARGS)
+	node packages/server/dist/src/main.js --data-dir $(DATA_DIR) --secure-port $(PORT) $(RUN_FLAGS) $(ARGS)
+
+print-run-flags:
+	@echo "$(RUN_FLAGS)"
 
 test: test-deps build
 	$(NODE_JEST) --forceExit --json --outputFile=test-results.json

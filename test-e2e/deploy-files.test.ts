@@ -48,7 +48,7 @@ test('the HAProxy configuration checks once rendered', async () => {
 
 test('every replica example and unit authorizes with Node,RBAC', async () => {
   // deploy/README.md's APISERVER_ARGS (what the unit runs), make up-ha's replicas and make run.
-  for (const file of ['deploy/README.md', 'hack/local-up-ha.sh', 'hack/make-run.sh']) {
+  for (const file of ['deploy/README.md', 'hack/local-up-ha.sh', 'Makefile']) {
     const text = await readFile(join(ROOT, file), 'utf8');
     expect([file, text.match(/--authorization-mode=\S+/g)]).toEqual([file, ['--authorization-mode=Node,RBAC']]);
   }

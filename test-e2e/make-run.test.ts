@@ -48,11 +48,12 @@ afterAll(async () => {
   await server?.stop();
 }, 30_000);
 
-test('the Makefile runs hack/make-run.sh, which authorizes with Node,RBAC', async () => {
+test('make run and hack/make-run.sh share the Makefile\'s RUN_FLAGS, which authorize with Node,RBAC', async () => {
   const makefile = await readFile(join(ROOT, 'Makefile'), 'utf8');
-  expect(makefile).toMatch(/^run: build\n\tbash hack\/make-run\.sh \$\(DATA_DIR\) \$\(PORT\) \$\(ARGS\)$/m);
+  expect(makefile).toMatch(/^run: build\n\tnode packages\/server\/dist\/src\/main\.js --data-dir \$\(DATA_DIR\) --secure-port \$\(PORT\) \$\(RUN_FLAGS\) \$\(ARGS\)$/m);
+  expect(makefile.match(/--authorization-mode=\S+/g)).toEqual(['--authorization-mode=Node,RBAC']);
   const script = await readFile(join(ROOT, 'hack/make-run.sh'), 'utf8');
-  expect(script.match(/--authorization-mode=\S+/g)).toEqual(['--authorization-mode=Node,RBAC']);
+  expect(script).toContain('print-run-flags');
   // Anonymous requests are on, as with any mode but AlwaysAllow: public information is readable.
   const r = await fetchAnonymous('/version');
   expect(r).toBe(200);
