@@ -26,6 +26,7 @@ nohup "$KCM" \
   --authentication-kubeconfig="$KCFG" --authorization-kubeconfig="$KCFG" --authentication-skip-lookup=true \
   --bind-address=127.0.0.1 --secure-port="$PORT" \
   --leader-elect=true --leader-elect-resource-lock=leases --leader-elect-resource-namespace=cluster-system \
+  --leader-elect-lease-duration=120s --leader-elect-renew-deadline=100s --leader-elect-retry-period=5s \
   --controllers="${KCM_CONTROLLERS:-$DEFAULT_CONTROLLERS}" \
   --use-service-account-credentials=false \
   --service-account-private-key-file="$DATA/certs/sa.key" \
