@@ -16,6 +16,7 @@ import type { ClusterInfoSource } from './bootstrapsigner/kubeconfig.js';
 import { runTokenCleaner } from './tokencleaner/controller.js';
 import { runServiceAccountController } from './serviceaccount/controller.js';
 import { runRootCaCertPublisher } from './rootcacertpublisher/controller.js';
+import { runResourceQuotaController } from './resourcequota/controller.js';
 
 export { ApiClient, ApiError, type WatchEvent } from './client/api-client.js';
 export { Informer, SharedInformers } from './client/informer.js';
@@ -56,6 +57,8 @@ export interface ControllerSettings {
   clusterInfo?: ClusterInfoSource;
   /** How soon the namespace controller looks again at a namespace still being emptied (1 s by default). */
   resyncMs?: number;
+  /** How often the resource quota controller recomputes every quota (5 min by default). */
+  quotaResyncMs?: number;
 }
 
 /** What every controller is given while its replica leads. */
@@ -119,6 +122,7 @@ export function builtinControllers(settings: ControllerSettings = {}): Controlle
         await runRootCaCertPublisher(ctx, caPem, signal);
       },
     },
+    { name: 'resourcequota', onByDefault: true, start: (ctx, signal) => runResourceQuotaController(ctx, signal, { resyncMs: settings.quotaResyncMs }) },
     // Off unless named, as upstream's ControllersDisabledByDefault.
     {
       name: 'bootstrapsigner',

@@ -12,6 +12,7 @@ import { serviceAccountAdmission } from '../admission/service-account.js';
 import { limitRanger, type LimitRangeObject } from '../admission/limit-ranger.js';
 import { nodeRestriction } from '../admission/node-restriction.js';
 import { defaultIngressClassAdmission } from '../admission/default-ingress-class.js';
+import { resourceQuotaPlugin } from '../admission/quota/wiring.js';
 import type { AdmissionPlugin } from '../admission/admission.js';
 import { parseAccept } from '../negotiation/media-type.js';
 import {
@@ -218,7 +219,10 @@ export class ApiCatalog {
       const list = async () => (await ingressClasses.list('', { hasSelector: false })).items;
       plugins.push(defaultIngressClassAdmission(`networking.${this.apiDomain}`, list));
     }
-    return [...plugins, ...extra];
+    // Upstream runs ResourceQuota last, after the validating webhooks: only a request every other
+    // plugin admitted is charged.
+    const quota = resourceQuotaPlugin(registries, this.apiDomain);
+    return [...plugins, ...extra, ...(quota ? [quota] : [])];
   }
 
   get domain(): string {
