@@ -21,6 +21,8 @@ export interface ResourceQuotaControllerOptions {
   now?: () => Date;
 }
 
+const CONFLICT_RETRY_MS = 200;
+
 const keyOf = (rq: KubeObject) => `${rq.metadata.namespace ?? ''}/${rq.metadata.name ?? ''}`;
 
 /**
@@ -107,8 +109,11 @@ export async function runResourceQuotaController(ctx: ControllerContext, signal:
     try {
       await ctx.client.update(`/api/v1/namespaces/${encodeURIComponent(namespace)}/resourcequotas/${encodeURIComponent(name)}/status`, plan.object);
     } catch (e) {
-      // Gone meanwhile: nothing to count. A conflict is retried (with backoff) from the newer copy.
+      // Gone meanwhile: nothing to count.
       if (e instanceof ApiError && e.code === 404) return;
+      // Charged by admission or written by another controller since it was read: counted again
+      // once the informer holds the newer copy (an expected race, not an error worth a warning).
+      if (e instanceof ApiError && e.code === 409) return queue.addAfter(key, CONFLICT_RETRY_MS);
       throw e;
     }
   }, signal);
