@@ -139,3 +139,35 @@ test('50 concurrent creates through two replicas against a quota of 10 create ex
   }
   expect((await a.call('GET', `/api/v1/namespaces/${ns}/resourcequotas/ten`)).json.status.used).toEqual({ 'count/secrets': '10' });
 }, 60_000);
+
+test('custom resources are counted by count/<resource>.<group>, refused over quota and given back on delete', async () => {
+  const [a, b] = clients as [KubeconfigClient, KubeconfigClient];
+  const crd = {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'widgets.example.com' },
+    spec: {
+      group: 'example.com',
+      scope: 'Namespaced',
+      names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+    },
+  };
+  expect((await a.call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).toBe(201);
+  for (const c of clients) await until('widgets served', async () => ((await c.call('GET', '/apis/example.com/v1')).status === 200 ? true : undefined), 15_000);
+  const ns = 'quota-crd';
+  expect((await a.call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } })).status).toBe(201);
+  const quota = { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'w' }, spec: { hard: { 'count/widgets.example.com': '1' } } };
+  expect((await a.call('POST', `/api/v1/namespaces/${ns}/resourcequotas`, quota)).status).toBe(201);
+  await usedReaches(b, ns, 'w', { 'count/widgets.example.com': '0' });
+  const widget = (name: string) => ({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name } });
+  expect((await a.call('POST', `/apis/example.com/v1/namespaces/${ns}/widgets`, widget('w1'))).status).toBe(201);
+  const over = await b.call('POST', `/apis/example.com/v1/namespaces/${ns}/widgets`, widget('w2'));
+  expect(over.status).toBe(403);
+  expect(over.json.message).toBe(
+    'widgets.example.com "w2" is forbidden: exceeded quota: w, requested: count/widgets.example.com=1, used: count/widgets.example.com=1, limited: count/widgets.example.com=1',
+  );
+  expect((await b.call('DELETE', `/apis/example.com/v1/namespaces/${ns}/widgets/w1`)).status).toBe(200);
+  await usedReaches(a, ns, 'w', { 'count/widgets.example.com': '0' });
+  expect((await b.call('POST', `/apis/example.com/v1/namespaces/${ns}/widgets`, widget('w2'))).status).toBe(201);
+}, 60_000);

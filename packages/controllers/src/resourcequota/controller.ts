@@ -22,6 +22,8 @@ export interface ResourceQuotaControllerOptions {
 }
 
 const CONFLICT_RETRY_MS = 200;
+const UNSERVED_RETRY_MS = 2_000;
+const UNSERVED_RETRY_MAX_MS = 5 * 60_000;
 
 const keyOf = (rq: KubeObject) => `${rq.metadata.namespace ?? ''}/${rq.metadata.name ?? ''}`;
 
@@ -90,17 +92,28 @@ export async function runResourceQuotaController(ctx: ControllerContext, signal:
     }
   };
 
+  const unservedRetry = new Map<string, number>();
   await queue.run(async (key) => {
     await syncMonitors();
     const [namespace, name] = key.split('/') as [string, string];
     const rq = quotas.get(namespace, name);
-    if (!rq || signal.aborted) return;
+    if (!rq || signal.aborted) return void unservedRetry.delete(key);
     const hard = Object.keys(rq.spec?.hard ?? {});
     const servedCounts = new Set<string>();
+    let unknown = false;
     for (const n of hard) {
       const gr = countedResource(n);
-      if (gr && (await discovery.lookup(gr.group, gr.resource).catch(() => undefined))) servedCounts.add(`${gr.group}/${gr.resource}`);
+      if (!gr) continue;
+      if (await discovery.lookup(gr.group, gr.resource).catch(() => undefined)) servedCounts.add(`${gr.group}/${gr.resource}`);
+      else unknown = true;
     }
+    // A count of a resource not served (yet: a custom resource about to be defined) is looked
+    // for again, less and less often, until it is served.
+    if (unknown) {
+      const delay = Math.min((unservedRetry.get(key) ?? UNSERVED_RETRY_MS / 2) * 2, UNSERVED_RETRY_MAX_MS);
+      unservedRetry.set(key, delay);
+      queue.addAfter(key, delay);
+    } else unservedRetry.delete(key);
     const evaluators = evaluatorsFor(hard, builtin, (g, r) => servedCounts.has(`${g}/${r}`));
     const items = new Map<QuotaEvaluator, KubeObject[] | undefined>();
     await Promise.all(evaluators.map(async (ev) => items.set(ev, await listItems(ev, namespace))));
