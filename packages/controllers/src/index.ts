@@ -16,6 +16,7 @@ import type { ClusterInfoSource } from './bootstrapsigner/kubeconfig.js';
 import { runTokenCleaner } from './tokencleaner/controller.js';
 import { runServiceAccountController } from './serviceaccount/controller.js';
 import { runRootCaCertPublisher } from './rootcacertpublisher/controller.js';
+import { runGarbageCollector, type GarbageCollectorOptions } from './garbagecollector/controller.js';
 
 export { ApiClient, ApiError, type WatchEvent } from './client/api-client.js';
 export { Informer, SharedInformers } from './client/informer.js';
@@ -23,7 +24,7 @@ export { LeaderElector } from './leaderelection/leader-elector.js';
 export { LeaseLock } from './leaderelection/lease-lock.js';
 export { WorkQueue } from './workqueue/queue.js';
 export { loadSigningAuthority, type SigningAuthority };
-export type { RetentionPeriods };
+export type { RetentionPeriods, GarbageCollectorOptions };
 export type { ClusterInfoSource } from './bootstrapsigner/kubeconfig.js';
 
 const LEASE_NAME = 'cluster-controller-manager';
@@ -56,6 +57,8 @@ export interface ControllerSettings {
   clusterInfo?: ClusterInfoSource;
   /** How soon the namespace controller looks again at a namespace still being emptied (1 s by default). */
   resyncMs?: number;
+  /** The garbage collector's discovery period and first-list bound. */
+  garbageCollector?: GarbageCollectorOptions;
 }
 
 /** What every controller is given while its replica leads. */
@@ -106,6 +109,7 @@ export function builtinControllers(settings: ControllerSettings = {}): Controlle
     },
     { name: 'csrapproving', onByDefault: true, start: (ctx, signal) => runCsrApprovingController(ctx, signal) },
     { name: 'csrcleaner', onByDefault: true, start: (ctx, signal) => runCsrCleanerController(ctx, signal, { periods: settings.csrRetention }) },
+    { name: 'garbagecollector', onByDefault: true, start: (ctx, signal) => runGarbageCollector(ctx, signal, settings.garbageCollector) },
     { name: 'serviceaccount', onByDefault: true, start: (ctx, signal) => runServiceAccountController(ctx, signal) },
     {
       name: 'root-ca-cert-publisher',

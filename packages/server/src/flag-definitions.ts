@@ -35,10 +35,10 @@ export interface ServerOptions {
   /** `--etcd-compaction-interval` in ms; 0 disables compaction. */
   etcdCompactionInterval: number;
   /**
-   * `--enable-garbage-collector`: Orphan and Foreground deletes leave the object under the
-   * `orphan` / `foregroundDeletion` finalizer for a garbage collector to finish. Off by default here
-   * (upstream: on), since no garbage collector runs beside this server unless one is added (such as
-   * upstream's kube-controller-manager): on, those deletes would never finish.
+   * `--enable-garbage-collector` (upstream's default, true): Orphan and Foreground deletes leave the
+   * object under the `orphan` / `foregroundDeletion` finalizer for a garbage collector to finish:
+   * this server's own `garbagecollector` controller, or upstream's kube-controller-manager when
+   * ours is turned off with `--controllers=*,-garbagecollector`.
    */
   enableGarbageCollector: boolean;
   /** `--secure-port`; 0 picks a free port. */
@@ -141,7 +141,7 @@ export function defaultServerOptions(): ServerOptions {
     etcdServers: [],
     etcdPrefix: '/registry',
     etcdCompactionInterval: 5 * MINUTE,
-    enableGarbageCollector: false,
+    enableGarbageCollector: true,
     securePort: 6443,
     bindAddress: '0.0.0.0',
     advertiseAddress: '',
@@ -214,7 +214,7 @@ export function defaultServerOptions(): ServerOptions {
 export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'etcd-servers', key: 'etcdServers', kind: 'stringSlice', help: 'List of etcd servers to connect with (scheme://ip:port), comma separated. Empty: run an embedded etcd under --data-dir.' },
   { name: 'etcd-prefix', key: 'etcdPrefix', kind: 'string', help: 'The prefix to prepend to all resource paths in etcd.' },
-  { name: 'enable-garbage-collector', key: 'enableGarbageCollector', kind: 'bool', help: 'Enables the generic garbage collector\'s deletion finalizers: Orphan and Foreground deletes wait for a garbage collector (such as a kube-controller-manager run beside this server) to finish them. Off by default, since this server runs no garbage collector of its own.' },
+  { name: 'enable-garbage-collector', key: 'enableGarbageCollector', kind: 'bool', help: 'Enables the generic garbage collector. MUST be synced with the corresponding flag of the kube-controller-manager. Orphan and Foreground deletes wait for a garbage collector to finish them: the built-in garbagecollector controller (see --controllers), or a kube-controller-manager run beside this server.' },
   { name: 'etcd-compaction-interval', key: 'etcdCompactionInterval', kind: 'duration', help: 'The interval of compaction requests. If 0, the compaction request from apiserver is disabled.' },
   { name: 'secure-port', key: 'securePort', kind: 'int', help: 'The port on which to serve HTTPS with authentication and authorization. 0 picks a free port.' },
   { name: 'bind-address', key: 'bindAddress', kind: 'ip', help: 'The IP address on which to listen for the --secure-port port.' },
