@@ -22,6 +22,8 @@ export { NodeAuthorizer } from './authz/node/node-authorizer.js';
 export { NODE_LEASE_NAMESPACE } from './authz/node/node-identity.js';
 export { rbacEscalationPlugin } from './authz/rbac/escalation.js';
 export { certificateAdmissionPlugins } from './admission/certificates.js';
+export type { AdmissionPlugin, AdmissionAttributes } from './admission/admission.js';
+export { ownerReferencesPermissionEnforcement, OWNER_REFERENCES_PERMISSION_ENFORCEMENT, type KindMapping } from './admission/owner-references-permission.js';
 export { webhookAdmission } from './admission/webhooks.js';
 export { aggregateUntilStable, startClusterRoleAggregator } from './authz/rbac/aggregator.js';
 export { ensureDefaultRbac } from './authz/rbac/bootstrap/ensure.js';

@@ -17,6 +17,7 @@ import { runTokenCleaner } from './tokencleaner/controller.js';
 import { runServiceAccountController } from './serviceaccount/controller.js';
 import { runRootCaCertPublisher } from './rootcacertpublisher/controller.js';
 import { runResourceQuotaController } from './resourcequota/controller.js';
+import { runGarbageCollector, type GarbageCollectorOptions } from './garbagecollector/controller.js';
 
 export { ApiClient, ApiError, type WatchEvent } from './client/api-client.js';
 export { Informer, SharedInformers } from './client/informer.js';
@@ -24,7 +25,7 @@ export { LeaderElector } from './leaderelection/leader-elector.js';
 export { LeaseLock } from './leaderelection/lease-lock.js';
 export { WorkQueue } from './workqueue/queue.js';
 export { loadSigningAuthority, type SigningAuthority };
-export type { RetentionPeriods };
+export type { RetentionPeriods, GarbageCollectorOptions };
 export type { ClusterInfoSource } from './bootstrapsigner/kubeconfig.js';
 
 const LEASE_NAME = 'cluster-controller-manager';
@@ -59,6 +60,8 @@ export interface ControllerSettings {
   resyncMs?: number;
   /** How often the resource quota controller recomputes every quota (5 min by default). */
   quotaResyncMs?: number;
+  /** The garbage collector's discovery period and first-list bound. */
+  garbageCollector?: GarbageCollectorOptions;
 }
 
 /** What every controller is given while its replica leads. */
@@ -109,6 +112,7 @@ export function builtinControllers(settings: ControllerSettings = {}): Controlle
     },
     { name: 'csrapproving', onByDefault: true, start: (ctx, signal) => runCsrApprovingController(ctx, signal) },
     { name: 'csrcleaner', onByDefault: true, start: (ctx, signal) => runCsrCleanerController(ctx, signal, { periods: settings.csrRetention }) },
+    { name: 'garbagecollector', onByDefault: true, start: (ctx, signal) => runGarbageCollector(ctx, signal, settings.garbageCollector) },
     { name: 'serviceaccount', onByDefault: true, start: (ctx, signal) => runServiceAccountController(ctx, signal) },
     {
       name: 'root-ca-cert-publisher',

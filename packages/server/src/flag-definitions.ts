@@ -35,10 +35,10 @@ export interface ServerOptions {
   /** `--etcd-compaction-interval` in ms; 0 disables compaction. */
   etcdCompactionInterval: number;
   /**
-   * `--enable-garbage-collector`: Orphan and Foreground deletes leave the object under the
-   * `orphan` / `foregroundDeletion` finalizer for a garbage collector to finish. Off by default here
-   * (upstream: on), since no garbage collector runs beside this server unless one is added (such as
-   * upstream's kube-controller-manager): on, those deletes would never finish.
+   * `--enable-garbage-collector` (upstream's default, true): Orphan and Foreground deletes leave the
+   * object under the `orphan` / `foregroundDeletion` finalizer for a garbage collector to finish:
+   * this server's own `garbagecollector` controller, or upstream's kube-controller-manager when
+   * ours is turned off with `--controllers=*,-garbagecollector`.
    */
   enableGarbageCollector: boolean;
   /** `--secure-port`; 0 picks a free port. */
@@ -113,6 +113,8 @@ export interface ServerOptions {
   /** Not a flag: CSR garbage-collection periods (SPEC 3.2), which tests shorten. */
   csrRetention?: { finishedMs: number; pendingMs: number };
   controllers: string[];
+  /** `--enable-admission-plugins`: upstream's default-off plugins to run (OwnerReferencesPermissionEnforcement). */
+  enableAdmissionPlugins: string[];
   auditLogPath: string;
   auditPolicyFile: string;
   showHiddenMetricsForVersion: string;
@@ -141,7 +143,7 @@ export function defaultServerOptions(): ServerOptions {
     etcdServers: [],
     etcdPrefix: '/registry',
     etcdCompactionInterval: 5 * MINUTE,
-    enableGarbageCollector: false,
+    enableGarbageCollector: true,
     securePort: 6443,
     bindAddress: '0.0.0.0',
     advertiseAddress: '',
@@ -196,6 +198,7 @@ export function defaultServerOptions(): ServerOptions {
     clusterSigningKeyFile: '',
     nodeJoinBindings: false,
     controllers: ['*'],
+    enableAdmissionPlugins: [],
     auditLogPath: '',
     auditPolicyFile: '',
     showHiddenMetricsForVersion: '',
@@ -214,7 +217,7 @@ export function defaultServerOptions(): ServerOptions {
 export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'etcd-servers', key: 'etcdServers', kind: 'stringSlice', help: 'List of etcd servers to connect with (scheme://ip:port), comma separated. Empty: run an embedded etcd under --data-dir.' },
   { name: 'etcd-prefix', key: 'etcdPrefix', kind: 'string', help: 'The prefix to prepend to all resource paths in etcd.' },
-  { name: 'enable-garbage-collector', key: 'enableGarbageCollector', kind: 'bool', help: 'Enables the generic garbage collector\'s deletion finalizers: Orphan and Foreground deletes wait for a garbage collector (such as a kube-controller-manager run beside this server) to finish them. Off by default, since this server runs no garbage collector of its own.' },
+  { name: 'enable-garbage-collector', key: 'enableGarbageCollector', kind: 'bool', help: 'Enables the generic garbage collector. MUST be synced with the corresponding flag of the kube-controller-manager. Orphan and Foreground deletes wait for a garbage collector to finish them: the built-in garbagecollector controller (see --controllers), or a kube-controller-manager run beside this server.' },
   { name: 'etcd-compaction-interval', key: 'etcdCompactionInterval', kind: 'duration', help: 'The interval of compaction requests. If 0, the compaction request from apiserver is disabled.' },
   { name: 'secure-port', key: 'securePort', kind: 'int', help: 'The port on which to serve HTTPS with authentication and authorization. 0 picks a free port.' },
   { name: 'bind-address', key: 'bindAddress', kind: 'ip', help: 'The IP address on which to listen for the --secure-port port.' },
@@ -269,6 +272,7 @@ export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'cluster-signing-cert-file', key: 'clusterSigningCertFile', kind: 'string', help: 'Filename containing a PEM-encoded X509 CA certificate used to issue cluster-scoped certificates. Defaults to the CA generated in the data directory.' },
   { name: 'node-join-bindings', key: 'nodeJoinBindings', kind: 'bool', help: 'Install the RBAC bindings a cluster installer adds so machines can join: group system:bootstrappers may create certificate signing requests and have node-agent client requests auto-approved, and group system:nodes may renew its certificates.' },
   { name: 'cluster-signing-key-file', key: 'clusterSigningKeyFile', kind: 'string', help: 'Filename containing a PEM-encoded RSA or ECDSA private key used to sign cluster-scoped certificates. Defaults to the key of the CA generated in the data directory.' },
+  { name: 'enable-admission-plugins', key: 'enableAdmissionPlugins', kind: 'stringSlice', help: 'admission plugins that should be enabled in addition to default enabled ones. Of the plugins upstream leaves off by default this server has OwnerReferencesPermissionEnforcement; naming a default-on plugin changes nothing.' },
   { name: 'controllers', key: 'controllers', kind: 'stringSlice', help: "A list of controllers to enable. '*' enables all on-by-default controllers, 'foo' enables the controller named 'foo', '-foo' disables the controller named 'foo'." },
   { name: 'audit-log-path', key: 'auditLogPath', kind: 'string', help: "If set, all requests coming to the apiserver will be logged to this file. '-' means standard out." },
   { name: 'show-hidden-metrics-for-version', key: 'showHiddenMetricsForVersion', kind: 'string', help: 'The previous version for which you want to show hidden metrics. Only the previous minor version is meaningful, other values will not be allowed. The format is <major>.<minor>, e.g.: \'1.16\'.' },

@@ -28,6 +28,7 @@ import { ensureBuiltinNamespaces } from './bootstrap.js';
 import { retryStartupStep } from './startup-retry.js';
 import { protobufCodecFor } from './protobuf.js';
 import { readBuildInfo } from './build-info.js';
+import { optInAdmissionPlugins } from './admission-plugins.js';
 
 /** The API stage of a replica: the Koa app with every registry, its authorizers and admission, bootstrapped. */
 export interface Api {
@@ -82,7 +83,7 @@ export async function startApi(inputs: ApiStageInputs): Promise<Api> {
     authenticators: authn.authenticators,
     anonymousAuth: opts.anonymousAuth,
     authorizer,
-    extraAdmission: [rbacEscalationPlugin(opts.apiDomain, () => authorizer, rbac), ...certificateAdmissionPlugins(opts.apiDomain, () => authorizer), ...webhooks.plugins],
+    extraAdmission: [rbacEscalationPlugin(opts.apiDomain, () => authorizer, rbac), ...certificateAdmissionPlugins(opts.apiDomain, () => authorizer), ...optInAdmissionPlugins(opts.enableAdmissionPlugins, () => authorizer, () => api.registries), ...webhooks.plugins],
     audit: audit?.config,
     shutdownSignal: watchesEnd.signal,
     listChunking: inputs.gates.enabled['APIListChunking']!,
