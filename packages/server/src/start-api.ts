@@ -76,7 +76,7 @@ export async function startApi(inputs: ApiStageInputs): Promise<Api> {
     metricsText: inputs.worker?.metricsText,
     apiDomain: opts.apiDomain,
     registrations: builtinResources(opts.apiDomain, {
-      tokens: { issuer: authn.tokenIssuer, apiAudiences: sa.apiAudiences, secrets: authn.secretLookup, apiDomain: opts.apiDomain },
+      tokens: { issuer: authn.tokenIssuer, apiAudiences: sa.apiAudiences, secrets: authn.secretLookup, pods: authn.podLookup, apiDomain: opts.apiDomain },
       tokenReview: { tokens: authn.tokenAuthenticator, apiAudiences: sa.apiAudiences },
       authorizer,
     }, serviceRanges, Math.ceil(opts.eventTtl / 1000)),

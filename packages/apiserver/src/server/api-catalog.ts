@@ -4,6 +4,7 @@ import {
   openApiV2Definition,
   patchMetaFromOpenApi,
   type JsonObject,
+  type KubeObject,
   type OpenApiSchema,
   structuredTypeFromOpenApi,
 } from '@cluster/apimachinery';
@@ -210,7 +211,8 @@ export class ApiCatalog {
       const list = async (namespace: string) => (await limitRanges.list(namespace, { hasSelector: false })).items as LimitRangeObject[];
       plugins.push(limitRanger(list, this.apiDomain));
     }
-    if (pods) plugins.push(serviceAccountAdmission(this.apiDomain));
+    const serviceAccounts = registries.byResource('', 'serviceaccounts');
+    if (pods) plugins.push(serviceAccountAdmission(this.apiDomain, serviceAccounts && cachedThenQuorum(serviceAccounts)));
     if (pods && nodes) plugins.push(nodeRestriction(this.apiDomain, { getNode: (ns, name) => nodes.get(ns, name), getPod: (ns, name) => pods.get(ns, name) }));
     const ingressClasses = registries.byResource(`networking.${this.apiDomain}`, 'ingressclasses');
     if (ingressClasses) {
@@ -228,6 +230,27 @@ export class ApiCatalog {
   get domain(): string {
     return this.apiDomain;
   }
+}
+
+/**
+ * An admission plugin's read of one object: the watch cache answers almost every lookup; a miss
+ * (an object created a moment ago on another replica) is confirmed with a quorum read, as
+ * upstream's informer-backed plugins do. Undefined when it does not exist.
+ */
+function cachedThenQuorum(registry: { get(namespace: string, name: string, resourceVersion?: string): Promise<KubeObject> }): (namespace: string, name: string) => Promise<KubeObject | undefined> {
+  return async (namespace, name) => {
+    try {
+      return await registry.get(namespace, name, '0');
+    } catch (e) {
+      if (!isNotFound(e)) throw e;
+    }
+    try {
+      return await registry.get(namespace, name);
+    } catch (e) {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }
+  };
 }
 
 function served(doc: SerializedDocument, cacheControl?: string): ServedDocument {
