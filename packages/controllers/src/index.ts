@@ -16,6 +16,7 @@ import type { ClusterInfoSource } from './bootstrapsigner/kubeconfig.js';
 import { runTokenCleaner } from './tokencleaner/controller.js';
 import { runServiceAccountController } from './serviceaccount/controller.js';
 import { runRootCaCertPublisher } from './rootcacertpublisher/controller.js';
+import { runApiServiceAvailability, type AvailabilitySettings } from './apiserviceavailability/controller.js';
 
 export { ApiClient, ApiError, type WatchEvent } from './client/api-client.js';
 export { Informer, SharedInformers } from './client/informer.js';
@@ -23,7 +24,7 @@ export { LeaderElector } from './leaderelection/leader-elector.js';
 export { LeaseLock } from './leaderelection/lease-lock.js';
 export { WorkQueue } from './workqueue/queue.js';
 export { loadSigningAuthority, type SigningAuthority };
-export type { RetentionPeriods };
+export type { RetentionPeriods, AvailabilitySettings };
 export type { ClusterInfoSource } from './bootstrapsigner/kubeconfig.js';
 
 const LEASE_NAME = 'cluster-controller-manager';
@@ -56,6 +57,8 @@ export interface ControllerSettings {
   clusterInfo?: ClusterInfoSource;
   /** How soon the namespace controller looks again at a namespace still being emptied (1 s by default). */
   resyncMs?: number;
+  /** The APIService availability checks: the proxy client certificate, the period, the metrics registry. */
+  apiServiceAvailability?: AvailabilitySettings;
 }
 
 /** What every controller is given while its replica leads. */
@@ -118,6 +121,11 @@ export function builtinControllers(settings: ControllerSettings = {}): Controlle
         }
         await runRootCaCertPublisher(ctx, caPem, signal);
       },
+    },
+    {
+      name: 'apiservice-availability',
+      onByDefault: true,
+      start: (ctx, signal) => runApiServiceAvailability(ctx, settings.apiServiceAvailability ?? {}, signal),
     },
     // Off unless named, as upstream's ControllersDisabledByDefault.
     {

@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import type { AvailabilitySettings } from '@cluster/controllers';
 import type { KubeObject } from '@cluster/apimachinery';
 import { startLocalApiServices, type AggregationConfig, type ApiServer, type ProxyClientCertificate } from '@cluster/apiserver';
 import { createCa, issueClientCertificate } from './certs.js';
@@ -65,6 +67,14 @@ export async function withFrontProxyDefaults(opts: ServerOptions, dataDir: strin
     next.requestheaderExtraHeadersPrefix = opts.requestheaderExtraHeadersPrefix.length ? opts.requestheaderExtraHeadersPrefix : ['X-Remote-Extra-'];
   }
   return next;
+}
+
+/** What the APIService availability controller needs: the proxy client certificate, its period, the metrics registry. */
+export async function availabilitySettings(opts: ServerOptions, metrics: Registry): Promise<AvailabilitySettings> {
+  const proxyClientCert = opts.proxyClientCertFile
+    ? { certPem: await readFile(opts.proxyClientCertFile, 'utf8'), keyPem: await readFile(opts.proxyClientKeyFile, 'utf8') }
+    : undefined;
+  return { proxyClientCert, checkPeriodMs: opts.apiserviceAvailabilityCheckPeriod, metrics };
 }
 
 /** The aggregation settings of a replica: the proxy client certificate and the header names never forwarded. */

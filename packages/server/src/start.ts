@@ -19,7 +19,7 @@ import { buildStorage } from './start-storage.js';
 import { buildHealth } from './start-health.js';
 import { servingTls, type ServingTls } from './start-tls.js';
 import { startApi, type Api } from './start-api.js';
-import { startAggregation, withFrontProxyDefaults } from './start-aggregator.js';
+import { availabilitySettings, startAggregation, withFrontProxyDefaults } from './start-aggregator.js';
 
 export { servingHosts } from './start-tls.js';
 
@@ -219,6 +219,7 @@ async function startSingletons(
       // With explicit serving certificates that is taken to be the --client-ca-file, as in a
       // kubeadm cluster where one CA signs both; in plain-HTTP development there is none.
       clusterInfo: { serverUrl: listening.url, caPem: serving.caPem ?? serving.clientCaPem },
+      apiServiceAvailability: await availabilitySettings(opts, metrics),
     },
   });
   return { stop: () => [kubernetesService.stop(), controllers.stop()] };
