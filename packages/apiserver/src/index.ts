@@ -40,3 +40,7 @@ export { CrdController, type CrdControllerDeps } from './resources/apiextensions
 export { parseIPv4Range, parsePortRange, firstIP, type IPv4Range, type PortRange } from './resources/core/services/ip-range.js';
 export { startKubernetesServiceReconciler, type KubernetesServiceReconciler } from './resources/core/services/kubernetes-service.js';
 export { API_LEVEL, serverGitVersion, UNKNOWN_BUILD, type BuildInfo } from './discovery/server-version.js';
+export { Aggregator, type AggregationConfig } from './aggregator/aggregator.js';
+export { startLocalApiServices } from './aggregator/local-apiservices.js';
+export type { ProxyClientCertificate } from './aggregator/proxy-transport.js';
+export { REMOTE_USER_HEADER, REMOTE_GROUP_HEADER, REMOTE_EXTRA_PREFIX } from './aggregator/proxy-headers.js';

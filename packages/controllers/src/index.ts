@@ -18,6 +18,7 @@ import { runServiceAccountController } from './serviceaccount/controller.js';
 import { runRootCaCertPublisher } from './rootcacertpublisher/controller.js';
 import { runResourceQuotaController } from './resourcequota/controller.js';
 import { runGarbageCollector, type GarbageCollectorOptions } from './garbagecollector/controller.js';
+import { runApiServiceAvailability, type AvailabilitySettings } from './apiserviceavailability/controller.js';
 
 export { ApiClient, ApiError, type WatchEvent } from './client/api-client.js';
 export { Informer, SharedInformers } from './client/informer.js';
@@ -25,7 +26,7 @@ export { LeaderElector } from './leaderelection/leader-elector.js';
 export { LeaseLock } from './leaderelection/lease-lock.js';
 export { WorkQueue } from './workqueue/queue.js';
 export { loadSigningAuthority, type SigningAuthority };
-export type { RetentionPeriods, GarbageCollectorOptions };
+export type { RetentionPeriods, GarbageCollectorOptions, AvailabilitySettings };
 export type { ClusterInfoSource } from './bootstrapsigner/kubeconfig.js';
 
 const LEASE_NAME = 'cluster-controller-manager';
@@ -62,6 +63,8 @@ export interface ControllerSettings {
   quotaResyncMs?: number;
   /** The garbage collector's discovery period and first-list bound. */
   garbageCollector?: GarbageCollectorOptions;
+  /** The APIService availability checks: the proxy client certificate, the period, the metrics registry. */
+  apiServiceAvailability?: AvailabilitySettings;
 }
 
 /** What every controller is given while its replica leads. */
@@ -127,6 +130,11 @@ export function builtinControllers(settings: ControllerSettings = {}): Controlle
       },
     },
     { name: 'resourcequota', onByDefault: true, start: (ctx, signal) => runResourceQuotaController(ctx, signal, { resyncMs: settings.quotaResyncMs }) },
+    {
+      name: 'apiservice-availability',
+      onByDefault: true,
+      start: (ctx, signal) => runApiServiceAvailability(ctx, settings.apiServiceAvailability ?? {}, signal),
+    },
     // Off unless named, as upstream's ControllersDisabledByDefault.
     {
       name: 'bootstrapsigner',

@@ -61,6 +61,11 @@ export interface ServerOptions {
   certDir: string;
   tlsCertFile: string;
   tlsPrivateKeyFile: string;
+  /** `--proxy-client-cert-file`/`--proxy-client-key-file`: what the aggregator presents to extension API servers. */
+  proxyClientCertFile: string;
+  proxyClientKeyFile: string;
+  /** `--apiservice-availability-check-period` (ours): how often each extension's discovery is checked (upstream: 30 s). */
+  apiserviceAvailabilityCheckPeriod: number;
   clientCaFile: string;
   /** `--api-domain` (ours): the suffix of built-in group names. */
   apiDomain: string;
@@ -156,6 +161,9 @@ export function defaultServerOptions(): ServerOptions {
     certDir: '',
     tlsCertFile: '',
     tlsPrivateKeyFile: '',
+    proxyClientCertFile: '',
+    proxyClientKeyFile: '',
+    apiserviceAvailabilityCheckPeriod: 30_000,
     clientCaFile: '',
     apiDomain: 'k8s.io',
     tokenAuthFile: '',
@@ -231,6 +239,9 @@ export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'cert-dir', key: 'certDir', kind: 'string', help: 'The directory where the TLS certs are located (default <data-dir>/certs). Ignored if --tls-cert-file and --tls-private-key-file are provided.' },
   { name: 'tls-cert-file', key: 'tlsCertFile', kind: 'string', help: 'File containing the default x509 certificate for HTTPS (CA cert, if any, concatenated after server cert).' },
   { name: 'tls-private-key-file', key: 'tlsPrivateKeyFile', kind: 'string', help: 'File containing the default x509 private key matching --tls-cert-file.' },
+  { name: 'proxy-client-cert-file', key: 'proxyClientCertFile', kind: 'string', help: 'Client certificate used to prove the identity of the aggregator or kube-apiserver when it must call out during a request (proxying to extension API servers).' },
+  { name: 'proxy-client-key-file', key: 'proxyClientKeyFile', kind: 'string', help: 'Private key for the client certificate in --proxy-client-cert-file.' },
+  { name: 'apiservice-availability-check-period', key: 'apiserviceAvailabilityCheckPeriod', kind: 'duration', help: 'How often the availability of each APIService served by an extension API server is checked (ours; upstream checks every 30s).' },
   { name: 'client-ca-file', key: 'clientCaFile', kind: 'string', help: 'If set, any request presenting a client certificate signed by one of the authorities in the client-ca-file is authenticated with an identity corresponding to the CommonName of the client certificate.' },
   { name: 'api-domain', key: 'apiDomain', kind: 'string', help: 'Domain suffix of the built-in API groups (ours).' },
   { name: 'token-auth-file', key: 'tokenAuthFile', kind: 'string', help: 'If set, the file that will be used to secure the secure port of the API server via token authentication.' },

@@ -29,6 +29,7 @@ import { retryStartupStep } from './startup-retry.js';
 import { protobufCodecFor } from './protobuf.js';
 import { readBuildInfo } from './build-info.js';
 import { optInAdmissionPlugins } from './admission-plugins.js';
+import { aggregationConfig } from './start-aggregator.js';
 
 /** The API stage of a replica: the Koa app with every registry, its authorizers and admission, bootstrapped. */
 export interface Api {
@@ -85,6 +86,7 @@ export async function startApi(inputs: ApiStageInputs): Promise<Api> {
     authorizer,
     extraAdmission: [rbacEscalationPlugin(opts.apiDomain, () => authorizer, rbac), ...certificateAdmissionPlugins(opts.apiDomain, () => authorizer), ...optInAdmissionPlugins(opts.enableAdmissionPlugins, () => authorizer, () => api.registries), ...webhooks.plugins],
     audit: audit?.config,
+    aggregation: await aggregationConfig(opts, logger),
     shutdownSignal: watchesEnd.signal,
     listChunking: inputs.gates.enabled['APIListChunking']!,
     garbageCollection: opts.enableGarbageCollector,

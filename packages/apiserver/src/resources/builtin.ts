@@ -58,6 +58,8 @@ import { runtimeClasses } from './node/runtimeclasses/register.js';
 import { webhookConfigurations } from './admissionregistration/register.js';
 import { admissionRegistrationDefinitions } from './admissionregistration/schemas.js';
 import { moreKindDefinitions } from './more-kinds-schemas.js';
+import { apiServices } from './apiregistration/register.js';
+import { apiRegistrationDefinitions } from './apiregistration/schemas.js';
 
 /** What the identity resources need of the server: token issuing, token review and the authorizer. */
 export interface IdentityDeps {
@@ -108,6 +110,7 @@ export function builtinResources(
     networkPolicies(apiDomain),
     runtimeClasses(apiDomain),
     ...webhookConfigurations(apiDomain),
+    apiServices(apiDomain),
   ];
   return [...current, ...removedVersionRegistrations(apiDomain, current)];
 }
@@ -146,6 +149,7 @@ export function builtinDefinitions(apiDomain: string): Definitions {
     ...clusterKindDefinitions(apiDomain),
     ...moreKindDefinitions(apiDomain),
     ...admissionRegistrationDefinitions(apiDomain),
+    ...apiRegistrationDefinitions(apiDomain),
   };
   const describeOnly = builtinResources(apiDomain, describeOnlyDeps());
   return { ...current, ...removedVersionDefinitions(apiDomain, describeOnly, current) };

@@ -35,6 +35,8 @@ import type { KindSchemas } from '../registry/registry-types.js';
 import type { ResourceRegistration } from '../registry/registration.js';
 import type { Definitions, ResourceInfo } from '../registry/resource-info.js';
 import { builtinDefinitions } from '../resources/builtin.js';
+import { mergeExternalGroups, withExternalAggregated, type ExternalGroupVersion } from '../aggregator/discovery-merge.js';
+import { localPriority, type ServedGroupVersion } from '../aggregator/priorities.js';
 
 export interface ServedDocument {
   contentType: string;
@@ -64,6 +66,10 @@ export class ApiCatalog {
   private kindSchemas = new Map<string, KindSchemas>();
   /** `definitions` as /openapi/v2 publishes them. */
   private definitionsV2: Definitions;
+  private custom: readonly ResourceRegistration[] = [];
+  private external: readonly ExternalGroupVersion[] = [];
+  private served: ServedGroupVersion[] = [];
+  private readonly listeners = new Set<() => void>();
 
   constructor(
     private readonly registrations: readonly ResourceRegistration[],
@@ -93,33 +99,75 @@ export class ApiCatalog {
   }
 
   private build(custom: readonly ResourceRegistration[]): void {
+    this.custom = custom;
     const apiDomain = this.apiDomain;
-    const serverAddress = this.serverAddress;
     const resources: ResourceInfo[] = [...this.registrations, ...custom].map((r) => r.info);
-    const docs = new Map<string, SerializedDocument>();
-    const aggregated = new Map<string, SerializedDocument>();
     const json = (doc: JsonObject) => serializeDocument(doc);
-    docs.set('/version', json(versionInfo({ build: this.buildInfo })));
-    docs.set('/api', json(apiVersions(serverAddress)));
-    const groups = groupsFromResources(resources);
-    docs.set('/apis', json(apiGroupList(groups)));
-    for (const g of groups) {
-      docs.set(`/apis/${g.name}`, json(apiGroup(g)));
-      for (const v of g.versions) docs.set(`/apis/${g.name}/${v}`, json(apiResourceList(`${g.name}/${v}`, resources)));
-    }
-    const coreVersions = new Set(resources.filter((r) => r.group === '').map((r) => r.version));
-    for (const v of coreVersions) docs.set(`/api/${v}`, json(apiResourceList(v, resources)));
     const opts = { resources, definitions: this.definitions, apiDomain };
     const gitVersion = serverGitVersion(this.buildInfo);
     // Custom resources' definitions in their v2 form (upstream's CRD builder for V2).
     const openApiV2 = buildOpenApiV2({ ...opts, definitions: this.definitionsV2, version: { gitVersion } });
+    this.openApiV3 = buildOpenApiV3({ ...opts, versionInfo: { gitVersion } });
+    this.openApiV2 = new OpenApiV2Forms(openApiV2);
+    this.served = [];
+    const seen = new Set<string>();
+    for (const r of resources) {
+      const key = `${r.group}/${r.version}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      this.served.push({ group: r.group, version: r.version, custom: r.customResource === true });
+    }
+    this.buildDiscovery(resources, json);
+    for (const listener of this.listeners) listener();
+  }
+
+  /**
+   * The discovery documents of the local resources and of the extensions' available group
+   * versions (their /apis/<group>/<version> is proxied, not served from here).
+   */
+  private buildDiscovery(resources: readonly ResourceInfo[], json: (doc: JsonObject) => SerializedDocument): void {
+    const apiDomain = this.apiDomain;
+    const docs = new Map<string, SerializedDocument>();
+    const aggregated = new Map<string, SerializedDocument>();
+    docs.set('/version', json(versionInfo({ build: this.buildInfo })));
+    docs.set('/api', json(apiVersions(this.serverAddress)));
+    const localGroups = groupsFromResources(resources);
+    const custom = new Set(resources.filter((r) => r.customResource).map((r) => r.group));
+    const merged = mergeExternalGroups(localGroups, this.external, (g) => localPriority(g.name, g.versions[0] ?? '', apiDomain, custom.has(g.name)).group);
+    docs.set('/apis', json(apiGroupList(merged.groups)));
+    for (const g of merged.groups) {
+      docs.set(`/apis/${g.name}`, json(apiGroup(g)));
+      for (const v of g.versions) {
+        if (!merged.external.has(`${g.name}/${v}`)) docs.set(`/apis/${g.name}/${v}`, json(apiResourceList(`${g.name}/${v}`, resources)));
+      }
+    }
+    const coreVersions = new Set(resources.filter((r) => r.group === '').map((r) => r.version));
+    for (const v of coreVersions) docs.set(`/api/${v}`, json(apiResourceList(v, resources)));
     const core = [{ name: '', versions: [...coreVersions] }];
     aggregated.set('/api', json(aggregatedDiscovery(core, resources, apiDomain)));
-    aggregated.set('/apis', json(aggregatedDiscovery(groups, resources, apiDomain)));
-    this.openApiV3 = buildOpenApiV3({ ...opts, versionInfo: { gitVersion } });
+    aggregated.set('/apis', json(withExternalAggregated(aggregatedDiscovery(merged.groups, resources, apiDomain), merged.groups, this.external)));
     this.docs = docs;
     this.aggregated = aggregated;
-    this.openApiV2 = new OpenApiV2Forms(openApiV2);
+  }
+
+  /** The group versions served here (built-in and custom), as of the last rebuild. */
+  servedGroupVersions(): readonly ServedGroupVersion[] {
+    return this.served;
+  }
+
+  /** Calls `listener` after every rebuild of the served resources (CRDs coming and going); returns its removal. */
+  onResourcesChanged(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Lists the extensions' available group versions in /apis, /apis/<group> and aggregated
+   * discovery (replacing the previous set); only discovery documents are rebuilt.
+   */
+  setExternalGroupVersions(external: readonly ExternalGroupVersion[]): void {
+    this.external = external;
+    this.buildDiscovery([...this.registrations, ...this.custom].map((r) => r.info), (doc) => serializeDocument(doc));
   }
 
   /** A discovery, version or OpenAPI document for `path`, or undefined when it names none. */

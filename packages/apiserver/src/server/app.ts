@@ -15,6 +15,7 @@ import type { RequestState } from '../filters/state.js';
 import { buildHandlerChain } from './handler-chain.js';
 import { ApiCatalog } from './api-catalog.js';
 import type { BuildInfo } from '../discovery/server-version.js';
+import { Aggregator, type AggregationConfig } from '../aggregator/aggregator.js';
 
 export interface ApiServerConfig {
   store: Store;
@@ -53,12 +54,16 @@ export interface ApiServerConfig {
   shutdownSignal?: AbortSignal;
   /** --audit-policy-file and --audit-log-path: absent, nothing is audited and the filter is not in the chain. */
   audit?: AuditConfig;
+  /** The aggregation layer's settings (the proxy client certificate, ...); it is always in the chain. */
+  aggregation?: AggregationConfig;
 }
 
 export interface ApiServer {
   app: Koa<RequestState>;
   registries: RegistrySet;
   catalog: ApiCatalog;
+  /** The aggregation layer: `start()` it once the server's start-up writes are done. */
+  aggregator: Aggregator;
 }
 
 /** Wires registries, documents and the filter chain into a Koa application (no listening). */
@@ -75,6 +80,7 @@ export function createApiServer(config: ApiServerConfig): ApiServer {
   const app = new Koa<RequestState>();
   app.proxy = false;
   app.silent = true;
-  buildHandlerChain(app, config, registries, catalog);
-  return { app, registries, catalog };
+  const aggregator = new Aggregator(() => registries, catalog, config.apiDomain, config.requestTimeoutMs ?? 60_000, config.aggregation);
+  buildHandlerChain(app, config, registries, catalog, aggregator.middleware);
+  return { app, registries, catalog, aggregator };
 }
