@@ -58,6 +58,8 @@ import { runtimeClasses } from './node/runtimeclasses/register.js';
 import { webhookConfigurations } from './admissionregistration/register.js';
 import { admissionRegistrationDefinitions } from './admissionregistration/schemas.js';
 import { moreKindDefinitions } from './more-kinds-schemas.js';
+import { flowControlResources } from './flowcontrol/register.js';
+import { flowControlDefinitions } from './flowcontrol/schemas.js';
 
 /** What the identity resources need of the server: token issuing, token review and the authorizer. */
 export interface IdentityDeps {
@@ -108,6 +110,7 @@ export function builtinResources(
     networkPolicies(apiDomain),
     runtimeClasses(apiDomain),
     ...webhookConfigurations(apiDomain),
+    ...flowControlResources(apiDomain),
   ];
   return [...current, ...removedVersionRegistrations(apiDomain, current)];
 }
@@ -146,6 +149,7 @@ export function builtinDefinitions(apiDomain: string): Definitions {
     ...clusterKindDefinitions(apiDomain),
     ...moreKindDefinitions(apiDomain),
     ...admissionRegistrationDefinitions(apiDomain),
+    ...flowControlDefinitions(apiDomain),
   };
   const describeOnly = builtinResources(apiDomain, describeOnlyDeps());
   return { ...current, ...removedVersionDefinitions(apiDomain, describeOnly, current) };
