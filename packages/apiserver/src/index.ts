@@ -38,3 +38,5 @@ export { CrdController, type CrdControllerDeps } from './resources/apiextensions
 export { parseIPv4Range, parsePortRange, firstIP, type IPv4Range, type PortRange } from './resources/core/services/ip-range.js';
 export { startKubernetesServiceReconciler, type KubernetesServiceReconciler } from './resources/core/services/kubernetes-service.js';
 export { API_LEVEL, serverGitVersion, UNKNOWN_BUILD, type BuildInfo } from './discovery/server-version.js';
+export * from './flowcontrol/index.js';
+export type { PriorityAndFairnessDeps } from './filters/with-priority-and-fairness.js';

@@ -16,6 +16,7 @@ import type { ClusterInfoSource } from './bootstrapsigner/kubeconfig.js';
 import { runTokenCleaner } from './tokencleaner/controller.js';
 import { runServiceAccountController } from './serviceaccount/controller.js';
 import { runRootCaCertPublisher } from './rootcacertpublisher/controller.js';
+import { runFlowControlKeeper } from './flowcontrolkeeper/controller.js';
 
 export { ApiClient, ApiError, type WatchEvent } from './client/api-client.js';
 export { Informer, SharedInformers } from './client/informer.js';
@@ -119,6 +120,7 @@ export function builtinControllers(settings: ControllerSettings = {}): Controlle
         await runRootCaCertPublisher(ctx, caPem, signal);
       },
     },
+    { name: 'priority-and-fairness-config', onByDefault: true, start: (ctx, signal) => runFlowControlKeeper(ctx, signal) },
     // Off unless named, as upstream's ControllersDisabledByDefault.
     {
       name: 'bootstrapsigner',

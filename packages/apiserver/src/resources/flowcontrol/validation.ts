@@ -1,4 +1,3 @@
-import { isDeepStrictEqual } from 'node:util';
 import {
   child,
   duplicate,
@@ -11,6 +10,7 @@ import {
   nameIsDNSSubdomain,
   notSupported,
   required,
+  semanticallyEqual,
   type FieldErrorList,
   type FlowControlCondition,
   type FlowSchema,
@@ -23,7 +23,7 @@ import {
   type QueuingConfiguration,
   type ResourcePolicyRule,
 } from '@cluster/apimachinery';
-import { requiredEntropyBits, MAX_HASH_BITS } from './shuffle-sharding-bits.js';
+import { requiredEntropyBits, MAX_HASH_BITS } from '../../flowcontrol/shuffle-sharding.js';
 
 const DISTINGUISHERS = ['ByNamespace', 'ByUser'];
 const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'proxy', 'update', 'watch'];
@@ -169,23 +169,6 @@ export function validateConditions(conditions: readonly FlowControlCondition[] |
   });
   return errs;
 }
-
-/** Drops what the wire format cannot tell from absent (false, empty lists, null), for "semantic" equality. */
-function semantic(value: unknown): unknown {
-  if (Array.isArray(value)) return value.length === 0 ? undefined : value.map(semantic);
-  if (value && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
-      const s = semantic(v);
-      if (s !== undefined && s !== null && s !== false && s !== 0 && s !== '') out[k] = s;
-    }
-    return Object.keys(out).length === 0 ? undefined : out;
-  }
-  return value;
-}
-
-/** True when two specs are equal as upstream's semantic DeepEqual sees the wire objects. */
-export const semanticallyEqual = (a: unknown, b: unknown) => isDeepStrictEqual(semantic(a), semantic(b));
 
 /** The spec of a mandatory object (exempt, catch-all) must equal the fixed value. */
 function mandatorySpecErrors(kind: 'fs' | 'pl', name: string, spec: unknown, apiDomain: string): FieldErrorList {
