@@ -44,3 +44,5 @@ export { Aggregator, type AggregationConfig } from './aggregator/aggregator.js';
 export { startLocalApiServices } from './aggregator/local-apiservices.js';
 export type { ProxyClientCertificate } from './aggregator/proxy-transport.js';
 export { REMOTE_USER_HEADER, REMOTE_GROUP_HEADER, REMOTE_EXTRA_PREFIX } from './aggregator/proxy-headers.js';
+export * from './flowcontrol/index.js';
+export type { PriorityAndFairnessDeps } from './filters/with-priority-and-fairness.js';

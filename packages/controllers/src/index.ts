@@ -19,6 +19,7 @@ import { runRootCaCertPublisher } from './rootcacertpublisher/controller.js';
 import { runResourceQuotaController } from './resourcequota/controller.js';
 import { runGarbageCollector, type GarbageCollectorOptions } from './garbagecollector/controller.js';
 import { runApiServiceAvailability, type AvailabilitySettings } from './apiserviceavailability/controller.js';
+import { runFlowControlKeeper } from './flowcontrolkeeper/controller.js';
 
 export { ApiClient, ApiError, type WatchEvent } from './client/api-client.js';
 export { Informer, SharedInformers } from './client/informer.js';
@@ -135,6 +136,7 @@ export function builtinControllers(settings: ControllerSettings = {}): Controlle
       onByDefault: true,
       start: (ctx, signal) => runApiServiceAvailability(ctx, settings.apiServiceAvailability ?? {}, signal),
     },
+    { name: 'priority-and-fairness-config', onByDefault: true, start: (ctx, signal) => runFlowControlKeeper(ctx, signal) },
     // Off unless named, as upstream's ControllersDisabledByDefault.
     {
       name: 'bootstrapsigner',

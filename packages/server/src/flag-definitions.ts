@@ -41,6 +41,8 @@ export interface ServerOptions {
    * ours is turned off with `--controllers=*,-garbagecollector`.
    */
   enableGarbageCollector: boolean;
+  /** `--enable-priority-and-fairness` (default true): API priority and fairness instead of the max-in-flight limit. */
+  enablePriorityAndFairness: boolean;
   /** `--secure-port`; 0 picks a free port. */
   securePort: number;
   bindAddress: string;
@@ -149,6 +151,7 @@ export function defaultServerOptions(): ServerOptions {
     etcdPrefix: '/registry',
     etcdCompactionInterval: 5 * MINUTE,
     enableGarbageCollector: true,
+    enablePriorityAndFairness: true,
     securePort: 6443,
     bindAddress: '0.0.0.0',
     advertiseAddress: '',
@@ -276,6 +279,7 @@ export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'livez-grace-period', key: 'livezGracePeriod', kind: 'duration', help: 'This option represents the maximum amount of time it should take for apiserver to complete its startup sequence and become live.' },
   { name: 'shutdown-delay-duration', key: 'shutdownDelayDuration', kind: 'duration', help: 'Time to delay the termination. During that time the server keeps serving requests normally while /readyz returns failure.' },
   { name: 'request-timeout', key: 'requestTimeout', kind: 'duration', help: 'An optional field indicating the duration a handler must keep a request open before timing it out.' },
+  { name: 'enable-priority-and-fairness', key: 'enablePriorityAndFairness', kind: 'bool', help: 'If true, replace the max-in-flight handler with an enhanced one that queues and dispatches with priority and fairness' },
   { name: 'max-requests-inflight', key: 'maxRequestsInflight', kind: 'int', help: 'The maximum number of non-mutating requests in flight at a given time. Zero for no limit.' },
   { name: 'max-mutating-requests-inflight', key: 'maxMutatingRequestsInflight', kind: 'int', help: 'The maximum number of mutating requests in flight at a given time. Zero for no limit.' },
   { name: 'watch-cache-history', key: 'watchCacheHistory', kind: 'duration', help: 'How long the watch cache keeps past events for watches resuming from an older resourceVersion (ours).' },

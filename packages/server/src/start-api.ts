@@ -30,6 +30,7 @@ import { protobufCodecFor } from './protobuf.js';
 import { readBuildInfo } from './build-info.js';
 import { optInAdmissionPlugins } from './admission-plugins.js';
 import { aggregationConfig } from './start-aggregator.js';
+import { buildPriorityAndFairness } from './start-apf.js';
 
 /** The API stage of a replica: the Koa app with every registry, its authorizers and admission, bootstrapped. */
 export interface Api {
@@ -70,6 +71,7 @@ export async function startApi(inputs: ApiStageInputs): Promise<Api> {
   const sa = authn.serviceAccounts;
   // Dynamic admission webhooks run after the built-in plugins; their configurations are watched.
   const webhooks = webhookAdmission(() => api.registries, { apiDomain: opts.apiDomain, metrics, log: (msg, err) => logger.warn({ err, component: 'admission-webhooks' }, msg) });
+  const apf = buildPriorityAndFairness(opts, metrics, logger, () => store.cachedObjectCounts);
   const api = createApiServer({
     store,
     logger,
@@ -95,6 +97,7 @@ export async function startApi(inputs: ApiStageInputs): Promise<Api> {
     protobuf: protobufCodecFor(opts.apiDomain),
     build: readBuildInfo(),
     inflight: { readOnly: opts.maxRequestsInflight, mutating: opts.maxMutatingRequestsInflight },
+    flowControl: apf.deps,
     requestTimeoutMs: opts.requestTimeout,
     health: { livez: health.livez, readyz: health.readyz },
     serverAddress: `${opts.bindAddress === '0.0.0.0' ? '127.0.0.1' : opts.bindAddress}:${opts.securePort}`,
@@ -126,6 +129,7 @@ export async function startApi(inputs: ApiStageInputs): Promise<Api> {
   });
   await crds.start();
   await webhooks.source.start();
+  await apf.start(() => api.registries);
   return {
     api,
     serviceRanges,
@@ -134,6 +138,7 @@ export async function startApi(inputs: ApiStageInputs): Promise<Api> {
       stopAggregator();
       crds.stop();
       webhooks.source.stop();
+      apf.stop();
       rbac.stop();
       node?.stop();
       await audit?.backend.close();

@@ -60,6 +60,8 @@ import { admissionRegistrationDefinitions } from './admissionregistration/schema
 import { moreKindDefinitions } from './more-kinds-schemas.js';
 import { apiServices } from './apiregistration/register.js';
 import { apiRegistrationDefinitions } from './apiregistration/schemas.js';
+import { flowControlResources } from './flowcontrol/register.js';
+import { flowControlDefinitions } from './flowcontrol/schemas.js';
 
 /** What the identity resources need of the server: token issuing, token review and the authorizer. */
 export interface IdentityDeps {
@@ -111,6 +113,7 @@ export function builtinResources(
     runtimeClasses(apiDomain),
     ...webhookConfigurations(apiDomain),
     apiServices(apiDomain),
+    ...flowControlResources(apiDomain),
   ];
   return [...current, ...removedVersionRegistrations(apiDomain, current)];
 }
@@ -150,6 +153,7 @@ export function builtinDefinitions(apiDomain: string): Definitions {
     ...moreKindDefinitions(apiDomain),
     ...admissionRegistrationDefinitions(apiDomain),
     ...apiRegistrationDefinitions(apiDomain),
+    ...flowControlDefinitions(apiDomain),
   };
   const describeOnly = builtinResources(apiDomain, describeOnlyDeps());
   return { ...current, ...removedVersionDefinitions(apiDomain, describeOnly, current) };
