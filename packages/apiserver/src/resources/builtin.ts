@@ -55,6 +55,7 @@ import { ingresses } from './networking/ingresses/register.js';
 import { ingressClasses } from './networking/ingressclasses/register.js';
 import { networkPolicies } from './networking/networkpolicies/register.js';
 import { runtimeClasses } from './node/runtimeclasses/register.js';
+import { priorityClasses } from './scheduling/priorityclasses/register.js';
 import { webhookConfigurations } from './admissionregistration/register.js';
 import { admissionRegistrationDefinitions } from './admissionregistration/schemas.js';
 import { moreKindDefinitions } from './more-kinds-schemas.js';
@@ -107,6 +108,7 @@ export function builtinResources(
     ingressClasses(apiDomain),
     networkPolicies(apiDomain),
     runtimeClasses(apiDomain),
+    priorityClasses(apiDomain),
     ...webhookConfigurations(apiDomain),
   ];
   return [...current, ...removedVersionRegistrations(apiDomain, current)];

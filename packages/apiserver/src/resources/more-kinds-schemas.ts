@@ -14,6 +14,7 @@ const KINDS: ReadonlyArray<[prefix: string, group: (apiDomain: string) => string
   ['io.k8s.api.networking.v1', networkingGroup, 'IngressClass', 'A kind of Ingress and the controller that implements it.'],
   ['io.k8s.api.networking.v1', networkingGroup, 'NetworkPolicy', 'Which traffic the selected pods may send and receive.'],
   ['io.k8s.api.node.v1', (d) => `node.${d}`, 'RuntimeClass', 'A container runtime configuration pods can ask for.'],
+  ['io.k8s.api.scheduling.v1', (d) => `scheduling.${d}`, 'PriorityClass', 'A named priority value pods ask for by name.'],
 ];
 
 /**

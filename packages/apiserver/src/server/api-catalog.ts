@@ -12,6 +12,7 @@ import { serviceAccountAdmission } from '../admission/service-account.js';
 import { limitRanger, type LimitRangeObject } from '../admission/limit-ranger.js';
 import { nodeRestriction } from '../admission/node-restriction.js';
 import { defaultIngressClassAdmission } from '../admission/default-ingress-class.js';
+import { priorityAdmission, priorityClassLookup } from '../admission/priority.js';
 import type { AdmissionPlugin } from '../admission/admission.js';
 import { parseAccept } from '../negotiation/media-type.js';
 import {
@@ -211,6 +212,8 @@ export class ApiCatalog {
     }
     if (pods) plugins.push(serviceAccountAdmission(this.apiDomain));
     if (pods && nodes) plugins.push(nodeRestriction(this.apiDomain, { getNode: (ns, name) => nodes.get(ns, name), getPod: (ns, name) => pods.get(ns, name) }));
+    const priorityClasses = registries.byResource(`scheduling.${this.apiDomain}`, 'priorityclasses');
+    if (priorityClasses) plugins.push(priorityAdmission(`scheduling.${this.apiDomain}`, priorityClassLookup(priorityClasses)));
     const ingressClasses = registries.byResource(`networking.${this.apiDomain}`, 'ingressclasses');
     if (ingressClasses) {
       // A most-recent list (served from the watch cache once it is known current): a class marked

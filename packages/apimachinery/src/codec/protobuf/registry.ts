@@ -93,6 +93,7 @@ const TABLE: readonly GroupVersionKinds[] = [
     kinds: ['ValidatingWebhookConfiguration', 'ValidatingWebhookConfigurationList', 'MutatingWebhookConfiguration', 'MutatingWebhookConfigurationList'],
   },
   { prefix: 'node', version: 'v1', pkg: 'k8s.io.api.node.v1', kinds: ['RuntimeClass', 'RuntimeClassList'] },
+  { prefix: 'scheduling', version: 'v1', pkg: 'k8s.io.api.scheduling.v1', kinds: ['PriorityClass', 'PriorityClassList'] },
   {
     prefix: 'authorization',
     version: 'v1',

@@ -1,0 +1,86 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { decodeProtobufObject, encodeProtobufObject, type KubeObject } from '../packages/apimachinery/src/index.js';
+import { kubectl, startServerProcess, type ServerProcess } from './support/server-process.js';
+import { KubeconfigClient } from './support/http-client.js';
+
+// PriorityClass (and the Priority admission plugin), PersistentVolume and PersistentVolumeClaim,
+// the storage/v1 kinds, HorizontalPodAutoscaler (autoscaling/v2 and v1 over one stored object)
+// and ComponentStatus, with stock kubectl 1.32 and raw JSON and Protobuf requests.
+
+let server: ServerProcess;
+let client: KubeconfigClient;
+beforeAll(async () => {
+  server = await startServerProcess(['--controllers=-namespace']);
+  client = new KubeconfigClient(server.kubeconfig);
+}, 60_000);
+afterAll(async () => {
+  client?.close();
+  await server?.stop();
+}, 30_000);
+
+const ok = async (args: string[]) => {
+  const r = await kubectl(server, args);
+  if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')} failed (${r.code}): ${r.stderr}`);
+  return r.stdout;
+};
+const fails = async (args: string[]) => {
+  const r = await kubectl(server, args);
+  expect(r.code).not.toBe(0);
+  return r.stderr;
+};
+const applyFile = async (name: string, text: string, verb: string[] = ['create']) => {
+  const file = join(server.dataDir, name);
+  await writeFile(file, text);
+  return ok([...verb, '-f', file]);
+};
+
+const PROTOBUF = 'application/vnd.kubernetes.protobuf';
+
+async function protobuf(method: string, path: string, obj?: KubeObject) {
+  const reply = await client.raw(method, path, { Accept: PROTOBUF, ...(obj ? { 'Content-Type': PROTOBUF } : {}) }, obj ? encodeProtobufObject(obj) : undefined);
+  const body = reply.contentType.includes(PROTOBUF) ? decodeProtobufObject(reply.body) : JSON.parse(reply.body.toString('utf8'));
+  return { status: reply.status, body: body as KubeObject & Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+describe('scheduling.k8s.io/v1 PriorityClass and the Priority admission plugin', () => {
+  test('system classes exist and are protected; kubectl create/get/delete; 422 naming the field', async () => {
+    const table = await ok(['get', 'pc']);
+    expect(table.split('\n')[0]).toMatch(/^NAME\s+VALUE\s+GLOBAL-DEFAULT\s+AGE$/);
+    expect(table).toMatch(/system-cluster-critical\s+2000000000\s+false/);
+    expect(table).toMatch(/system-node-critical\s+2000001000\s+false/);
+    expect(await fails(['delete', 'pc', 'system-node-critical'])).toContain(
+      'priorityclasses.scheduling.k8s.io "system-node-critical" is forbidden: this is a system priority class and cannot be deleted',
+    );
+    expect(await fails(['patch', 'pc', 'system-cluster-critical', '-p', '{"value":5}'])).toContain('value: Forbidden: may not be changed in an update.');
+    expect(await fails(['create', 'priorityclass', 'system-mine', '--value=5'])).toContain(
+      "metadata.name: Forbidden: priority class names with 'system-' prefix are reserved for system use only. error: system-mine is not a known system priority class",
+    );
+    expect(await fails(['create', 'priorityclass', 'huge', '--value=1000000001'])).toContain('value: Forbidden: maximum allowed value of a user defined priority is 1000000000');
+
+    // kubectl create priorityclass sends Protobuf.
+    expect(await ok(['create', 'priorityclass', 'batch-low', '--value=100', '--global-default', '--description=batch'])).toContain('priorityclass.scheduling.k8s.io/batch-low created');
+    const stored = parseYaml(await ok(['get', 'pc', 'batch-low', '-o', 'yaml']));
+    expect(stored).toMatchObject({ value: 100, globalDefault: true, preemptionPolicy: 'PreemptLowerPriority', description: 'batch' });
+    expect(await fails(['create', 'priorityclass', 'second-default', '--value=1', '--global-default'])).toContain(
+      'PriorityClass batch-low is already marked as default. Only one default can exist',
+    );
+
+    // Pods: the default class, a named class, an unknown class.
+    await applyFile('pods.yaml', ['plain', 'critical'].map((n) => `apiVersion: v1\nkind: Pod\nmetadata: {name: ${n}}\nspec:\n${n === 'critical' ? '  priorityClassName: system-node-critical\n' : ''}  containers: [{name: c, image: busybox}]\n`).join('---\n'));
+    expect(parseYaml(await ok(['get', 'pod', 'plain', '-o', 'yaml'])).spec).toMatchObject({ priorityClassName: 'batch-low', priority: 100, preemptionPolicy: 'PreemptLowerPriority' });
+    expect(parseYaml(await ok(['get', 'pod', 'critical', '-o', 'yaml'])).spec).toMatchObject({ priorityClassName: 'system-node-critical', priority: 2000001000 });
+    expect(await fails(['run', 'orphan', '--image=busybox', '--overrides={"spec":{"priorityClassName":"nope"}}'])).toContain('no PriorityClass with name nope was found');
+    await ok(['delete', 'pod', 'plain', 'critical', '--grace-period=0']);
+
+    // Server-side apply and the Protobuf round trip of a class.
+    await applyFile('pc.yaml', 'apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: ssa}\nvalue: 7\npreemptionPolicy: Never\n', ['apply', '--server-side']);
+    const pb = await protobuf('GET', '/apis/scheduling.k8s.io/v1/priorityclasses/ssa');
+    expect(pb.body).toMatchObject({ kind: 'PriorityClass', value: 7, preemptionPolicy: 'Never' });
+    const bad = await client.call('POST', '/apis/scheduling.k8s.io/v1/priorityclasses', { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'bad' }, value: 1, preemptionPolicy: 'Sometimes' });
+    expect(bad.status).toBe(422);
+    expect(bad.json.details.causes).toEqual([{ reason: 'FieldValueNotSupported', message: 'Unsupported value: "Sometimes": supported values: "Never", "PreemptLowerPriority"', field: 'preemptionPolicy' }]);
+    await ok(['delete', 'pc', 'ssa', 'batch-low']);
+  }, 120_000);
+});
