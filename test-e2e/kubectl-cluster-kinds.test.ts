@@ -84,3 +84,70 @@ describe('scheduling.k8s.io/v1 PriorityClass and the Priority admission plugin',
     await ok(['delete', 'pc', 'ssa', 'batch-low']);
   }, 120_000);
 });
+
+describe('core/v1 PersistentVolume and PersistentVolumeClaim', () => {
+  test('kubectl create/get/apply/delete, table columns, status subresource, 422 naming the field', async () => {
+    const created = await applyFile(
+      'volumes.yaml',
+      `apiVersion: v1
+kind: PersistentVolume
+metadata: {name: pv1}
+spec:
+  capacity: {storage: 5Gi}
+  accessModes: [ReadWriteOnce, ReadOnlyMany]
+  storageClassName: fast
+  hostPath: {path: /data/pv1}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: claim1}
+spec:
+  accessModes: [ReadWriteOnce]
+  storageClassName: fast
+  resources: {requests: {storage: 1Gi}}
+`,
+    );
+    expect(created).toContain('persistentvolume/pv1 created');
+    expect(created).toContain('persistentvolumeclaim/claim1 created');
+    const pvTable = await ok(['get', 'pv']);
+    expect(pvTable.split('\n')[0]).toMatch(/^NAME\s+CAPACITY\s+ACCESS MODES\s+RECLAIM POLICY\s+STATUS\s+CLAIM\s+STORAGECLASS\s+(VOLUMEATTRIBUTESCLASS\s+)?REASON\s+AGE$/);
+    expect(pvTable).toMatch(/pv1\s+5Gi\s+RWO,ROX\s+Retain\s+Pending\s+fast/);
+    const pvcTable = await ok(['get', 'pvc', '-o', 'wide']);
+    expect(pvcTable.split('\n')[0]).toMatch(/^NAME\s+STATUS\s+VOLUME\s+CAPACITY\s+ACCESS MODES\s+STORAGECLASS\s+(VOLUMEATTRIBUTESCLASS\s+)?AGE\s+VOLUMEMODE$/);
+    expect(pvcTable).toMatch(/claim1\s+Pending\s+fast\s+\S+\s+Filesystem/);
+    const pv = parseYaml(await ok(['get', 'pv', 'pv1', '-o', 'yaml']));
+    expect(pv.spec).toMatchObject({ persistentVolumeReclaimPolicy: 'Retain', volumeMode: 'Filesystem', hostPath: { path: '/data/pv1', type: '' } });
+    expect(pv.status).toEqual({ phase: 'Pending' });
+
+    // Binding as the controller does: spec.volumeName once, then status through the subresource.
+    await ok(['patch', 'pvc', 'claim1', '-p', '{"spec":{"volumeName":"pv1"}}']);
+    await ok(['patch', 'pvc', 'claim1', '--subresource=status', '-p', '{"status":{"phase":"Bound","accessModes":["ReadWriteOnce"],"capacity":{"storage":"5Gi"}}}']);
+    await ok(['patch', 'pv', 'pv1', '--subresource=status', '-p', '{"status":{"phase":"Bound"},"spec":{"capacity":{"storage":"9Gi"}}}']);
+    expect(await ok(['get', 'pvc', 'claim1'])).toMatch(/claim1\s+Bound\s+pv1\s+5Gi\s+RWO\s+fast/);
+    expect(await ok(['get', 'pv', 'pv1'])).toMatch(/pv1\s+5Gi\s+RWO,ROX\s+Retain\s+Bound/);
+    expect(await fails(['patch', 'pvc', 'claim1', '-p', '{"spec":{"volumeName":"other"}}'])).toContain('spec: Forbidden: spec is immutable after creation except resources.requests for bound claims');
+    expect(await fails(['patch', 'pv', 'pv1', '-p', '{"spec":{"hostPath":{"path":"/elsewhere"}}}'])).toContain('spec.persistentvolumesource: Forbidden: spec.persistentvolumesource is immutable after creation');
+    // A bound claim may grow, never shrink.
+    await ok(['patch', 'pvc', 'claim1', '-p', '{"spec":{"resources":{"requests":{"storage":"2Gi"}}}}']);
+    expect(await fails(['patch', 'pvc', 'claim1', '-p', '{"spec":{"resources":{"requests":{"storage":"1Gi"}}}}'])).toContain('spec.resources.requests.storage: Forbidden: field can not be less than previous value');
+
+    const bad = await client.call('POST', '/api/v1/persistentvolumes', { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'bad' }, spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteSometimes'], nfs: { server: 'nfs.example.com', path: 'relative' } } });
+    expect(bad.status).toBe(422);
+    expect(bad.json.details.causes).toEqual([
+      { reason: 'FieldValueNotSupported', message: 'Unsupported value: "ReadWriteSometimes": supported values: "ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"', field: 'spec.accessModes' },
+      { reason: 'FieldValueInvalid', message: 'Invalid value: "relative": must be an absolute path', field: 'spec.nfs.path' },
+    ]);
+    const badClaim = await client.call('POST', '/api/v1/namespaces/default/persistentvolumeclaims', { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'bad' }, spec: { resources: { requests: { storage: '0' } } } });
+    expect(badClaim.status).toBe(422);
+    expect(badClaim.json.details.causes.map((c: { field: string }) => c.field)).toEqual(['spec.accessModes', 'spec.resources[storage]']);
+
+    // Protobuf: list with a field selector, and a server-side apply.
+    const list = await protobuf('GET', '/api/v1/persistentvolumes?fieldSelector=name%3Dpv1');
+    expect(list.body.kind).toBe('PersistentVolumeList');
+    expect(list.body['items'].map((i: KubeObject) => i.metadata.name)).toEqual(['pv1']);
+    await applyFile('pvc-ssa.yaml', 'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: claim2}\nspec: {accessModes: [ReadWriteMany], resources: {requests: {storage: 3Gi}}, volumeMode: Block}\n', ['apply', '--server-side']);
+    expect(parseYaml(await ok(['get', 'pvc', 'claim2', '-o', 'yaml'])).spec.volumeMode).toBe('Block');
+    await ok(['delete', 'pvc', 'claim1', 'claim2']);
+    await ok(['delete', 'pv', 'pv1']);
+  }, 120_000);
+});

@@ -56,6 +56,8 @@ import { ingressClasses } from './networking/ingressclasses/register.js';
 import { networkPolicies } from './networking/networkpolicies/register.js';
 import { runtimeClasses } from './node/runtimeclasses/register.js';
 import { priorityClasses } from './scheduling/priorityclasses/register.js';
+import { persistentVolumes } from './core/persistentvolumes/register.js';
+import { persistentVolumeClaims } from './core/persistentvolumeclaims/register.js';
 import { webhookConfigurations } from './admissionregistration/register.js';
 import { admissionRegistrationDefinitions } from './admissionregistration/schemas.js';
 import { moreKindDefinitions } from './more-kinds-schemas.js';
@@ -109,6 +111,8 @@ export function builtinResources(
     networkPolicies(apiDomain),
     runtimeClasses(apiDomain),
     priorityClasses(apiDomain),
+    persistentVolumes,
+    persistentVolumeClaims,
     ...webhookConfigurations(apiDomain),
   ];
   return [...current, ...removedVersionRegistrations(apiDomain, current)];
