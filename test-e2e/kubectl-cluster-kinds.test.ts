@@ -151,3 +151,96 @@ spec:
     await ok(['delete', 'pv', 'pv1']);
   }, 120_000);
 });
+
+describe('storage.k8s.io/v1 kinds and DefaultStorageClass admission', () => {
+  test('StorageClass, CSIDriver, CSINode, VolumeAttachment, CSIStorageCapacity: create, table columns, defaults, update rules', async () => {
+    const created = await applyFile(
+      'storage.yaml',
+      `apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata:
+  name: standard
+  annotations: {storageclass.kubernetes.io/is-default-class: "true"}
+provisioner: example.com/hostpath
+allowVolumeExpansion: true
+---
+apiVersion: storage.k8s.io/v1
+kind: CSIDriver
+metadata: {name: hostpath.csi.example.com}
+spec:
+  tokenRequests: [{audience: vault}]
+---
+apiVersion: storage.k8s.io/v1
+kind: CSINode
+metadata: {name: node-1}
+spec:
+  drivers: [{name: hostpath.csi.example.com, nodeID: node-1, topologyKeys: [topology.kubernetes.io/zone]}]
+---
+apiVersion: storage.k8s.io/v1
+kind: VolumeAttachment
+metadata: {name: va-1}
+spec: {attacher: hostpath.csi.example.com, nodeName: node-1, source: {persistentVolumeName: pv-1}}
+---
+apiVersion: storage.k8s.io/v1
+kind: CSIStorageCapacity
+metadata: {name: cap-1}
+storageClassName: standard
+capacity: 10Gi
+nodeTopology: {matchLabels: {topology.kubernetes.io/zone: a}}
+`,
+    );
+    for (const line of ['storageclass.storage.k8s.io/standard created', 'csidriver.storage.k8s.io/hostpath.csi.example.com created', 'csinode.storage.k8s.io/node-1 created', 'volumeattachment.storage.k8s.io/va-1 created', 'csistoragecapacity.storage.k8s.io/cap-1 created']) {
+      expect(created).toContain(line);
+    }
+    const sc = await ok(['get', 'sc']);
+    expect(sc.split('\n')[0]).toMatch(/^NAME\s+PROVISIONER\s+RECLAIMPOLICY\s+VOLUMEBINDINGMODE\s+ALLOWVOLUMEEXPANSION\s+AGE$/);
+    expect(sc).toMatch(/standard \(default\)\s+example.com\/hostpath\s+Delete\s+Immediate\s+true/);
+    expect(await ok(['get', 'csidrivers'])).toMatch(/hostpath.csi.example.com\s+true\s+false\s+false\s+vault\s+false\s+Persistent/);
+    expect(await ok(['get', 'csinodes'])).toMatch(/node-1\s+1\s/);
+    expect(await ok(['get', 'volumeattachments'])).toMatch(/va-1\s+hostpath.csi.example.com\s+pv-1\s+node-1\s+false/);
+    expect(await ok(['get', 'csistoragecapacities'])).toMatch(/cap-1\s+standard\s+10Gi/);
+    const driver = parseYaml(await ok(['get', 'csidriver', 'hostpath.csi.example.com', '-o', 'yaml']));
+    expect(driver.spec).toMatchObject({ attachRequired: true, podInfoOnMount: false, storageCapacity: false, fsGroupPolicy: 'ReadWriteOnceWithFSType', volumeLifecycleModes: ['Persistent'], requiresRepublish: false });
+
+    // Update rules and the status subresource.
+    expect(await fails(['patch', 'sc', 'standard', '-p', '{"provisioner":"other.example.com/x"}'])).toContain('provisioner: Forbidden: updates to provisioner are forbidden.');
+    expect(await fails(['patch', 'csidriver', 'hostpath.csi.example.com', '-p', '{"spec":{"attachRequired":false}}'])).toContain('spec.attachedRequired: Invalid value: false: field is immutable');
+    await ok(['patch', 'csidriver', 'hostpath.csi.example.com', '-p', '{"spec":{"requiresRepublish":true}}']);
+    expect(parseYaml(await ok(['get', 'csidriver', 'hostpath.csi.example.com', '-o', 'yaml'])).metadata.generation).toBe(1);
+    expect(await fails(['patch', 'volumeattachment', 'va-1', '-p', '{"spec":{"nodeName":"node-2"}}'])).toContain('field is immutable');
+    await ok(['patch', 'volumeattachment', 'va-1', '--subresource=status', '-p', '{"status":{"attached":true,"attachmentMetadata":{"devicePath":"/dev/sdb"}}}']);
+    expect(await ok(['get', 'volumeattachments'])).toMatch(/va-1\s+hostpath.csi.example.com\s+pv-1\s+node-1\s+true/);
+    expect(await fails(['patch', 'csistoragecapacity', 'cap-1', '--type=merge', '-p', '{"storageClassName":"other"}'])).toContain('storageClassName: Invalid value: "other": field is immutable');
+
+    const bad = await client.call('POST', '/apis/storage.k8s.io/v1/storageclasses', { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'bad' }, provisioner: 'x', reclaimPolicy: 'Recycle', volumeBindingMode: 'Later' });
+    expect(bad.status).toBe(422);
+    expect(bad.json.details.causes).toEqual([
+      { reason: 'FieldValueNotSupported', message: 'Unsupported value: "Recycle": supported values: "Delete", "Retain"', field: 'reclaimPolicy' },
+      { reason: 'FieldValueNotSupported', message: 'Unsupported value: "Later": supported values: "Immediate", "WaitForFirstConsumer"', field: 'volumeBindingMode' },
+    ]);
+
+    // DefaultStorageClass: a claim without a class gets the default; "" keeps none; two defaults refuse.
+    await applyFile('claims.yaml', ['a', 'b'].map((n) => `apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: ${n}}\nspec: {${n === 'b' ? 'storageClassName: "", ' : ''}accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}\n`).join('---\n'));
+    expect(parseYaml(await ok(['get', 'pvc', 'a', '-o', 'yaml'])).spec.storageClassName).toBe('standard');
+    expect(parseYaml(await ok(['get', 'pvc', 'b', '-o', 'yaml'])).spec.storageClassName).toBe('');
+    await applyFile('sc2.yaml', 'apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {name: second, annotations: {storageclass.kubernetes.io/is-default-class: "true"}}\nprovisioner: example.com/x\n');
+    const refused = await client.call('POST', '/api/v1/namespaces/default/persistentvolumeclaims', { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'c' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } });
+    expect(refused.status).toBe(403);
+    expect(refused.json.message).toBe('persistentvolumeclaims "c" is forbidden: Internal error occurred: 2 default StorageClasses were found');
+
+    // Protobuf round trip of each kind's list.
+    for (const r of ['storageclasses', 'csidrivers', 'csinodes', 'volumeattachments', 'csistoragecapacities']) {
+      const list = await protobuf('GET', `/apis/storage.k8s.io/v1/${r}`);
+      expect(list.status).toBe(200);
+      expect(list.body['items'].length).toBeGreaterThan(0);
+    }
+    const va = await protobuf('GET', '/apis/storage.k8s.io/v1/volumeattachments/va-1');
+    expect(va.body['status']).toEqual({ attached: true, attachmentMetadata: { devicePath: '/dev/sdb' } });
+    await ok(['delete', 'pvc', 'a', 'b']);
+    await ok(['delete', 'sc', 'standard', 'second']);
+    await ok(['delete', 'csidriver', 'hostpath.csi.example.com']);
+    await ok(['delete', 'csinode', 'node-1']);
+    await ok(['delete', 'volumeattachment', 'va-1']);
+    await ok(['delete', 'csistoragecapacity', 'cap-1']);
+  }, 120_000);
+});

@@ -57,6 +57,7 @@ import { networkPolicies } from './networking/networkpolicies/register.js';
 import { runtimeClasses } from './node/runtimeclasses/register.js';
 import { priorityClasses } from './scheduling/priorityclasses/register.js';
 import { persistentVolumes } from './core/persistentvolumes/register.js';
+import { storageResources } from './storage/register.js';
 import { persistentVolumeClaims } from './core/persistentvolumeclaims/register.js';
 import { webhookConfigurations } from './admissionregistration/register.js';
 import { admissionRegistrationDefinitions } from './admissionregistration/schemas.js';
@@ -113,6 +114,7 @@ export function builtinResources(
     priorityClasses(apiDomain),
     persistentVolumes,
     persistentVolumeClaims,
+    ...storageResources(apiDomain),
     ...webhookConfigurations(apiDomain),
   ];
   return [...current, ...removedVersionRegistrations(apiDomain, current)];

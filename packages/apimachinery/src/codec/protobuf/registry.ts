@@ -99,6 +99,12 @@ const TABLE: readonly GroupVersionKinds[] = [
   { prefix: 'node', version: 'v1', pkg: 'k8s.io.api.node.v1', kinds: ['RuntimeClass', 'RuntimeClassList'] },
   { prefix: 'scheduling', version: 'v1', pkg: 'k8s.io.api.scheduling.v1', kinds: ['PriorityClass', 'PriorityClassList'] },
   {
+    prefix: 'storage',
+    version: 'v1',
+    pkg: 'k8s.io.api.storage.v1',
+    kinds: ['StorageClass', 'StorageClassList', 'CSIDriver', 'CSIDriverList', 'CSINode', 'CSINodeList', 'VolumeAttachment', 'VolumeAttachmentList', 'CSIStorageCapacity', 'CSIStorageCapacityList'],
+  },
+  {
     prefix: 'authorization',
     version: 'v1',
     pkg: 'k8s.io.api.authorization.v1',
