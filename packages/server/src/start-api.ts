@@ -25,6 +25,7 @@ import type { WorkerRole } from './start.js';
 import { authorizationFor } from './authorizers.js';
 import { auditConfig } from './audit-config.js';
 import { ensureBuiltinNamespaces } from './bootstrap.js';
+import { ensureSystemPriorityClasses } from './start-priority-classes.js';
 import { retryStartupStep } from './startup-retry.js';
 import { protobufCodecFor } from './protobuf.js';
 import { readBuildInfo } from './build-info.js';
@@ -110,6 +111,7 @@ export async function startApi(inputs: ApiStageInputs): Promise<Api> {
   const retrying = { log: (msg: string, err: unknown) => logger.warn({ err }, msg) };
   await retryStartupStep('start-system-namespaces', () => ensureBuiltinNamespaces(api), retrying);
   health.hookDone('start-system-namespaces-controller');
+  await retryStartupStep('scheduling/bootstrap-system-priority-classes', () => ensureSystemPriorityClasses(api, opts.apiDomain), retrying);
   await retryStartupStep('rbac/bootstrap-roles', () => ensureDefaultRbac(api.registries, opts.apiDomain, { nodeJoin: opts.nodeJoinBindings }), retrying);
   const clusterRoles = api.registries.byResource(`rbac.authorization.${opts.apiDomain}`, 'clusterroles')!;
   await retryStartupStep('clusterrole-aggregation', () => aggregateUntilStable(clusterRoles), retrying);

@@ -55,6 +55,10 @@ import { ingresses } from './networking/ingresses/register.js';
 import { ingressClasses } from './networking/ingressclasses/register.js';
 import { networkPolicies } from './networking/networkpolicies/register.js';
 import { runtimeClasses } from './node/runtimeclasses/register.js';
+import { priorityClasses } from './scheduling/priorityclasses/register.js';
+import { persistentVolumes } from './core/persistentvolumes/register.js';
+import { storageResources } from './storage/register.js';
+import { persistentVolumeClaims } from './core/persistentvolumeclaims/register.js';
 import { webhookConfigurations } from './admissionregistration/register.js';
 import { admissionRegistrationDefinitions } from './admissionregistration/schemas.js';
 import { moreKindDefinitions } from './more-kinds-schemas.js';
@@ -111,6 +115,10 @@ export function builtinResources(
     ingressClasses(apiDomain),
     networkPolicies(apiDomain),
     runtimeClasses(apiDomain),
+    priorityClasses(apiDomain),
+    persistentVolumes,
+    persistentVolumeClaims,
+    ...storageResources(apiDomain),
     ...webhookConfigurations(apiDomain),
     apiServices(apiDomain),
     ...flowControlResources(apiDomain),

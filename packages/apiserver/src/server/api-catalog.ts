@@ -14,6 +14,8 @@ import { limitRanger, type LimitRangeObject } from '../admission/limit-ranger.js
 import { nodeRestriction } from '../admission/node-restriction.js';
 import { defaultIngressClassAdmission } from '../admission/default-ingress-class.js';
 import { resourceQuotaPlugin } from '../admission/quota/wiring.js';
+import { priorityAdmission, priorityClassLookup } from '../admission/priority.js';
+import { defaultStorageClassAdmission } from '../admission/default-storage-class.js';
 import type { AdmissionPlugin } from '../admission/admission.js';
 import { parseAccept } from '../negotiation/media-type.js';
 import {
@@ -262,6 +264,10 @@ export class ApiCatalog {
     const serviceAccounts = registries.byResource('', 'serviceaccounts');
     if (pods) plugins.push(serviceAccountAdmission(this.apiDomain, serviceAccounts && cachedThenQuorum(serviceAccounts)));
     if (pods && nodes) plugins.push(nodeRestriction(this.apiDomain, { getNode: (ns, name) => nodes.get(ns, name), getPod: (ns, name) => pods.get(ns, name) }));
+    const priorityClasses = registries.byResource(`scheduling.${this.apiDomain}`, 'priorityclasses');
+    if (priorityClasses) plugins.push(priorityAdmission(`scheduling.${this.apiDomain}`, priorityClassLookup(priorityClasses)));
+    const storageClasses = registries.byResource(`storage.${this.apiDomain}`, 'storageclasses');
+    if (storageClasses) plugins.push(defaultStorageClassAdmission(async () => (await storageClasses.list('', { hasSelector: false })).items));
     const ingressClasses = registries.byResource(`networking.${this.apiDomain}`, 'ingressclasses');
     if (ingressClasses) {
       // A most-recent list (served from the watch cache once it is known current): a class marked
