@@ -23,6 +23,7 @@ export { NODE_LEASE_NAMESPACE } from './authz/node/node-identity.js';
 export { rbacEscalationPlugin } from './authz/rbac/escalation.js';
 export { certificateAdmissionPlugins } from './admission/certificates.js';
 export { webhookAdmission } from './admission/webhooks.js';
+export { loadWebhookCredentials } from './admission/webhook-credentials.js';
 export { aggregateUntilStable, startClusterRoleAggregator } from './authz/rbac/aggregator.js';
 export { ensureDefaultRbac } from './authz/rbac/bootstrap/ensure.js';
 export { parseAuditPolicy, type AuditPolicy } from './audit/policy.js';

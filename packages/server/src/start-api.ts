@@ -28,6 +28,7 @@ import { ensureBuiltinNamespaces } from './bootstrap.js';
 import { retryStartupStep } from './startup-retry.js';
 import { protobufCodecFor } from './protobuf.js';
 import { readBuildInfo } from './build-info.js';
+import { webhookCredentialsFor } from './start-admission.js';
 
 /** The API stage of a replica: the Koa app with every registry, its authorizers and admission, bootstrapped. */
 export interface Api {
@@ -67,7 +68,7 @@ export async function startApi(inputs: ApiStageInputs): Promise<Api> {
   const serviceRanges = { ipRange: parseIPv4Range(opts.serviceClusterIpRange), nodePorts: parsePortRange(opts.serviceNodePortRange) };
   const sa = authn.serviceAccounts;
   // Dynamic admission webhooks run after the built-in plugins; their configurations are watched.
-  const webhooks = webhookAdmission(() => api.registries, { apiDomain: opts.apiDomain, metrics, log: (msg, err) => logger.warn({ err, component: 'admission-webhooks' }, msg) });
+  const webhooks = webhookAdmission(() => api.registries, { apiDomain: opts.apiDomain, metrics, credentials: webhookCredentialsFor(opts), log: (msg, err) => logger.warn({ err, component: 'admission-webhooks' }, msg) });
   const api = createApiServer({
     store,
     logger,

@@ -4,7 +4,7 @@ import type { AdmissionPlugin } from './admission.js';
 import { mutatingWebhookAdmission } from './mutating-webhook.js';
 import { validatingWebhookAdmission } from './validating-webhook.js';
 import type { WebhookDeps } from './webhook-dispatcher.js';
-import type { CredentialsFor } from './webhook-call.js';
+import type { WebhookPluginCredentials } from './webhook-credentials.js';
 import { equivalentsFrom, namespaceLabelsFrom, serviceResolverFrom } from './webhook-resolve.js';
 import { WebhookSource } from './webhook-source.js';
 
@@ -12,7 +12,7 @@ export interface WebhookAdmissionOptions {
   apiDomain: string;
   metrics?: Registry;
   /** Credentials per webhook host (--admission-control-config-file). */
-  credentials?: CredentialsFor;
+  credentials?: WebhookPluginCredentials;
   log?: (msg: string, err?: unknown) => void;
 }
 
@@ -28,7 +28,6 @@ export function webhookAdmission(registries: () => RegistrySet, opts: WebhookAdm
     namespaceLabels: namespaceLabelsFrom(registries),
     resolveService: serviceResolverFrom(registries),
     equivalents: equivalentsFrom(registries),
-    ...(opts.credentials ? { credentials: opts.credentials } : {}),
   };
   if (opts.metrics) {
     const duration = new Histogram({
@@ -56,5 +55,13 @@ export function webhookAdmission(registries: () => RegistrySet, opts: WebhookAdm
       else if (e.errorType === 'calling_webhook_error') failOpen.inc({ name: e.name, type: e.type === 'admit' ? 'admit' : 'validating' });
     };
   }
-  return { source, plugins: [mutatingWebhookAdmission(source, deps), validatingWebhookAdmission(source, deps)] };
+  const mutating = opts.credentials?.mutating;
+  const validating = opts.credentials?.validating;
+  return {
+    source,
+    plugins: [
+      mutatingWebhookAdmission(source, mutating ? { ...deps, credentials: mutating } : deps),
+      validatingWebhookAdmission(source, validating ? { ...deps, credentials: validating } : deps),
+    ],
+  };
 }
