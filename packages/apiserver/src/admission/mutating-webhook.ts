@@ -94,7 +94,7 @@ async function invoke(inv: Invocation, a: AdmissionAttributes, deps: WebhookDeps
     deps.observe?.({ name, type: 'admit', operation: a.operation, rejected, seconds: (performance.now() - started) / 1000, errorType: failed ? 'calling_webhook_error' : 'no_error', code });
   let answer;
   try {
-    answer = await callWebhook(inv, a, deps);
+    answer = await callWebhook(inv, a, deps, true);
   } catch (err) {
     if (!(err instanceof WebhookCallError)) throw err;
     const ignore = w.failurePolicy === 'Ignore';
@@ -110,7 +110,7 @@ async function invoke(inv: Invocation, a: AdmissionAttributes, deps: WebhookDeps
   }
   observe(false, false);
   if (answer.patch === undefined) return false;
-  return applyPatch(inv, name, a, answer.patch, answer.patchType);
+  return applyPatch(inv, name, a, answer.patch);
 }
 
 const identity = (o: KubeObject) => JSON.stringify([o.apiVersion, o.kind, o.metadata?.name, o.metadata?.namespace ?? '']);
@@ -121,16 +121,15 @@ const identity = (o: KubeObject) => JSON.stringify([o.apiVersion, o.kind, o.meta
  * value of the wrong type refused), as upstream decodes a patched object into its type. Schema
  * validation of the result follows in the registry. Returns whether the object changed.
  */
-function applyPatch(inv: Invocation, name: string, a: AdmissionAttributes, patch: string, patchType: string | undefined): boolean {
-  if (patchType !== 'JSONPatch') {
-    throw callFailure(name, new Error(`unsupported patch type ${JSON.stringify(patchType ?? '')}`));
-  }
+function applyPatch(inv: Invocation, name: string, a: AdmissionAttributes, patch: string): boolean {
   if (!a.object || a.operation === 'DELETE') return false;
+  // An answer that decoded but whose patch does not apply is the server's error whatever the
+  // failure policy (upstream answers 500 InternalError too).
   let ops: JsonValue;
   try {
     ops = JSON.parse(Buffer.from(patch, 'base64').toString('utf8')) as JsonValue;
   } catch {
-    throw callFailure(name, new Error('the patch is not base64-encoded JSON'));
+    throw newInternalError(new Error(`the JSON patch of webhook ${JSON.stringify(name)} is not JSON`));
   }
   const seen = versionedObject(inv, a, a.object)!;
   let patched: JsonValue;

@@ -34,7 +34,7 @@ export function validatingWebhookAdmission(source: WebhookSource, deps: WebhookD
           const observe = (rejected: boolean, failed: boolean, code?: number) =>
             deps.observe?.({ name, type: 'validating', operation: a.operation, rejected, seconds: (performance.now() - started) / 1000, errorType: failed ? 'calling_webhook_error' : 'no_error', code });
           try {
-            const answer = await callWebhook(inv, a, deps);
+            const answer = await callWebhook(inv, a, deps, false);
             recordAnswer(a, name, answer);
             if (answer.allowed) {
               observe(false, false);

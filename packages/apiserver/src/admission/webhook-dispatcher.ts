@@ -53,6 +53,7 @@ export interface Invocation {
 }
 
 const REVIEW_VERSIONS = ['v1', 'v1beta1'];
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 /** The webhooks of `entries` that apply to the request, in order. */
 export async function matchingWebhooks(entries: readonly WebhookEntry[], a: AdmissionAttributes, deps: WebhookDeps): Promise<Invocation[]> {
@@ -174,7 +175,7 @@ async function targetOf(w: Webhook, deps: WebhookDeps): Promise<CallTarget> {
 }
 
 /** POSTs the review to the webhook; its timeoutSeconds bounds the whole call. */
-export async function callWebhook(inv: Invocation, a: AdmissionAttributes, deps: WebhookDeps): Promise<WebhookAnswer> {
+export async function callWebhook(inv: Invocation, a: AdmissionAttributes, deps: WebhookDeps, mutating: boolean): Promise<WebhookAnswer> {
   const w = inv.entry.webhook;
   const uid = randomUUID();
   // The first AdmissionReview version the webhook lists that this server speaks, as upstream.
@@ -182,7 +183,14 @@ export async function callWebhook(inv: Invocation, a: AdmissionAttributes, deps:
   const body = Buffer.from(JSON.stringify(admissionReview(inv, a, deps.apiDomain, uid, version)));
   const target = await targetOf(w, deps);
   const text = await postReview(target, body, (w.timeoutSeconds ?? 10) * 1000);
-  return parseAnswer(text, uid, `admission.${deps.apiDomain}/${version}`);
+  const answer = parseAnswer(text, uid, `admission.${deps.apiDomain}/${version}`);
+  if (!mutating) {
+    // A validating webhook's patch is not read.
+    delete answer.patch;
+  } else if (answer.patch !== undefined && answer.patchType !== 'JSONPatch') {
+    throw new WebhookCallError(`received invalid webhook response: webhook returned invalid response.patchType of ${JSON.stringify(answer.patchType ?? '')}`);
+  }
+  return answer;
 }
 
 function parseAnswer(text: string, uid: string, apiVersion: string): WebhookAnswer {
@@ -203,8 +211,9 @@ function parseAnswer(text: string, uid: string, apiVersion: string): WebhookAnsw
   const answer: WebhookAnswer = { allowed: resp['allowed'] };
   if (typeof resp['status'] === 'object' && resp['status'] !== null) answer.status = resp['status'] as Partial<Status>;
   if (resp['patch'] !== undefined && resp['patch'] !== null) {
-    if (typeof resp['patch'] !== 'string') throw new WebhookCallError('received invalid webhook response: response.patch is not base64');
-    answer.patch = resp['patch'];
+    // (A []byte in upstream's Go types: anything but base64 fails the decoding of the whole review.)
+    if (typeof resp['patch'] !== 'string' || !BASE64.test(resp['patch'])) throw new WebhookCallError('received invalid webhook response: response.patch is not base64');
+    if (resp['patch'] !== '') answer.patch = resp['patch'];
   }
   if (typeof resp['patchType'] === 'string') answer.patchType = resp['patchType'];
   if (Array.isArray(resp['warnings'])) answer.warnings = resp['warnings'].filter((w): w is string => typeof w === 'string');
