@@ -26,6 +26,7 @@ export { certificateAdmissionPlugins } from './admission/certificates.js';
 export type { AdmissionPlugin, AdmissionAttributes } from './admission/admission.js';
 export { ownerReferencesPermissionEnforcement, OWNER_REFERENCES_PERMISSION_ENFORCEMENT, type KindMapping } from './admission/owner-references-permission.js';
 export { webhookAdmission } from './admission/webhooks.js';
+export { loadWebhookCredentials } from './admission/webhook-credentials.js';
 export { aggregateUntilStable, startClusterRoleAggregator } from './authz/rbac/aggregator.js';
 export { ensureDefaultRbac } from './authz/rbac/bootstrap/ensure.js';
 export { parseAuditPolicy, type AuditPolicy } from './audit/policy.js';

@@ -124,6 +124,7 @@ export interface ServerOptions {
   enableAdmissionPlugins: string[];
   auditLogPath: string;
   auditPolicyFile: string;
+  admissionControlConfigFile: string;
   showHiddenMetricsForVersion: string;
   auditLogMaxsize: number;
   auditLogMaxbackup: number;
@@ -212,6 +213,7 @@ export function defaultServerOptions(): ServerOptions {
     enableAdmissionPlugins: [],
     auditLogPath: '',
     auditPolicyFile: '',
+    admissionControlConfigFile: '',
     showHiddenMetricsForVersion: '',
     auditLogMaxsize: 0,
     auditLogMaxbackup: 0,
@@ -291,6 +293,7 @@ export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'controllers', key: 'controllers', kind: 'stringSlice', help: "A list of controllers to enable. '*' enables all on-by-default controllers, 'foo' enables the controller named 'foo', '-foo' disables the controller named 'foo'." },
   { name: 'audit-log-path', key: 'auditLogPath', kind: 'string', help: "If set, all requests coming to the apiserver will be logged to this file. '-' means standard out." },
   { name: 'show-hidden-metrics-for-version', key: 'showHiddenMetricsForVersion', kind: 'string', help: 'The previous version for which you want to show hidden metrics. Only the previous minor version is meaningful, other values will not be allowed. The format is <major>.<minor>, e.g.: \'1.16\'.' },
+  { name: 'admission-control-config-file', key: 'admissionControlConfigFile', kind: 'string', help: 'File with admission control configuration.' },
   { name: 'audit-policy-file', key: 'auditPolicyFile', kind: 'string', help: 'Path to the file that defines the audit policy configuration.' },
   { name: 'audit-log-maxsize', key: 'auditLogMaxsize', kind: 'int', help: 'The maximum size in megabytes of the audit log file before it gets rotated.' },
   { name: 'audit-log-maxbackup', key: 'auditLogMaxbackup', kind: 'int', help: 'The maximum number of old audit log files to retain. Setting a value of 0 will mean there\'s no restriction on the number of files.' },

@@ -32,6 +32,7 @@ import { readBuildInfo } from './build-info.js';
 import { optInAdmissionPlugins } from './admission-plugins.js';
 import { aggregationConfig } from './start-aggregator.js';
 import { buildPriorityAndFairness } from './start-apf.js';
+import { webhookCredentialsFor } from './start-admission.js';
 
 /** The API stage of a replica: the Koa app with every registry, its authorizers and admission, bootstrapped. */
 export interface Api {
@@ -71,7 +72,7 @@ export async function startApi(inputs: ApiStageInputs): Promise<Api> {
   const serviceRanges = { ipRange: parseIPv4Range(opts.serviceClusterIpRange), nodePorts: parsePortRange(opts.serviceNodePortRange) };
   const sa = authn.serviceAccounts;
   // Dynamic admission webhooks run after the built-in plugins; their configurations are watched.
-  const webhooks = webhookAdmission(() => api.registries, { apiDomain: opts.apiDomain, metrics, log: (msg, err) => logger.warn({ err, component: 'admission-webhooks' }, msg) });
+  const webhooks = webhookAdmission(() => api.registries, { apiDomain: opts.apiDomain, metrics, credentials: webhookCredentialsFor(opts), log: (msg, err) => logger.warn({ err, component: 'admission-webhooks' }, msg) });
   const apf = buildPriorityAndFairness(opts, metrics, logger, () => store.cachedObjectCounts);
   const api = createApiServer({
     store,

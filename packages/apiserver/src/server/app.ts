@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Store } from '@cluster/storage';
 import type { AdmissionPlugin } from '../admission/admission.js';
+import { admissionStepMetrics } from '../admission/step-metrics.js';
 import type { Authenticator } from '../authn/authenticator.js';
 import type { Authorizer } from '../authz/authorizer.js';
 import type { AuditConfig } from '../filters/with-audit.js';
@@ -78,6 +79,7 @@ export function createApiServer(config: ApiServerConfig): ApiServer {
   let admission: readonly AdmissionPlugin[] = [];
   const registries = new RegistrySet(config.registrations, config.store, () => admission, (d, decode) => catalog.schemas(d, decode), {
     garbageCollection: config.garbageCollection ?? false,
+    admissionSteps: admissionStepMetrics(config.metrics),
   });
   admission = catalog.defaultAdmission(registries, config.extraAdmission ?? []);
   const app = new Koa<RequestState>();
