@@ -12,3 +12,4 @@ export * from './meta/duration.js';
 export * from './certificates/index.js';
 export * from './apiextensions/index.js';
 export * from './quota/index.js';
+export * from './flowcontrol/index.js';
