@@ -12,7 +12,7 @@ import { untilSynced } from '../client/informer.js';
 import type { ControllerContext } from '../index.js';
 import { WorkQueue } from '../workqueue/queue.js';
 import { QuotableResources } from './discovery.js';
-import { QuotaMonitors, type ServedResource } from './monitors.js';
+import { METADATA_ONLY, needsWholeObjects, QuotaMonitors, type ServedResource } from './monitors.js';
 import { planQuotaStatus, quotaNeedsSync, quotasToReplenish, resourcesCounted } from './reconcile.js';
 
 export interface ResourceQuotaControllerOptions {
@@ -84,7 +84,9 @@ export async function runResourceQuotaController(ctx: ControllerContext, signal:
     if (!served) return undefined;
     const base = served.path.slice(0, served.path.length - served.resource.length - 1);
     try {
-      const list = await ctx.client.list<KubeObject>(`${base}/namespaces/${encodeURIComponent(namespace)}/${served.resource}`);
+      const path = `${base}/namespaces/${encodeURIComponent(namespace)}/${served.resource}`;
+      // Object counts need only the metadata of what they count.
+      const list = await ctx.client.list<KubeObject>(path, needsWholeObjects(ev.group, ev.resource) ? undefined : METADATA_ONLY.list);
       return list.items;
     } catch (err) {
       ctx.logger.warn({ err, resource: `${ev.resource}.${ev.group}`, namespace }, 'quota usage: listing failed');

@@ -11,6 +11,17 @@ export interface ServedResource {
   path: string;
 }
 
+/** Accept headers of the metadata-only view (client-go's metadata client). */
+export const METADATA_ONLY = {
+  list: 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1',
+  watch: 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1',
+};
+
+/** Whether quota reads more of these objects than their metadata (pods, services, claims). */
+export function needsWholeObjects(group: string, resource: string): boolean {
+  return group === '' && (resource === 'pods' || resource === 'services' || resource === 'persistentvolumeclaims');
+}
+
 /** Called when objects of a resource in a namespace changed in a way that may give usage back; namespace '' means any. */
 export type ReplenishFn = (group: string, resource: string, namespace: string) => void;
 
@@ -61,7 +72,9 @@ export class QuotaMonitors {
     while (!signal.aborted) {
       try {
         const sep = r.path.includes('?') ? '&' : '?';
-        const list = await this.client.list<KubeObject>(`${r.path}${sep}limit=1`);
+        // Only pods and services are looked into; every other kind streams its metadata only.
+        const whole = needsWholeObjects(r.group, r.resource);
+        const list = await this.client.list<KubeObject>(`${r.path}${sep}limit=1`, whole ? undefined : METADATA_ONLY.list);
         let rv = (list as KubeList).metadata.resourceVersion ?? '';
         // Starting over may have missed deletions: recompute every quota counting this resource.
         if (!first) this.replenish(r.group, r.resource, '');
@@ -69,7 +82,7 @@ export class QuotaMonitors {
         remembered.clear();
         for (;;) {
           const url = `${r.path}${sep}watch=1&allowWatchBookmarks=true&timeoutSeconds=300&resourceVersion=${encodeURIComponent(rv)}`;
-          await this.client.watch(url, (e) => (rv = this.apply(r, e, remembered) ?? rv), signal);
+          await this.client.watch(url, (e) => (rv = this.apply(r, e, remembered) ?? rv), signal, whole ? undefined : METADATA_ONLY.watch);
           if (signal.aborted) return;
         }
       } catch (err) {
