@@ -171,3 +171,27 @@ test('custom resources are counted by count/<resource>.<group>, refused over quo
   await usedReaches(a, ns, 'w', { 'count/widgets.example.com': '0' });
   expect((await b.call('POST', `/apis/example.com/v1/namespaces/${ns}/widgets`, widget('w2'))).status).toBe(201);
 }, 60_000);
+
+test('every way of creating is charged: server-side apply and generateName too', async () => {
+  const [a, b] = clients as [KubeconfigClient, KubeconfigClient];
+  const ns = 'quota-paths';
+  expect((await a.call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } })).status).toBe(201);
+  const quota = { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'two' }, spec: { hard: { secrets: '2' } } };
+  expect((await a.call('POST', `/api/v1/namespaces/${ns}/resourcequotas`, quota)).status).toBe(201);
+  await usedReaches(a, ns, 'two', { secrets: '0' });
+  const apply = (c: KubeconfigClient, name: string) =>
+    c.call('PATCH', `/api/v1/namespaces/${ns}/secrets/${name}?fieldManager=e2e`, { apiVersion: 'v1', kind: 'Secret', metadata: { name } }, 'application/apply-patch+yaml');
+  expect((await apply(a, 'applied')).status).toBe(201);
+  // Applying again changes nothing: an update is not charged.
+  expect((await apply(b, 'applied')).status).toBe(200);
+  const generated = await b.call('POST', `/api/v1/namespaces/${ns}/secrets`, { apiVersion: 'v1', kind: 'Secret', metadata: { generateName: 'gen-' } });
+  expect(generated.status).toBe(201);
+  await usedReaches(a, ns, 'two', { secrets: '2' }, 1_000);
+  const over = await apply(b, 'one-more');
+  expect(over.status).toBe(403);
+  expect(over.json.message).toBe('secrets "one-more" is forbidden: exceeded quota: two, requested: secrets=1, used: secrets=2, limited: secrets=2');
+  expect((await a.call('GET', `/api/v1/namespaces/${ns}/secrets/one-more`)).status).toBe(404);
+  const overGenerated = await a.call('POST', `/api/v1/namespaces/${ns}/secrets`, { apiVersion: 'v1', kind: 'Secret', metadata: { generateName: 'gen-' } });
+  expect(overGenerated.status).toBe(403);
+  expect((await a.call('GET', `/api/v1/namespaces/${ns}/secrets`)).json.items).toHaveLength(2);
+}, 60_000);
