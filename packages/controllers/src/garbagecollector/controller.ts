@@ -35,29 +35,22 @@ export async function runGarbageCollector(ctx: ControllerContext, signal: AbortS
     c.attemptToOrphan.forEach((u) => orphanQueue.add(u));
   };
   const syncError = () => ctx.metrics?.gcResourcesSyncErrors.inc();
-  // Which uid each name holds, per resource: an informer reports a delete and re-create within one
-  // relist as a change, which is the old uid's removal.
-  const uidAt = new Map<string, string>();
   let discoveryTimer: NodeJS.Timeout | undefined;
   const monitors = new Monitors(ctx.client, ctx.logger, {
-    onEvent(res: GcResource, type, obj: KubeObject) {
-      const at = `${resourceKey(res)}/${obj.metadata.namespace ?? ''}/${obj.metadata.name ?? ''}`;
+    onEvent(res: GcResource, type, obj: KubeObject, previous: KubeObject | undefined) {
       const uid = obj.metadata.uid ?? '';
       if (type === 'DELETED') {
-        if (uidAt.get(at) === uid) uidAt.delete(at);
         enqueue(graph.remove(uid));
       } else {
-        const before = uidAt.get(at);
+        // A delete and re-create within one relist comes as a change of uid: the old one is gone.
+        const before = previous?.metadata.uid;
         if (before !== undefined && before !== uid) enqueue(graph.remove(before));
-        uidAt.set(at, uid);
         enqueue(graph.upsert(nodeOf(res, obj)));
       }
       if (DISCOVERY_SOURCES.has(resourceKey(res))) scheduleDiscovery();
     },
     onDropped(res) {
       graph.dropResource(res.group, res.resource);
-      const prefix = `${resourceKey(res)}/`;
-      for (const k of uidAt.keys()) if (k.startsWith(prefix)) uidAt.delete(k);
     },
     onSyncError: syncError,
   });
