@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { KubeconfigClient } from './support/http-client.js';
-import { kubectl, startServerProcess, type ServerProcess } from './support/server-process.js';
+import { kubectl, startServerProcess, tokenKubeconfig, type ServerProcess } from './support/server-process.js';
 
 // Issue 32: the built-in garbage collector, with stock kubectl and a raw client. A ConfigMap owns
 // Secrets and a custom resource (its CRD created after the collector started, so discovery must
@@ -86,7 +86,7 @@ async function family(name: string, block = true) {
 }
 
 beforeAll(async () => {
-  server = await startServerProcess(['--workers=1']);
+  server = await startServerProcess(['--workers=1', '--authorization-mode=Node,RBAC', '--enable-admission-plugins=OwnerReferencesPermissionEnforcement']);
   client = new KubeconfigClient(server.kubeconfig, 4);
   await create('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
   await create('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', CRD);
@@ -236,3 +236,49 @@ test('metrics: the resources sync error counter and the collector work queues', 
   expect(text).toMatch(/^workqueue_adds_total\{name="garbage_collector_attempt_to_delete"[^}]*\} [1-9]\d*$/m);
   expect(text).toMatch(/^workqueue_adds_total\{name="garbage_collector_attempt_to_orphan"[^}]*\} [1-9]\d*$/m);
 }, 30_000);
+
+test('OwnerReferencesPermissionEnforcement: a blocking reference needs update on the owner\'s finalizers', async () => {
+  const owner = await configMap('guarded');
+  await create(`/api/v1/namespaces/${NS}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'limited' } });
+  await create(`/apis/rbac.authorization.k8s.io/v1/namespaces/${NS}/roles`, {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'Role',
+    metadata: { name: 'secrets-writer' },
+    rules: [{ apiGroups: [''], resources: ['secrets'], verbs: ['create', 'get', 'update', 'patch', 'delete'] }],
+  });
+  const bind = (name: string, role: string) =>
+    create(`/apis/rbac.authorization.k8s.io/v1/namespaces/${NS}/rolebindings`, {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: role },
+      subjects: [{ kind: 'ServiceAccount', name: 'limited', namespace: NS }],
+    });
+  await bind('secrets-writer', 'secrets-writer');
+  const tr = await create(`/api/v1/namespaces/${NS}/serviceaccounts/limited/token`, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: {} });
+  const limited = new KubeconfigClient((await tokenKubeconfig(server, 'limited', tr.status.token, NS)).KUBECONFIG!, 2);
+  try {
+    const body = (name: string, block: boolean) => ({ apiVersion: 'v1', kind: 'Secret', metadata: meta(name, [{ owner, block }]) });
+    // A plain owner reference on a create: allowed (once the binding is seen).
+    await until('the binding in force', async () => ((await limited.call('POST', SECRETS, body('plain-ref', false))).status === 201 ? true : undefined));
+    // A blocking one: refused, on create and when switched on by an update.
+    const refused = await limited.call('POST', SECRETS, body('blocking-ref', true));
+    expect(refused.status).toBe(403);
+    expect(refused.json.message).toBe(`secrets "blocking-ref" is forbidden: cannot set blockOwnerDeletion if an ownerReference refers to a resource you can't set finalizers on: , <nil>`);
+    const current = (await limited.call('GET', `${SECRETS}/plain-ref`)).json;
+    current.metadata.ownerReferences[0].blockOwnerDeletion = true;
+    expect((await limited.call('PUT', `${SECRETS}/plain-ref`, current)).status).toBe(403);
+    // With update on configmaps/finalizers it is allowed.
+    await create(`/apis/rbac.authorization.k8s.io/v1/namespaces/${NS}/roles`, {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'Role',
+      metadata: { name: 'cm-finalizers' },
+      rules: [{ apiGroups: [''], resources: ['configmaps/finalizers'], verbs: ['update'], resourceNames: ['guarded'] }],
+    });
+    await bind('cm-finalizers', 'cm-finalizers');
+    await until('blocking reference allowed', async () => ((await limited.call('POST', SECRETS, body('blocking-ref', true))).status === 201 ? true : undefined));
+    expect((await limited.call('PUT', `${SECRETS}/plain-ref`, current)).status).toBe(200);
+  } finally {
+    limited.close();
+  }
+}, 60_000);
