@@ -21,11 +21,14 @@ export interface InformerOptions {
    */
   transform?: (object: KubeObject) => KubeObject;
   /**
-   * Reduces what is held further than what handlers get (after `transform`): a controller that keeps
-   * its own index needs only name, namespace, uid and resourceVersion held. A relist's DELETED and
-   * `previous` then carry the held form.
+   * Reduces what is held further than what handlers get (after `transform`), or holds nothing of an
+   * object (undefined): a controller that keeps its own index needs only name, namespace, uid and
+   * resourceVersion of the objects it cares about. A relist's DELETED and `previous` carry the held
+   * form; the removal of an object not held is seen only from the watch (`relisted` covers a gap).
    */
-  store?: (object: KubeObject) => KubeObject;
+  store?: (object: KubeObject) => KubeObject | undefined;
+  /** Called after each list that replaced the held state (`first`: the initial one). */
+  relisted?: (first: boolean) => void;
 }
 
 const keyOf = (o: KubeObject) => `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;
@@ -39,6 +42,7 @@ export class Informer<T extends KubeObject = KubeObject> {
   private readonly items = new Map<string, T>();
   private readonly handlers = new Set<InformerHandler<T>>();
   private resourceVersion = '';
+  private listedOnce = false;
   private syncedOnce!: () => void;
   /** Resolves once the first list has been loaded. */
   readonly synced = new Promise<void>((resolve) => (this.syncedOnce = resolve));
@@ -99,7 +103,7 @@ export class Informer<T extends KubeObject = KubeObject> {
       const key = keyOf(obj);
       seen.add(key);
       const old = this.items.get(key);
-      this.items.set(key, this.held(obj));
+      this.hold(key, obj);
       if (!old) this.emit('ADDED', obj, undefined);
       else if (old.metadata.resourceVersion !== obj.metadata.resourceVersion) this.emit('MODIFIED', obj, old);
     }
@@ -110,6 +114,8 @@ export class Informer<T extends KubeObject = KubeObject> {
       }
     }
     this.resourceVersion = (list as KubeList<T>).metadata.resourceVersion ?? '';
+    this.opts.relisted?.(!this.listedOnce);
+    this.listedOnce = true;
     this.syncedOnce();
   }
 
@@ -124,8 +130,10 @@ export class Informer<T extends KubeObject = KubeObject> {
     return this.opts.transform ? (this.opts.transform(obj) as T) : obj;
   }
 
-  private held(obj: T): T {
-    return this.opts.store ? (this.opts.store(obj) as T) : obj;
+  private hold(key: string, obj: T): void {
+    const held = this.opts.store ? (this.opts.store(obj) as T | undefined) : obj;
+    if (held) this.items.set(key, held);
+    else this.items.delete(key);
   }
 
   private apply(event: WatchEvent<T>): void {
@@ -140,7 +148,7 @@ export class Informer<T extends KubeObject = KubeObject> {
     const key = keyOf(obj);
     const old = this.items.get(key);
     if (event.type === 'DELETED') this.items.delete(key);
-    else this.items.set(key, this.held(obj));
+    else this.hold(key, obj);
     this.emit(event.type, obj, old);
   }
 

@@ -1,4 +1,4 @@
-import type { KubeObject } from '@cluster/apimachinery';
+import { FINALIZER_DELETE_DEPENDENTS, FINALIZER_ORPHAN_DEPENDENTS, type KubeObject } from '@cluster/apimachinery';
 import { untilSynced } from '../client/informer.js';
 import type { ControllerContext } from '../index.js';
 import { WorkQueue } from '../workqueue/queue.js';
@@ -53,6 +53,18 @@ export async function runGarbageCollector(ctx: ControllerContext, signal: AbortS
       graph.dropResource(res.group, res.resource);
     },
     onSyncError: syncError,
+    // Informers keep an entry only for what the graph may need to see go: objects with owners,
+    // with dependents, or deleting under a collector finalizer. Unrelated objects cost nothing.
+    holds(obj) {
+      const m = obj.metadata;
+      if ((m.ownerReferences?.length ?? 0) > 0 || graph.hasDependents(m.uid ?? '')) return true;
+      return !!m.deletionTimestamp && (m.finalizers ?? []).some((f) => f === FINALIZER_ORPHAN_DEPENDENTS || f === FINALIZER_DELETE_DEPENDENTS);
+    },
+    // A watch gap may have hidden the removal of an owner not held: every dependent checks its owners.
+    onRelisted(res) {
+      ctx.logger.info({ resource: resourceKey(res) }, 'garbage collector: relisted; checking every dependent');
+      graph.withOwners().forEach((u) => deleteQueue.add(u));
+    },
   });
 
   // Discovery is read again on a timer and shortly after definitions change, one read at a time.

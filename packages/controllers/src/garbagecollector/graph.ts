@@ -80,6 +80,18 @@ export class DependencyGraph {
     return this.nodes.get(uid);
   }
 
+  /** Whether some observed object names `uid` as an owner. */
+  hasDependents(uid: string): boolean {
+    return this.dependents.has(uid);
+  }
+
+  /** The uids of every held object that names an owner. */
+  withOwners(): string[] {
+    const out: string[] = [];
+    for (const [uid, n] of this.nodes) if (n.owners.length > 0) out.push(uid);
+    return out;
+  }
+
   /** The observed objects that name `uid` as an owner. */
   dependentsOf(uid: string): GcNode[] {
     const out: GcNode[] = [];

@@ -22,7 +22,7 @@ export function gcFields(obj: KubeObject): KubeObject {
   return { apiVersion: obj.apiVersion, kind: obj.kind, metadata };
 }
 
-/** What an informer holds per object: the graph keeps the rest for the objects that matter. */
+/** What an informer holds of an object the collector cares about: the graph keeps the rest. */
 export function heldFields(obj: KubeObject): KubeObject {
   const m = obj.metadata;
   const metadata: KubeObject['metadata'] = { name: m.name, uid: m.uid, resourceVersion: m.resourceVersion };
@@ -44,6 +44,10 @@ export interface MonitorHooks {
   onDropped(resource: GcResource): void;
   /** Discovery failed, wholly or for some group versions. */
   onSyncError(): void;
+  /** Whether an informer keeps an entry for the object (the rest are seen on the watch only). */
+  holds(obj: KubeObject): boolean;
+  /** An informer listed again after a gap in its watch (not the first list): removals may have been missed. */
+  onRelisted(resource: GcResource): void;
 }
 
 /**
@@ -114,7 +118,15 @@ export class Monitors {
       const stop = () => abort.abort();
       signal.addEventListener('abort', stop, { once: true });
       const path = `${r.groupVersionPath}/${r.resource}`;
-      const informer = new Informer(this.client, path, { logger: this.logger, accept: METADATA_ACCEPT, transform: gcFields, store: heldFields });
+      const informer = new Informer(this.client, path, {
+        logger: this.logger,
+        accept: METADATA_ACCEPT,
+        transform: gcFields,
+        store: (o) => (this.hooks.holds(o) ? heldFields(o) : undefined),
+        relisted: (first) => {
+          if (!first) this.hooks.onRelisted(r);
+        },
+      });
       informer.onChange((type, obj, previous) => this.hooks.onEvent(r, type, obj, previous));
       const done = informer.run(abort.signal).finally(() => signal.removeEventListener('abort', stop));
       this.monitors.set(key, { resource: r, informer, abort, done });
