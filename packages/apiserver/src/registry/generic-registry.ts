@@ -202,6 +202,11 @@ export class GenericRegistry {
     await runAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
   }
 
+  /** The kind orphans dependents when a delete names no policy (upstream's DefaultGarbageCollectionPolicy). */
+  private get defaultOrphan(): boolean {
+    return this.strategy.defaultGarbageCollectionPolicy === 'OrphanDependents';
+  }
+
   async delete(namespace: string, name: string, req: DeleteRequest): Promise<DeleteResult> {
     const key = this.key(namespace, name);
     try {
@@ -212,7 +217,7 @@ export class GenericRegistry {
       await runAdmission(this.admissionPlugins(), deleteAttrs, this.behaviour.admissionSteps);
       // Orphan and Foreground deletes leave the object to a garbage collector under a finalizer.
       const gc = this.behaviour.garbageCollection;
-      const gcFinalizers = gc ? garbageCollectionFinalizers(current.metadata.finalizers, req.propagationPolicy) : undefined;
+      const gcFinalizers = gc ? garbageCollectionFinalizers(current.metadata.finalizers, req.propagationPolicy, this.defaultOrphan) : undefined;
       const withGcFinalizers = gcFinalizers ? { ...current, metadata: { ...current.metadata, finalizers: gcFinalizers } } : current;
       // (A changed list is written first even when nothing is left pending: a stale `orphan` goes.)
       if (this.pendingFinalization(withGcFinalizers) || gcFinalizers) {
@@ -223,7 +228,7 @@ export class GenericRegistry {
             if (!cur) throw newConflict(this.groupResource, name, 'the object was deleted concurrently');
             // A fresh read for this attempt: changing it in place is safe.
             const next = cur;
-            const finalizers = gc ? garbageCollectionFinalizers(next.metadata.finalizers, req.propagationPolicy) : undefined;
+            const finalizers = gc ? garbageCollectionFinalizers(next.metadata.finalizers, req.propagationPolicy, this.defaultOrphan) : undefined;
             if (finalizers) {
               if (finalizers.length > 0) next.metadata.finalizers = finalizers;
               else delete next.metadata.finalizers;
