@@ -361,8 +361,10 @@ test('availability follows the Service and its Endpoints, with upstream reasons;
   for (const [name, group, service] of cases) expect((await call('POST', APISERVICES, { body: apiService(name, group, service) })).status).toBe(201);
   for (const [name, group, , reason] of cases) {
     await eventually(async () => expect(await available(name)).toMatchObject({ status: 'False', reason }));
-    const r = await call('GET', `/apis/${group}/v1/things`);
-    expect([name, r.status, r.json.reason]).toEqual([name, 503, 'ServiceUnavailable']);
+    await eventually(async () => {
+      const r = await call('GET', `/apis/${group}/v1/things`);
+      expect([name, r.status, r.json.reason]).toEqual([name, 503, 'ServiceUnavailable']);
+    });
     expect((await call('GET', '/apis')).json.groups.map((g: any) => g.name)).not.toContain(group);
   }
   const k = await kubectl(server, ['get', 'apiservice', 'v1.nosvc.example.io']);
@@ -372,9 +374,12 @@ test('availability follows the Service and its Endpoints, with upstream reasons;
 test('stopping the extension makes its APIService unavailable (503); deleting it drops the group from discovery', async () => {
   await stopExtension();
   await eventually(async () => expect(await available(`v1.${GROUP}`)).toMatchObject({ status: 'False', reason: 'FailedDiscoveryCheck' }));
-  const r = await call('GET', `${GV}/namespaces/default/flunders`);
-  expect([r.status, r.json.reason]).toEqual([503, 'ServiceUnavailable']);
-  expect((await call('GET', '/apis')).json.groups.map((g: any) => g.name)).not.toContain(GROUP);
+  // Every process of the replica follows the APIService by its own watch: soon, not at once.
+  await eventually(async () => {
+    const r = await call('GET', `${GV}/namespaces/default/flunders`);
+    expect([r.status, r.json.reason]).toEqual([503, 'ServiceUnavailable']);
+    expect((await call('GET', '/apis')).json.groups.map((g: any) => g.name)).not.toContain(GROUP);
+  });
   // Back on the same port: available again.
   await startExtension(extensionPort);
   await eventually(async () => expect(await available(`v1.${GROUP}`)).toMatchObject({ status: 'True', reason: 'Passed' }));
