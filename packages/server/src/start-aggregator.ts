@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
@@ -40,6 +40,7 @@ export async function withFrontProxyDefaults(opts: ServerOptions, dataDir: strin
   }
   if (opts.proxyClientCertFile || opts.tlsCertFile || opts.devInsecureHttp) return opts;
   const certDir = opts.certDir || join(dataDir, 'certs');
+  await mkdir(certDir, { recursive: true, mode: 0o700 });
   const caFile = join(certDir, `${FRONT_PROXY_CA}.crt`);
   const caKeyFile = join(certDir, `${FRONT_PROXY_CA}.key`);
   const certFile = join(certDir, `${FRONT_PROXY_CLIENT}.crt`);
