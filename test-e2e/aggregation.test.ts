@@ -194,6 +194,16 @@ test('every served group version has a Local APIService, and the server keeps th
   expect(k.stdout).toMatch(/v1\.apps\s+Local\s+True\s/);
 });
 
+test('extension API servers can be granted what they need: reading the ConfigMap, delegating reviews', async () => {
+  const reader = await call('GET', '/apis/rbac.authorization.k8s.io/v1/namespaces/cluster-system/roles/extension-apiserver-authentication-reader');
+  expect(reader.json.rules).toEqual([{ verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['extension-apiserver-authentication'] }]);
+  const delegator = await call('GET', '/apis/rbac.authorization.k8s.io/v1/clusterroles/system:auth-delegator');
+  expect(delegator.json.rules).toEqual([
+    { verbs: ['create'], apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'] },
+    { verbs: ['create'], apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'] },
+  ]);
+});
+
 test('a CRD group version gets a Local APIService that goes with it', async () => {
   const crd = {
     apiVersion: 'apiextensions.k8s.io/v1',

@@ -42,3 +42,4 @@ export { Aggregator, type AggregationConfig } from './aggregator/aggregator.js';
 export { startLocalApiServices } from './aggregator/local-apiservices.js';
 export type { ProxyClientCertificate } from './aggregator/proxy-transport.js';
 export { REMOTE_USER_HEADER, REMOTE_GROUP_HEADER, REMOTE_EXTRA_PREFIX } from './aggregator/proxy-headers.js';
+export { EXTENSION_AUTH_NAMESPACE, EXTENSION_AUTH_CONFIGMAP } from './authz/rbac/bootstrap/policy.js';
