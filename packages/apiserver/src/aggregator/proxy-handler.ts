@@ -8,6 +8,9 @@ import type { ApiServiceIndex } from './apiservice-index.js';
 import { proxyRequestHeaders, proxyResponseHeaders } from './proxy-headers.js';
 import type { ProxyTarget, ProxyTransport } from './proxy-transport.js';
 
+/** Upstream's message (after "Timeout: ") when a request outlives its deadline. */
+const DEADLINE_EXCEEDED = 'request did not complete within requested timeout - context deadline exceeded';
+
 /** `/apis/<group>/<version>` and anything under it. */
 const GROUP_VERSION_PATH = /^\/apis\/([^/]+)\/([^/]+)(?:\/|$)/;
 
@@ -52,6 +55,7 @@ export function withAggregatorProxy(opts: ProxyHandlerOptions): Middleware<Reque
       stripNames: opts.stripHeaders?.names,
       stripPrefixes: opts.stripHeaders?.prefixes,
     });
+    const deadlineAt = timeoutMs > 0 ? Date.now() + timeoutMs : Infinity;
     await new Promise<void>((resolve, reject) => {
       let answered = false;
       let timer: NodeJS.Timeout | undefined;
@@ -64,8 +68,10 @@ export function withAggregatorProxy(opts: ProxyHandlerOptions): Middleware<Reque
       };
       const upstream = opts.transport.request(target, ctx.method, ctx.req.url ?? ctx.url, headers, (res: IncomingMessage) => {
         clearTimeout(timer);
-        if (answered || ctx.res.headersSent) {
+        // Too late (the deadline filter may be answering 504 now), or answered already.
+        if (answered || ctx.res.headersSent || Date.now() >= deadlineAt) {
           res.destroy();
+          finish(newTimeout(DEADLINE_EXCEEDED, 0));
           return;
         }
         // From here the answer is the extension's: Koa must not write one.
@@ -93,7 +99,7 @@ export function withAggregatorProxy(opts: ProxyHandlerOptions): Middleware<Reque
       });
       if (timeoutMs > 0) {
         timer = setTimeout(() => {
-          finish(newTimeout('request did not complete within requested timeout - context deadline exceeded', 0));
+          finish(newTimeout(DEADLINE_EXCEEDED, 0));
           upstream.destroy();
         }, timeoutMs);
       }
