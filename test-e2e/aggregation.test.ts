@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:https';
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -86,6 +86,15 @@ function startExtension(port = 0): Promise<void> {
     if (p.startsWith(`${GV}/namespaces/default/flunders/`)) return json(200, flunder(p.split('/').pop()!));
     json(404, { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404 });
   });
+  // exec-style protocol switches: after the 101, bytes come back upper-cased.
+  ext.on('upgrade', (req: IncomingMessage, socket: TLSSocket) => {
+    const cn = socket.authorized ? (socket.getPeerCertificate().subject?.CN as string | undefined) : undefined;
+    seen.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, clientCn: cn, serverName: socket.servername });
+    if (!cn || !allowedNames.includes(cn) || !req.url?.endsWith('/exec')) return void socket.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n');
+    socket.write('HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: cluster-echo\r\n\r\n');
+    socket.on('data', (d: Buffer) => socket.write(d.toString('utf8').toUpperCase()));
+    socket.on('error', () => socket.destroy());
+  });
   extension = ext;
   return new Promise((resolve) => ext.listen(port, '127.0.0.1', () => resolve()));
 }
@@ -149,7 +158,7 @@ const apiService = (name: string, group: string, service: Record<string, unknown
 });
 
 beforeAll(async () => {
-  server = await startServerProcess(['--authorization-mode=RBAC', `--token-auth-file=${join(dir, 'tokens.csv')}`, '--apiservice-availability-check-period=1s', '--request-timeout=30s']);
+  server = await startServerProcess(['--authorization-mode=RBAC', `--token-auth-file=${join(dir, 'tokens.csv')}`, '--apiservice-availability-check-period=1s', '--request-timeout=30s', '--runtime-config=apiregistration.k8s.io/v1beta1=true']);
   admin = new KubeconfigClient(server.kubeconfig);
   // What an extension reads to trust this server's forwarded identities.
   const cm = await call('GET', '/api/v1/namespaces/cluster-system/configmaps/extension-apiserver-authentication');
@@ -224,6 +233,12 @@ test('a CRD group version gets a Local APIService that goes with it', async () =
   });
   expect((await call('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gizmos.toys.example.io')).status).toBe(200);
   await eventually(async () => expect((await call('GET', `${APISERVICES}/v1.toys.example.io`)).status).toBe(404));
+});
+
+test('apiregistration v1beta1 is served again under --runtime-config, deprecated', async () => {
+  const r = await admin.raw('GET', `/apis/apiregistration.k8s.io/v1beta1/apiservices/v1.${GROUP}`, { Accept: 'application/json' });
+  expect(r.status).toBe(200);
+  expect(JSON.parse(r.body.toString('utf8'))).toMatchObject({ apiVersion: 'apiregistration.k8s.io/v1beta1', kind: 'APIService', spec: { group: GROUP, service: { namespace: 'wardle', name: 'api', port: 443 } } });
 });
 
 test('a bad APIService is 422 naming the fields', async () => {
@@ -340,6 +355,42 @@ test('a watch streams through the proxy', async () => {
   await eventually(async () => expect(events).toEqual([{ type: 'ADDED', object: expect.objectContaining({ metadata: expect.objectContaining({ name: 'watched' }) }) }]), 50);
   w.stop();
   await w.ended;
+});
+
+/** An exec-style upgrade through the front door: resolves with the status, and the echo of `send` when switched. */
+function upgradeCall(path: string, token: string, send: string): Promise<{ status: number; echo?: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(new URL(path, server.url), { method: 'GET', ca: admin.ca, agent: false, headers: { Authorization: `Bearer ${token}`, Connection: 'Upgrade', Upgrade: 'cluster-echo' } });
+    req.on('upgrade', (res, socket) => {
+      socket.write(send);
+      socket.once('data', (d: Buffer) => {
+        socket.destroy();
+        resolve({ status: res.statusCode ?? 0, echo: d.toString('utf8') });
+      });
+    });
+    req.on('response', (res) => {
+      res.resume();
+      resolve({ status: res.statusCode ?? 0 });
+    });
+    req.setTimeout(10_000, () => req.destroy(new Error('upgrade timed out')));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+test('an upgrade (exec-style) request is authorized here, then joined to the extension', async () => {
+  const before = seen.length;
+  // bob may read flunders, not their exec subresource: refused here, the extension sees nothing.
+  expect(await upgradeCall(`${GV}/namespaces/default/flunders/x/exec`, 'bob-token', 'hi')).toEqual({ status: 403 });
+  expect(seen.length).toBe(before);
+  expect(await upgradeCall(`${GV}/namespaces/default/flunders/x/exec`, admin.token, 'hello through')).toEqual({ status: 101, echo: 'HELLO THROUGH' });
+  const up = seen.slice(before).find((s) => s.path.endsWith('/exec'))!;
+  expect(up.clientCn).toBe('front-proxy-client');
+  expect(up.headers['x-remote-user']).toBe('admin');
+  expect(up.headers['authorization']).toBeUndefined();
+  expect(up.headers['upgrade']).toBe('cluster-echo');
+  // Paths this server serves itself still answer an upgrade request, then close.
+  expect((await upgradeCall('/api/v1/namespaces/default', admin.token, 'x')).status).toBe(200);
 });
 
 test('an extension that hangs, resets or answers garbage gets a clean 504 or 503 Status, and other requests go on', async () => {
