@@ -66,7 +66,7 @@ function startExtension(port = 0): Promise<void> {
         apiVersion: 'v1',
         groupVersion: `${GROUP}/v1`,
         resources: [
-          { name: 'flunders', singularName: 'flunder', namespaced: true, kind: 'Flunder', verbs: ['get', 'list', 'watch'], shortNames: ['fl'] },
+          { name: 'flunders', singularName: 'flunder', namespaced: true, kind: 'Flunder', verbs: ['create', 'get', 'list', 'watch'], shortNames: ['fl'] },
           { name: 'flunders/status', singularName: '', namespaced: true, kind: 'Flunder', verbs: ['get'] },
         ],
       });
@@ -75,6 +75,16 @@ function startExtension(port = 0): Promise<void> {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.write(`${JSON.stringify({ type: 'ADDED', object: flunder('watched') })}\n`);
       return; // held open until the client leaves
+    }
+    if (p === `${GV}/namespaces/default/flunders` && req.method === 'POST') {
+      // Echoes what it was sent, as a server that stores it would.
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        json(201, { ...body, metadata: { ...body.metadata, namespace: 'default', uid: 'made-by-extension', creationTimestamp: '2026-01-01T00:00:00Z' } });
+      });
+      return;
     }
     if (p === `${GV}/namespaces/default/flunders`) return json(200, { kind: 'FlunderList', apiVersion: `${GROUP}/v1`, metadata: { resourceVersion: '1' }, items: [flunder('first'), flunder('second')] });
     if (p === `${GV}/namespaces/default/flunders/hang`) return; // never answers
@@ -273,6 +283,17 @@ test('discovery lists the extension group; kubectl api-resources and get work th
   expect(got.stdout).toMatch(/second/);
   const one = await kubectl(server, ['get', 'fl', 'third', '-n', 'default', '-o', 'jsonpath={.metadata.name}']);
   expect(one.stdout).toBe('third');
+});
+
+test('a create streams its body to the extension (kubectl over HTTP/2, and HTTP/1.1)', async () => {
+  const file = join(dir, 'flunder.json');
+  const big = 'x'.repeat(256 * 1024);
+  writeFileSync(file, JSON.stringify({ apiVersion: `${GROUP}/v1`, kind: 'Flunder', metadata: { name: 'made' }, spec: { payload: big } }));
+  const k = await kubectl(server, ['create', '-n', 'default', '-f', file, '-o', 'jsonpath={.metadata.uid}:{.spec.payload}']);
+  expect(k.stderr).toBe('');
+  expect(k.stdout).toBe(`made-by-extension:${big}`);
+  const r = await call('POST', `${GV}/namespaces/default/flunders`, { body: { apiVersion: `${GROUP}/v1`, kind: 'Flunder', metadata: { name: 'made2' } } });
+  expect([r.status, r.json.metadata.uid, r.json.metadata.name]).toEqual([201, 'made-by-extension', 'made2']);
 });
 
 test('the extension sees the identity as X-Remote-* from the front proxy, never the caller credentials', async () => {
