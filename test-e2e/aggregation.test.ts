@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:https';
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,7 +66,7 @@ function startExtension(port = 0): Promise<void> {
         apiVersion: 'v1',
         groupVersion: `${GROUP}/v1`,
         resources: [
-          { name: 'flunders', singularName: 'flunder', namespaced: true, kind: 'Flunder', verbs: ['get', 'list', 'watch'], shortNames: ['fl'] },
+          { name: 'flunders', singularName: 'flunder', namespaced: true, kind: 'Flunder', verbs: ['create', 'get', 'list', 'watch'], shortNames: ['fl'] },
           { name: 'flunders/status', singularName: '', namespaced: true, kind: 'Flunder', verbs: ['get'] },
         ],
       });
@@ -75,6 +75,16 @@ function startExtension(port = 0): Promise<void> {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.write(`${JSON.stringify({ type: 'ADDED', object: flunder('watched') })}\n`);
       return; // held open until the client leaves
+    }
+    if (p === `${GV}/namespaces/default/flunders` && req.method === 'POST') {
+      // Echoes what it was sent, as a server that stores it would.
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        json(201, { ...body, metadata: { ...body.metadata, namespace: 'default', uid: 'made-by-extension', creationTimestamp: '2026-01-01T00:00:00Z' } });
+      });
+      return;
     }
     if (p === `${GV}/namespaces/default/flunders`) return json(200, { kind: 'FlunderList', apiVersion: `${GROUP}/v1`, metadata: { resourceVersion: '1' }, items: [flunder('first'), flunder('second')] });
     if (p === `${GV}/namespaces/default/flunders/hang`) return; // never answers
@@ -85,6 +95,15 @@ function startExtension(port = 0): Promise<void> {
     }
     if (p.startsWith(`${GV}/namespaces/default/flunders/`)) return json(200, flunder(p.split('/').pop()!));
     json(404, { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404 });
+  });
+  // exec-style protocol switches: after the 101, bytes come back upper-cased.
+  ext.on('upgrade', (req: IncomingMessage, socket: TLSSocket) => {
+    const cn = socket.authorized ? (socket.getPeerCertificate().subject?.CN as string | undefined) : undefined;
+    seen.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, clientCn: cn, serverName: socket.servername });
+    if (!cn || !allowedNames.includes(cn) || !req.url?.endsWith('/exec')) return void socket.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n');
+    socket.write('HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: cluster-echo\r\n\r\n');
+    socket.on('data', (d: Buffer) => socket.write(d.toString('utf8').toUpperCase()));
+    socket.on('error', () => socket.destroy());
   });
   extension = ext;
   return new Promise((resolve) => ext.listen(port, '127.0.0.1', () => resolve()));
@@ -149,7 +168,7 @@ const apiService = (name: string, group: string, service: Record<string, unknown
 });
 
 beforeAll(async () => {
-  server = await startServerProcess(['--authorization-mode=RBAC', `--token-auth-file=${join(dir, 'tokens.csv')}`, '--apiservice-availability-check-period=1s', '--request-timeout=30s']);
+  server = await startServerProcess(['--authorization-mode=RBAC', `--token-auth-file=${join(dir, 'tokens.csv')}`, '--apiservice-availability-check-period=1s', '--request-timeout=30s', '--runtime-config=apiregistration.k8s.io/v1beta1=true']);
   admin = new KubeconfigClient(server.kubeconfig);
   // What an extension reads to trust this server's forwarded identities.
   const cm = await call('GET', '/api/v1/namespaces/cluster-system/configmaps/extension-apiserver-authentication');
@@ -194,6 +213,16 @@ test('every served group version has a Local APIService, and the server keeps th
   expect(k.stdout).toMatch(/v1\.apps\s+Local\s+True\s/);
 });
 
+test('extension API servers can be granted what they need: reading the ConfigMap, delegating reviews', async () => {
+  const reader = await call('GET', '/apis/rbac.authorization.k8s.io/v1/namespaces/cluster-system/roles/extension-apiserver-authentication-reader');
+  expect(reader.json.rules).toEqual([{ verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['extension-apiserver-authentication'] }]);
+  const delegator = await call('GET', '/apis/rbac.authorization.k8s.io/v1/clusterroles/system:auth-delegator');
+  expect(delegator.json.rules).toEqual([
+    { verbs: ['create'], apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'] },
+    { verbs: ['create'], apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'] },
+  ]);
+});
+
 test('a CRD group version gets a Local APIService that goes with it', async () => {
   const crd = {
     apiVersion: 'apiextensions.k8s.io/v1',
@@ -214,6 +243,12 @@ test('a CRD group version gets a Local APIService that goes with it', async () =
   });
   expect((await call('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gizmos.toys.example.io')).status).toBe(200);
   await eventually(async () => expect((await call('GET', `${APISERVICES}/v1.toys.example.io`)).status).toBe(404));
+});
+
+test('apiregistration v1beta1 is served again under --runtime-config, deprecated', async () => {
+  const r = await admin.raw('GET', `/apis/apiregistration.k8s.io/v1beta1/apiservices/v1.${GROUP}`, { Accept: 'application/json' });
+  expect(r.status).toBe(200);
+  expect(JSON.parse(r.body.toString('utf8'))).toMatchObject({ apiVersion: 'apiregistration.k8s.io/v1beta1', kind: 'APIService', spec: { group: GROUP, service: { namespace: 'wardle', name: 'api', port: 443 } } });
 });
 
 test('a bad APIService is 422 naming the fields', async () => {
@@ -248,6 +283,17 @@ test('discovery lists the extension group; kubectl api-resources and get work th
   expect(got.stdout).toMatch(/second/);
   const one = await kubectl(server, ['get', 'fl', 'third', '-n', 'default', '-o', 'jsonpath={.metadata.name}']);
   expect(one.stdout).toBe('third');
+});
+
+test('a create streams its body to the extension (kubectl over HTTP/2, and HTTP/1.1)', async () => {
+  const file = join(dir, 'flunder.json');
+  const big = 'x'.repeat(256 * 1024);
+  writeFileSync(file, JSON.stringify({ apiVersion: `${GROUP}/v1`, kind: 'Flunder', metadata: { name: 'made' }, spec: { payload: big } }));
+  const k = await kubectl(server, ['create', '-n', 'default', '-f', file, '-o', 'jsonpath={.metadata.uid}:{.spec.payload}']);
+  expect(k.stderr).toBe('');
+  expect(k.stdout).toBe(`made-by-extension:${big}`);
+  const r = await call('POST', `${GV}/namespaces/default/flunders`, { body: { apiVersion: `${GROUP}/v1`, kind: 'Flunder', metadata: { name: 'made2' } } });
+  expect([r.status, r.json.metadata.uid, r.json.metadata.name]).toEqual([201, 'made-by-extension', 'made2']);
 });
 
 test('the extension sees the identity as X-Remote-* from the front proxy, never the caller credentials', async () => {
@@ -332,6 +378,42 @@ test('a watch streams through the proxy', async () => {
   await w.ended;
 });
 
+/** An exec-style upgrade through the front door: resolves with the status, and the echo of `send` when switched. */
+function upgradeCall(path: string, token: string, send: string): Promise<{ status: number; echo?: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(new URL(path, server.url), { method: 'GET', ca: admin.ca, agent: false, headers: { Authorization: `Bearer ${token}`, Connection: 'Upgrade', Upgrade: 'cluster-echo' } });
+    req.on('upgrade', (res, socket) => {
+      socket.write(send);
+      socket.once('data', (d: Buffer) => {
+        socket.destroy();
+        resolve({ status: res.statusCode ?? 0, echo: d.toString('utf8') });
+      });
+    });
+    req.on('response', (res) => {
+      res.resume();
+      resolve({ status: res.statusCode ?? 0 });
+    });
+    req.setTimeout(10_000, () => req.destroy(new Error('upgrade timed out')));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+test('an upgrade (exec-style) request is authorized here, then joined to the extension', async () => {
+  const before = seen.length;
+  // bob may read flunders, not their exec subresource: refused here, the extension sees nothing.
+  expect(await upgradeCall(`${GV}/namespaces/default/flunders/x/exec`, 'bob-token', 'hi')).toEqual({ status: 403 });
+  expect(seen.length).toBe(before);
+  expect(await upgradeCall(`${GV}/namespaces/default/flunders/x/exec`, admin.token, 'hello through')).toEqual({ status: 101, echo: 'HELLO THROUGH' });
+  const up = seen.slice(before).find((s) => s.path.endsWith('/exec'))!;
+  expect(up.clientCn).toBe('front-proxy-client');
+  expect(up.headers['x-remote-user']).toBe('admin');
+  expect(up.headers['authorization']).toBeUndefined();
+  expect(up.headers['upgrade']).toBe('cluster-echo');
+  // Paths this server serves itself still answer an upgrade request, then close.
+  expect((await upgradeCall('/api/v1/namespaces/default', admin.token, 'x')).status).toBe(200);
+});
+
 test('an extension that hangs, resets or answers garbage gets a clean 504 or 503 Status, and other requests go on', async () => {
   const hang = call('GET', `${GV}/namespaces/default/flunders/hang?timeout=2s`);
   // Meanwhile the server answers others at once.
@@ -361,8 +443,10 @@ test('availability follows the Service and its Endpoints, with upstream reasons;
   for (const [name, group, service] of cases) expect((await call('POST', APISERVICES, { body: apiService(name, group, service) })).status).toBe(201);
   for (const [name, group, , reason] of cases) {
     await eventually(async () => expect(await available(name)).toMatchObject({ status: 'False', reason }));
-    const r = await call('GET', `/apis/${group}/v1/things`);
-    expect([name, r.status, r.json.reason]).toEqual([name, 503, 'ServiceUnavailable']);
+    await eventually(async () => {
+      const r = await call('GET', `/apis/${group}/v1/things`);
+      expect([name, r.status, r.json.reason]).toEqual([name, 503, 'ServiceUnavailable']);
+    });
     expect((await call('GET', '/apis')).json.groups.map((g: any) => g.name)).not.toContain(group);
   }
   const k = await kubectl(server, ['get', 'apiservice', 'v1.nosvc.example.io']);
@@ -372,9 +456,12 @@ test('availability follows the Service and its Endpoints, with upstream reasons;
 test('stopping the extension makes its APIService unavailable (503); deleting it drops the group from discovery', async () => {
   await stopExtension();
   await eventually(async () => expect(await available(`v1.${GROUP}`)).toMatchObject({ status: 'False', reason: 'FailedDiscoveryCheck' }));
-  const r = await call('GET', `${GV}/namespaces/default/flunders`);
-  expect([r.status, r.json.reason]).toEqual([503, 'ServiceUnavailable']);
-  expect((await call('GET', '/apis')).json.groups.map((g: any) => g.name)).not.toContain(GROUP);
+  // Every process of the replica follows the APIService by its own watch: soon, not at once.
+  await eventually(async () => {
+    const r = await call('GET', `${GV}/namespaces/default/flunders`);
+    expect([r.status, r.json.reason]).toEqual([503, 'ServiceUnavailable']);
+    expect((await call('GET', '/apis')).json.groups.map((g: any) => g.name)).not.toContain(GROUP);
+  });
   // Back on the same port: available again.
   await startExtension(extensionPort);
   await eventually(async () => expect(await available(`v1.${GROUP}`)).toMatchObject({ status: 'True', reason: 'Passed' }));

@@ -48,3 +48,4 @@ export type { ProxyClientCertificate } from './aggregator/proxy-transport.js';
 export { REMOTE_USER_HEADER, REMOTE_GROUP_HEADER, REMOTE_EXTRA_PREFIX } from './aggregator/proxy-headers.js';
 export * from './flowcontrol/index.js';
 export type { PriorityAndFairnessDeps } from './filters/with-priority-and-fairness.js';
+export { EXTENSION_AUTH_NAMESPACE, EXTENSION_AUTH_CONFIGMAP } from './authz/rbac/bootstrap/policy.js';

@@ -1,10 +1,10 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { AvailabilitySettings } from '@cluster/controllers';
 import type { KubeObject } from '@cluster/apimachinery';
-import { startLocalApiServices, type AggregationConfig, type ApiServer, type ProxyClientCertificate } from '@cluster/apiserver';
+import { EXTENSION_AUTH_CONFIGMAP, EXTENSION_AUTH_NAMESPACE, startLocalApiServices, type AggregationConfig, type ApiServer, type ProxyClientCertificate } from '@cluster/apiserver';
 import { createCa, issueClientCertificate } from './certs.js';
 import type { ServerOptions } from './flags.js';
 import { writeAtomic } from './write-atomic.js';
@@ -12,9 +12,6 @@ import { writeAtomic } from './write-atomic.js';
 /** kubeadm's names for the front proxy's CA and client certificate. */
 const FRONT_PROXY_CA = 'front-proxy-ca';
 const FRONT_PROXY_CLIENT = 'front-proxy-client';
-/** Where upstream publishes what extension API servers need to trust this server (its kube-system). */
-export const EXTENSION_AUTH_NAMESPACE = 'cluster-system';
-export const EXTENSION_AUTH_CONFIGMAP = 'extension-apiserver-authentication';
 
 async function readIfExists(path: string): Promise<string | undefined> {
   try {
@@ -40,6 +37,7 @@ export async function withFrontProxyDefaults(opts: ServerOptions, dataDir: strin
   }
   if (opts.proxyClientCertFile || opts.tlsCertFile || opts.devInsecureHttp) return opts;
   const certDir = opts.certDir || join(dataDir, 'certs');
+  await mkdir(certDir, { recursive: true, mode: 0o700 });
   const caFile = join(certDir, `${FRONT_PROXY_CA}.crt`);
   const caKeyFile = join(certDir, `${FRONT_PROXY_CA}.key`);
   const certFile = join(certDir, `${FRONT_PROXY_CLIENT}.crt`);

@@ -58,6 +58,8 @@ export class ExternalDiscovery {
     if (this.pending || this.stopped) return;
     this.pending = setTimeout(() => {
       this.pending = undefined;
+      // Availability shows at once; fetching resource lists (up to a timeout each) follows.
+      this.publish();
       void this.pass();
     }, 50);
     this.pending.unref();
@@ -73,7 +75,6 @@ export class ExternalDiscovery {
       const services = this.opts.index.externalServices();
       this.opts.transport.retain(new Set(services.map((s) => s.metadata.name ?? '')));
       const available = services.filter(isAvailable);
-      this.opts.publish(available.map((s) => this.entry(s)));
       let fetched = false;
       await Promise.all(
         available.map(async (svc) => {
@@ -88,7 +89,7 @@ export class ExternalDiscovery {
         }),
       );
       for (const name of this.resources.keys()) if (!available.some((s) => s.metadata.name === name)) this.resources.delete(name);
-      if (fetched && !this.stopped) this.opts.publish(this.opts.index.externalServices().filter(isAvailable).map((s) => this.entry(s)));
+      if (fetched) this.publish();
     } finally {
       this.running = false;
       if (this.again) {
@@ -96,6 +97,11 @@ export class ExternalDiscovery {
         this.schedule();
       }
     }
+  }
+
+  /** Hands the currently available external group versions (with the resources known) to discovery. */
+  private publish(): void {
+    if (!this.stopped) this.opts.publish(this.opts.index.externalServices().filter(isAvailable).map((s) => this.entry(s)));
   }
 
   private entry(svc: ApiService): ExternalGroupVersion {
