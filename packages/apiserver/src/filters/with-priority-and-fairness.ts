@@ -36,18 +36,27 @@ export function withPriorityAndFairness(deps: PriorityAndFairnessDeps): Middlewa
     if (!c) return next();
     ctx.set('X-Kubernetes-PF-FlowSchema-UID', c.flowSchemaUid);
     ctx.set('X-Kubernetes-PF-PriorityLevel-UID', c.level.uid);
-    if (c.level.exempt || !c.level.queueSet || (!info.isResourceRequest && isHealthProbe(ctx.method, ctx.path))) return next();
+    if (c.level.exempt || !c.level.queueSet || (!info.isResourceRequest && isHealthProbe(ctx.method, ctx.path))) {
+      if (info.verb === 'watch') return next();
+      const done = control.runExempt(c);
+      try {
+        return await next();
+      } finally {
+        done();
+      }
+    }
     const count = info.verb === 'list' && deps.objectCount ? deps.objectCount(info.apiGroup, info.resource) : undefined;
     const seats = estimateSeats(info, count === undefined ? undefined : ctx.URL.searchParams, count);
     let ticket;
     try {
-      ticket = await control.admit(c, seats, (cancel) => {
+      const admitted = control.admit(c, seats, (cancel) => {
         const onClose = () => {
           if (!ctx.res.writableEnded) cancel();
         };
         ctx.res.once('close', onClose);
         return () => ctx.res.off('close', onClose);
       });
+      ticket = admitted instanceof Promise ? await admitted : admitted;
     } catch (e) {
       if (e instanceof RejectedRequest) throw newTooManyRequests('Too many requests, please try again later.', 1);
       throw e;

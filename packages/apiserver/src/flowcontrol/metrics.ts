@@ -1,7 +1,8 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { LevelState } from './flow-control.js';
 
-interface Pair {
+/** The figures of one (priority level, flow schema) pair, updated in place by the request path. */
+export interface Pair {
   inQueue: number;
   executing: number;
   dispatched: number;
@@ -82,7 +83,8 @@ export class FlowControlMetrics {
     });
   }
 
-  private pair(level: string, schema: string): Pair {
+  /** The record of a pair (one per pair, kept across configuration changes). */
+  pair(level: string, schema: string): Pair {
     const key = `${level}\u0000${schema}`;
     let p = this.pairs.get(key);
     if (!p) this.pairs.set(key, (p = { inQueue: 0, executing: 0, dispatched: 0 }));
@@ -93,24 +95,14 @@ export class FlowControlMetrics {
     this.levels = levels;
   }
 
-  inQueue(level: string, schema: string, delta: number): void {
-    this.pair(level, schema).inQueue += delta;
-  }
-
-  executing(level: string, schema: string, delta: number): void {
-    this.pair(level, schema).executing += delta;
-  }
-
   /** A request got its seats after waiting `seconds`. */
-  dispatched(level: string, schema: string, seconds: number): void {
-    const p = this.pair(level, schema);
+  dispatched(p: Pair, level: string, schema: string, seconds: number): void {
     p.dispatched++;
     (p.waitExecuted ??= this.wait.labels(level, schema, 'true')).observe(seconds);
   }
 
   /** A queued request left without running after `seconds`. */
-  waited(level: string, schema: string, seconds: number): void {
-    const p = this.pair(level, schema);
+  waited(p: Pair, level: string, schema: string, seconds: number): void {
     (p.waitRejected ??= this.wait.labels(level, schema, 'false')).observe(seconds);
   }
 
