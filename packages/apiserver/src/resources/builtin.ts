@@ -58,6 +58,7 @@ import { runtimeClasses } from './node/runtimeclasses/register.js';
 import { priorityClasses } from './scheduling/priorityclasses/register.js';
 import { persistentVolumes } from './core/persistentvolumes/register.js';
 import { storageResources } from './storage/register.js';
+import { horizontalPodAutoscalersV1, horizontalPodAutoscalersV2 } from './autoscaling/horizontalpodautoscalers/register.js';
 import { persistentVolumeClaims } from './core/persistentvolumeclaims/register.js';
 import { webhookConfigurations } from './admissionregistration/register.js';
 import { admissionRegistrationDefinitions } from './admissionregistration/schemas.js';
@@ -115,6 +116,8 @@ export function builtinResources(
     persistentVolumes,
     persistentVolumeClaims,
     ...storageResources(apiDomain),
+    horizontalPodAutoscalersV2,
+    horizontalPodAutoscalersV1,
     ...webhookConfigurations(apiDomain),
   ];
   return [...current, ...removedVersionRegistrations(apiDomain, current)];
