@@ -355,3 +355,25 @@ describe('autoscaling/v2 and autoscaling/v1 HorizontalPodAutoscaler over one sto
     await ok(['delete', 'hpa', 'multi']);
   }, 120_000);
 });
+
+describe('core/v1 ComponentStatus', () => {
+  test('a read-only, deprecated list reporting etcd health', async () => {
+    const r = await kubectl(server, ['get', 'cs']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('Warning: v1 ComponentStatus is deprecated in v1.19+');
+    expect(r.stdout.split('\n')[0]).toMatch(/^NAME\s+STATUS\s+MESSAGE\s+ERROR$/);
+    expect(r.stdout).toMatch(/etcd-0\s+Healthy\s+\{"health":"true"/);
+    const one = await client.call('GET', '/api/v1/componentstatuses/etcd-0');
+    expect(one.status).toBe(200);
+    expect(one.json.conditions).toEqual([{ type: 'Healthy', status: 'True', message: expect.stringContaining('"health":"true"') }]);
+    expect((await client.call('GET', '/api/v1/componentstatuses?fieldSelector=metadata.name%3Dnope')).json.items).toEqual([]);
+    expect((await client.call('GET', '/api/v1/componentstatuses/nope')).status).toBe(500);
+    const pb = await protobuf('GET', '/api/v1/componentstatuses');
+    expect(pb.body.kind).toBe('ComponentStatusList');
+    // Read-only: no create, update or delete.
+    expect((await client.call('DELETE', '/api/v1/componentstatuses/etcd-0')).status).toBe(405);
+    expect((await client.call('POST', '/api/v1/componentstatuses', { apiVersion: 'v1', kind: 'ComponentStatus', metadata: { name: 'x' } })).status).toBe(405);
+    const metrics = await client.raw('GET', '/metrics', {});
+    expect(metrics.body.toString('utf8')).toMatch(/apiserver_requested_deprecated_apis\{group="",version="v1",resource="componentstatuses",subresource="",removed_release=""[^}]*\} 1/);
+  }, 60_000);
+});

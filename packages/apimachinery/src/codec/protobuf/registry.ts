@@ -59,6 +59,8 @@ const TABLE: readonly GroupVersionKinds[] = [
       'PersistentVolumeList',
       'PersistentVolumeClaim',
       'PersistentVolumeClaimList',
+      'ComponentStatus',
+      'ComponentStatusList',
     ],
   },
   { prefix: 'events', version: 'v1', pkg: 'k8s.io.api.events.v1', kinds: ['Event', 'EventList'] },
