@@ -244,3 +244,136 @@ nodeTopology: {matchLabels: {topology.kubernetes.io/zone: a}}
     await ok(['delete', 'csistoragecapacity', 'cap-1']);
   }, 120_000);
 });
+
+describe('autoscaling/v2 and autoscaling/v1 HorizontalPodAutoscaler over one stored object', () => {
+  test('kubectl autoscale, table columns, defaults, 422 naming the field', async () => {
+    await ok(['create', 'deployment', 'web', '--image=nginx']);
+    expect(await ok(['autoscale', 'deployment', 'web', '--min=2', '--max=5', '--cpu-percent=70'])).toContain('horizontalpodautoscaler.autoscaling/web autoscaled');
+    const table = await ok(['get', 'hpa']);
+    expect(table.split('\n')[0]).toMatch(/^NAME\s+REFERENCE\s+TARGETS\s+MINPODS\s+MAXPODS\s+REPLICAS\s+AGE$/);
+    expect(table).toMatch(/web\s+Deployment\/web\s+cpu: <unknown>\/70%|web\s+Deployment\/web\s+<unknown>\/70%\s+2\s+5\s+0/);
+    expect(await ok(['get', 'all'])).toContain('horizontalpodautoscaler.autoscaling/web');
+    const v2 = parseYaml(await ok(['get', 'horizontalpodautoscalers.v2.autoscaling', 'web', '-o', 'yaml']));
+    expect(v2.spec).toEqual({ scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, minReplicas: 2, maxReplicas: 5, metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }] });
+    const v1 = parseYaml(await ok(['get', 'horizontalpodautoscalers.v1.autoscaling', 'web', '-o', 'yaml']));
+    expect(v1.apiVersion).toBe('autoscaling/v1');
+    expect(v1.spec).toEqual({ scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, minReplicas: 2, maxReplicas: 5, targetCPUUtilizationPercentage: 70 });
+    expect(v1.metadata.annotations).toBeUndefined();
+
+    const bad = await client.call('POST', '/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers', {
+      apiVersion: 'autoscaling/v2',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: 'bad' },
+      spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' }, minReplicas: 3, maxReplicas: 2, metrics: [{ type: 'Pods', pods: { metric: { name: 'qps' }, target: { type: 'AverageValue', averageValue: '-1' } } }] },
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.json.details.causes).toEqual([
+      { reason: 'FieldValueInvalid', message: 'Invalid value: 2: must be greater than or equal to `minReplicas`', field: 'spec.maxReplicas' },
+      { reason: 'FieldValueInvalid', message: 'Invalid value: "-1": must be positive', field: 'spec.metrics[0].pods.target.averageValue' },
+    ]);
+    // v1 is validated on the v2 form, as upstream validates its internal one.
+    const badV1 = await client.call('POST', '/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers', {
+      apiVersion: 'autoscaling/v1',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: 'bad' },
+      spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' }, maxReplicas: 2, targetCPUUtilizationPercentage: 0 },
+    });
+    expect(badV1.status).toBe(422);
+    expect(badV1.json.details.causes).toEqual([{ reason: 'FieldValueInvalid', message: 'Invalid value: 0: must be greater than 0', field: 'spec.metrics[0].resource.target.averageUtilization' }]);
+    await ok(['delete', 'hpa', 'web']);
+    await ok(['delete', 'deployment', 'web']);
+  }, 120_000);
+
+  test('v2-only data survives a read-modify-write through v1 (annotations), and both read the same object', async () => {
+    const base = (v: string) => `/apis/autoscaling/${v}/namespaces/default/horizontalpodautoscalers`;
+    const created = await client.call('POST', base('v2'), {
+      apiVersion: 'autoscaling/v2',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: 'multi' },
+      spec: {
+        scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'api' },
+        maxReplicas: 10,
+        metrics: [
+          { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } },
+          { type: 'Pods', pods: { metric: { name: 'qps' }, target: { type: 'AverageValue', averageValue: '1k' } } },
+        ],
+        behavior: { scaleDown: { stabilizationWindowSeconds: 60, policies: [{ type: 'Pods', value: 1, periodSeconds: 30 }] } },
+      },
+    });
+    expect(created.status).toBe(201);
+    // Upstream's behavior defaults.
+    expect(created.json.spec.behavior).toEqual({
+      scaleUp: { stabilizationWindowSeconds: 0, selectPolicy: 'Max', policies: [{ type: 'Pods', value: 4, periodSeconds: 15 }, { type: 'Percent', value: 100, periodSeconds: 15 }] },
+      scaleDown: { stabilizationWindowSeconds: 60, selectPolicy: 'Max', policies: [{ type: 'Pods', value: 1, periodSeconds: 30 }] },
+    });
+    const status = await client.call('PUT', `${base('v2')}/multi/status`, {
+      ...created.json,
+      status: {
+        currentReplicas: 3,
+        desiredReplicas: 4,
+        currentMetrics: [{ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: 42, averageValue: '120m' } } }],
+        conditions: [{ type: 'AbleToScale', status: 'True', lastTransitionTime: '2024-01-02T03:04:05Z', reason: 'ReadyForNewScale', message: 'ok' }],
+      },
+    });
+    expect(status.status).toBe(200);
+
+    const v1 = (await client.call('GET', `${base('v1')}/multi`)).json;
+    expect(v1.spec).toEqual({ scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'api' }, minReplicas: 1, maxReplicas: 10, targetCPUUtilizationPercentage: 50 });
+    expect(v1.status).toEqual({ currentReplicas: 3, desiredReplicas: 4, currentCPUUtilizationPercentage: 42 });
+    expect(v1.metadata.annotations['autoscaling.alpha.kubernetes.io/metrics']).toBe('[{"type":"Pods","pods":{"metricName":"qps","targetAverageValue":"1k"}}]');
+    expect(JSON.parse(v1.metadata.annotations['autoscaling.alpha.kubernetes.io/current-metrics'])).toEqual([{ type: 'Resource', resource: { name: 'cpu', currentAverageUtilization: 42, currentAverageValue: '120m' } }]);
+    expect(JSON.parse(v1.metadata.annotations['autoscaling.alpha.kubernetes.io/conditions'])[0].reason).toBe('ReadyForNewScale');
+    expect(JSON.parse(v1.metadata.annotations['autoscaling.alpha.kubernetes.io/behavior']).scaleDown.stabilizationWindowSeconds).toBe(60);
+
+    // A v1 client changes maxReplicas and the CPU target, sending back what it read.
+    v1.spec.maxReplicas = 12;
+    v1.spec.targetCPUUtilizationPercentage = 60;
+    const put = await client.call('PUT', `${base('v1')}/multi`, v1);
+    expect(put.status).toBe(200);
+    expect(put.json.metadata.generation).toBe(2);
+    const after = (await client.call('GET', `${base('v2')}/multi`)).json;
+    expect(after.metadata.annotations).toBeUndefined();
+    expect(after.spec.maxReplicas).toBe(12);
+    expect(after.spec.metrics).toEqual([
+      { type: 'Pods', pods: { metric: { name: 'qps' }, target: { type: 'AverageValue', averageValue: '1k' } } },
+      { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 60 } } },
+    ]);
+    expect(after.spec.behavior.scaleDown.stabilizationWindowSeconds).toBe(60);
+    expect(after.status.conditions[0].reason).toBe('ReadyForNewScale');
+    // Upstream pairs spec and status metrics by position: after the v1 write the CPU metric is second.
+    expect(await ok(['get', 'hpa', 'multi'])).toMatch(/multi\s+Deployment\/api\s+<unknown>\/1k, <unknown>\/60%\s+1\s+12\s+3/);
+
+    // Protobuf at both versions, and a watch through v1 sees the v2 write.
+    const pb1 = await protobuf('GET', `${base('v1')}/multi`);
+    expect(pb1.body).toMatchObject({ apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', spec: { targetCPUUtilizationPercentage: 60 } });
+    const pb2 = await protobuf('GET', `${base('v2')}?fieldSelector=metadata.name%3Dmulti`);
+    expect(pb2.body.kind).toBe('HorizontalPodAutoscalerList');
+    expect(pb2.body['items'][0].spec.metrics).toHaveLength(2);
+    const pbPut = await protobuf('PUT', `${base('v2')}/multi`, { ...pb2.body['items'][0], apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', spec: { ...pb2.body['items'][0].spec, minReplicas: 2 } });
+    expect(pbPut.status).toBe(200);
+    expect((await client.call('GET', `${base('v1')}/multi`)).json.spec.minReplicas).toBe(2);
+    await ok(['delete', 'hpa', 'multi']);
+  }, 120_000);
+});
+
+describe('core/v1 ComponentStatus', () => {
+  test('a read-only, deprecated list reporting etcd health', async () => {
+    const r = await kubectl(server, ['get', 'cs']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('Warning: v1 ComponentStatus is deprecated in v1.19+');
+    expect(r.stdout.split('\n')[0]).toMatch(/^NAME\s+STATUS\s+MESSAGE\s+ERROR$/);
+    expect(r.stdout).toMatch(/etcd-0\s+Healthy\s+\{"health":"true"/);
+    const one = await client.call('GET', '/api/v1/componentstatuses/etcd-0');
+    expect(one.status).toBe(200);
+    expect(one.json.conditions).toEqual([{ type: 'Healthy', status: 'True', message: expect.stringContaining('"health":"true"') }]);
+    expect((await client.call('GET', '/api/v1/componentstatuses?fieldSelector=metadata.name%3Dnope')).json.items).toEqual([]);
+    expect((await client.call('GET', '/api/v1/componentstatuses/nope')).status).toBe(500);
+    const pb = await protobuf('GET', '/api/v1/componentstatuses');
+    expect(pb.body.kind).toBe('ComponentStatusList');
+    // Read-only: no create, update or delete.
+    expect((await client.call('DELETE', '/api/v1/componentstatuses/etcd-0')).status).toBe(405);
+    expect((await client.call('POST', '/api/v1/componentstatuses', { apiVersion: 'v1', kind: 'ComponentStatus', metadata: { name: 'x' } })).status).toBe(405);
+    const metrics = await client.raw('GET', '/metrics', {});
+    expect(metrics.body.toString('utf8')).toMatch(/apiserver_requested_deprecated_apis\{group="",version="v1",resource="componentstatuses",subresource="",removed_release=""[^}]*\} 1/);
+  }, 60_000);
+});

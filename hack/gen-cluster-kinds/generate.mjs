@@ -144,7 +144,11 @@ const MORE_KINDS_TS = {
  * scheduling.k8s.io/v1alpha3 types). A client sending them gets them dropped, as upstream does
  * with the gate off.
  */
-const SKIPPED_FIELDS = new Map([['k8s.io.api.batch.v1.JobSpec', new Set(['scheduling'])]]);
+const SKIPPED_FIELDS = new Map([
+  ['k8s.io.api.batch.v1.JobSpec', new Set(['scheduling'])],
+  // CSINode.status (alpha CSIVolumeHealth): Go writes a value struct always, so every CSINode would read `status: {}`.
+  ['k8s.io.api.storage.v1.CSINode', new Set(['status'])],
+]);
 
 const groups = [
   {

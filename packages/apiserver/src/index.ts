@@ -21,6 +21,7 @@ export { RbacAuthorizer } from './authz/rbac/rbac-authorizer.js';
 export { NodeAuthorizer } from './authz/node/node-authorizer.js';
 export { NODE_LEASE_NAMESPACE } from './authz/node/node-identity.js';
 export { SYSTEM_PRIORITY_CLASSES } from './resources/scheduling/priorityclasses/system-classes.js';
+export type { ComponentHealth, ComponentProbe } from './resources/core/componentstatuses/register.js';
 export { rbacEscalationPlugin } from './authz/rbac/escalation.js';
 export { certificateAdmissionPlugins } from './admission/certificates.js';
 export type { AdmissionPlugin, AdmissionAttributes } from './admission/admission.js';

@@ -83,6 +83,7 @@ export class GenericRegistry {
   }
 
   async get(namespace: string, name: string, resourceVersion?: string): Promise<KubeObject> {
+    if (this.operations.computed) return this.operations.computed.get(name);
     try {
       return this.fromStorage(await this.store.get(this.key(namespace, name), { resourceVersion }));
     } catch (e) {
@@ -91,6 +92,10 @@ export class GenericRegistry {
   }
 
   async list(namespace: string, req: ListRequest): Promise<ListResponse> {
+    if (this.operations.computed) {
+      const items = (await this.operations.computed.list()).filter((o) => !req.predicate || req.predicate(o));
+      return { kind: this.info.listKind, apiVersion: this.apiVersion(), metadata: {}, items };
+    }
     try {
       const res = await this.store.getList(this.prefix(namespace), {
         resourceVersion: req.resourceVersion,

@@ -1095,9 +1095,6 @@ export const generatedMoreKindDefinitions: Definitions = {
       },
       "spec": {
         "$ref": "#/definitions/io.k8s.api.storage.v1.CSINodeSpec"
-      },
-      "status": {
-        "$ref": "#/definitions/io.k8s.api.storage.v1.CSINodeStatus"
       }
     },
     "required": [
@@ -1165,23 +1162,6 @@ export const generatedMoreKindDefinitions: Definitions = {
     "required": [
       "drivers"
     ]
-  },
-  "io.k8s.api.storage.v1.CSINodeStatus": {
-    "type": "object",
-    "properties": {
-      "storageHealth": {
-        "type": "array",
-        "items": {
-          "$ref": "#/definitions/io.k8s.api.storage.v1.StorageHealth"
-        },
-        "x-kubernetes-list-type": "map",
-        "x-kubernetes-list-map-keys": [
-          "name"
-        ],
-        "x-kubernetes-patch-strategy": "merge",
-        "x-kubernetes-patch-merge-key": "name"
-      }
-    }
   },
   "io.k8s.api.storage.v1.CSIStorageCapacity": {
     "type": "object",
@@ -1281,51 +1261,6 @@ export const generatedMoreKindDefinitions: Definitions = {
     },
     "required": [
       "items"
-    ]
-  },
-  "io.k8s.api.storage.v1.StorageHealth": {
-    "type": "object",
-    "properties": {
-      "healthConditions": {
-        "type": "array",
-        "items": {
-          "$ref": "#/definitions/io.k8s.api.storage.v1.StorageHealthCondition"
-        },
-        "x-kubernetes-list-type": "atomic"
-      },
-      "name": {
-        "type": "string"
-      }
-    },
-    "required": [
-      "name"
-    ]
-  },
-  "io.k8s.api.storage.v1.StorageHealthCondition": {
-    "type": "object",
-    "properties": {
-      "accessMode": {
-        "type": "string"
-      },
-      "lastTransitionTime": {
-        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Time"
-      },
-      "message": {
-        "type": "string"
-      },
-      "reason": {
-        "type": "string"
-      },
-      "status": {
-        "type": "string"
-      },
-      "volumeMode": {
-        "type": "string"
-      }
-    },
-    "required": [
-      "reason",
-      "status"
     ]
   },
   "io.k8s.api.storage.v1.TokenRequest": {

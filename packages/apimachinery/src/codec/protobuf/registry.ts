@@ -59,6 +59,8 @@ const TABLE: readonly GroupVersionKinds[] = [
       'PersistentVolumeList',
       'PersistentVolumeClaim',
       'PersistentVolumeClaimList',
+      'ComponentStatus',
+      'ComponentStatusList',
     ],
   },
   { prefix: 'events', version: 'v1', pkg: 'k8s.io.api.events.v1', kinds: ['Event', 'EventList'] },
@@ -81,7 +83,8 @@ const TABLE: readonly GroupVersionKinds[] = [
       'ControllerRevisionList',
     ],
   },
-  { prefix: 'autoscaling', bare: true, version: 'v1', pkg: 'k8s.io.api.autoscaling.v1', kinds: ['Scale'] },
+  { prefix: 'autoscaling', bare: true, version: 'v1', pkg: 'k8s.io.api.autoscaling.v1', kinds: ['Scale', 'HorizontalPodAutoscaler', 'HorizontalPodAutoscalerList'] },
+  { prefix: 'autoscaling', bare: true, version: 'v2', pkg: 'k8s.io.api.autoscaling.v2', kinds: ['HorizontalPodAutoscaler', 'HorizontalPodAutoscalerList'] },
   { prefix: 'batch', bare: true, version: 'v1', pkg: 'k8s.io.api.batch.v1', kinds: ['Job', 'JobList', 'CronJob', 'CronJobList'] },
   { prefix: 'policy', bare: true, version: 'v1', pkg: 'k8s.io.api.policy.v1', kinds: ['PodDisruptionBudget', 'PodDisruptionBudgetList'] },
   {
