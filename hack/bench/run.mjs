@@ -24,6 +24,7 @@ import { runGet, runGetCached } from './workloads/get.mjs';
 import { runList } from './workloads/list.mjs';
 import { runWatchFanout } from './workloads/watch-fanout.mjs';
 import { runMemory } from './workloads/memory.mjs';
+import { setUpNoopWebhook } from './lib/webhook.mjs';
 
 const CONCURRENCY = 64;
 
@@ -80,6 +81,7 @@ async function main() {
     admin = new HttpClient({ host: replica.host, port: replica.port, ca: replica.ca, token: replica.token, maxSockets: 4 });
     await admin.json('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', WORKLOAD_ROLE);
     api = new HttpClient({ host: replica.host, port: replica.port, ca: replica.ca, clientCert: replica.clientCert, maxSockets: CONCURRENCY });
+    if (process.env.BENCH_WEBHOOK === '1') await setUpNoopWebhook({ admin, replica, log });
     const ctx = {
       scale,
       concurrency: CONCURRENCY,

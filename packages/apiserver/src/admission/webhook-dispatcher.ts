@@ -134,25 +134,22 @@ export function admissionReview(inv: Invocation, a: AdmissionAttributes, apiDoma
   return { apiVersion: `admission.${apiDomain}/${version}`, kind: 'AdmissionReview', request };
 }
 
+/** URL targets, worked out once per webhook (a changed configuration brings new webhook objects). */
+const urlTargets = new WeakMap<Webhook, CallTarget>();
+
 /** Where the webhook is reached, with the credentials configured for its host. */
 async function targetOf(w: Webhook, deps: WebhookDeps): Promise<CallTarget> {
   const timeoutSeconds = w.timeoutSeconds ?? 10;
   const cc = w.clientConfig ?? {};
-  const ca = cc.caBundle ? Buffer.from(cc.caBundle, 'base64') : undefined;
   if (cc.url !== undefined) {
-    const url = new URL(cc.url);
-    url.searchParams.set('timeout', `${timeoutSeconds}s`);
-    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-    return {
-      host,
-      port: url.port ? Number(url.port) : 443,
-      path: `${url.pathname || '/'}${url.search}`,
-      serverName: /^[\d.]+$|:/.test(host) ? undefined : host,
-      ca,
-      credentials: deps.credentials?.(url.host),
-      href: url.href,
-    };
+    let t = urlTargets.get(w);
+    if (!t) {
+      t = urlTarget(cc.url, timeoutSeconds, cc.caBundle, deps);
+      urlTargets.set(w, t);
+    }
+    return t;
   }
+  const ca = cc.caBundle ? Buffer.from(cc.caBundle, 'base64') : undefined;
   const s = cc.service ?? {};
   const port = s.port ?? 443;
   let resolved: ResolvedService;
@@ -170,6 +167,21 @@ async function targetOf(w: Webhook, deps: WebhookDeps): Promise<CallTarget> {
     serverName: resolved.serverName,
     ca,
     credentials: deps.credentials?.(`${resolved.serverName}:${port}`),
+    href: url.href,
+  };
+}
+
+function urlTarget(raw: string, timeoutSeconds: number, caBundle: string | undefined, deps: WebhookDeps): CallTarget {
+  const url = new URL(raw);
+  url.searchParams.set('timeout', `${timeoutSeconds}s`);
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  return {
+    host,
+    port: url.port ? Number(url.port) : 443,
+    path: `${url.pathname || '/'}${url.search}`,
+    serverName: /^[\d.]+$|:/.test(host) ? undefined : host,
+    ca: caBundle ? Buffer.from(caBundle, 'base64') : undefined,
+    credentials: deps.credentials?.(url.host),
     href: url.href,
   };
 }
