@@ -15,6 +15,8 @@ export interface AdmissionAttributes {
   dryRun: boolean;
   /** The requester; absent for the server's own writes. */
   user?: UserInfo;
+  /** The request's `Warning` header texts: admission webhooks add theirs here (absent: dropped). */
+  warnings?: string[];
 }
 
 /**

@@ -43,7 +43,7 @@ export function mutatingWebhookAdmission(source: WebhookSource, deps: WebhookDep
           throw callFailure(name, err);
         }
         observe(!answer.allowed);
-        recordWarnings(answer.warnings);
+        recordWarnings(a, answer.warnings);
         if (!answer.allowed) throw denial(name, answer.status);
         if (answer.patch !== undefined) applyPatch(name, a, answer.patch, answer.patchType);
       }

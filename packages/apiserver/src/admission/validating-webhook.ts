@@ -36,7 +36,7 @@ export function validatingWebhookAdmission(source: WebhookSource, deps: WebhookD
           try {
             const answer = await callWebhook(w, a, deps);
             observe(!answer.allowed);
-            recordWarnings(answer.warnings);
+            recordWarnings(a, answer.warnings);
             return answer.allowed ? undefined : denial(name, answer.status);
           } catch (err) {
             if (!(err instanceof WebhookCallError)) throw err;

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { request as httpsRequest } from 'node:https';
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { newBadRequest, newInternalError, StatusError, type KubeObject, type Status } from '@cluster/apimachinery';
 import type { Webhook } from '../resources/admissionregistration/types.js';
 import type { AdmissionAttributes } from './admission.js';
@@ -25,9 +24,6 @@ export interface WebhookDeps {
   /** Observes each call (metrics); `rejected` when the webhook denied the request or failed with Fail. */
   observe?: (e: { name: string; type: 'admit' | 'validating'; operation: string; rejected: boolean; seconds: number; errorType?: 'calling_webhook_error' | 'no_error' }) => void;
 }
-
-/** Warnings of admission webhooks of the current request, sent as `Warning` response headers. */
-export const admissionWarnings = new AsyncLocalStorage<string[]>();
 
 /** The decoded answer of a webhook that answered. */
 export interface WebhookAnswer {
@@ -215,8 +211,13 @@ export function callFailure(name: string, e: unknown): StatusError {
   return newInternalError(new Error(`failed calling webhook ${JSON.stringify(name)}: ${(e as Error).message}`));
 }
 
-/** Adds a webhook's warnings to the current request's `Warning` headers (one line each). */
-export function recordWarnings(warnings: readonly string[] | undefined): void {
-  if (!warnings?.length) return;
-  admissionWarnings.getStore()?.push(...warnings.map((w) => w.replace(/[\r\n]+/g, ' ')));
+/**
+ * Adds a webhook's warnings to the request's `Warning` headers (one line each). The sink travels
+ * with the admission attributes rather than in an AsyncLocalStorage: on Node 20 one
+ * AsyncLocalStorage.run turns on promise hooks for the whole process, a cost every promise of
+ * every request then pays.
+ */
+export function recordWarnings(a: AdmissionAttributes, warnings: readonly string[] | undefined): void {
+  if (!warnings?.length || !a.warnings) return;
+  a.warnings.push(...warnings.map((w) => w.replace(/[\r\n]+/g, ' ')));
 }

@@ -40,6 +40,11 @@ export interface RequestScope {
   authorizer?: Authorizer;
   /** Cancelled when the client goes away (used by long reads and watches). */
   signal: AbortSignal;
+  /**
+   * Where admission webhooks put their warnings for this request's `Warning` headers (handed to
+   * the registry with each write, so no per-request async context is needed).
+   */
+  admissionWarnings: string[];
   /** Told the decoded body of a create, for the audit event's objectRef (absent when not audited). */
   onRequestObject?: (obj: KubeObject) => void;
 }

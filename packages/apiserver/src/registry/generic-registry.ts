@@ -16,7 +16,7 @@ import {
 } from '@cluster/apimachinery';
 import type { Predicate, Store, WatchOptions, WatchStream } from '@cluster/storage';
 import { isStorageError, parseRevision } from '@cluster/storage';
-import { runAdmission, runMutatingAdmission, type AdmissionPlugin, type AdmissionOperation } from '../admission/admission.js';
+import { runAdmission, runMutatingAdmission, type AdmissionAttributes, type AdmissionPlugin, type AdmissionOperation } from '../admission/admission.js';
 import type { ResourceInfo } from './resource-info.js';
 import type { UserInfo } from '../authn/user.js';
 import type { ObjectAllocations, RegistrationOperations, Reservation, StorageConversion } from './registration.js';
@@ -193,7 +193,7 @@ export class GenericRegistry {
    * plugins may change `object` in place.
    * @throws the first plugin's rejection (a StatusError).
    */
-  async admitSubresourceCreate(namespace: string, name: string, subresource: string, object: KubeObject, opts: { dryRun: boolean; user?: UserInfo }): Promise<void> {
+  async admitSubresourceCreate(namespace: string, name: string, subresource: string, object: KubeObject, opts: { dryRun: boolean; user?: UserInfo; warnings?: string[] }): Promise<void> {
     const attrs = this.attrs('CREATE', namespace, name, object, undefined, opts, subresource);
     await runMutatingAdmission(this.admissionPlugins(), attrs);
     await runAdmission(this.admissionPlugins(), attrs);
@@ -452,10 +452,10 @@ export class GenericRegistry {
     name: string,
     object: KubeObject | undefined,
     oldObject: KubeObject | undefined,
-    opts: { dryRun: boolean; user?: UserInfo },
+    opts: { dryRun: boolean; user?: UserInfo; warnings?: string[] },
     subresource = '',
-  ) {
-    return { operation, resource: this.info, subresource, namespace, name, object, oldObject, dryRun: opts.dryRun, user: opts.user };
+  ): AdmissionAttributes {
+    return { operation, resource: this.info, subresource, namespace, name, object, oldObject, dryRun: opts.dryRun, user: opts.user, warnings: opts.warnings };
   }
 
   /** A stored object in the served form (unchanged unless the resource is stored as another). */

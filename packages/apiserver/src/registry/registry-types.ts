@@ -26,6 +26,8 @@ export interface WriteOptions {
   user?: UserInfo;
   /** Run before an update or patch creates the object (authorizes `create`, SPEC 5.7); throws to refuse. */
   beforeCreate?: () => Promise<void>;
+  /** The request's `Warning` header texts, where admission webhooks add theirs (absent: dropped). */
+  warnings?: string[];
 }
 
 export interface ListRequest {
