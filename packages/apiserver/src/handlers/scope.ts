@@ -1,3 +1,4 @@
+import type { AdmissionReport } from '../admission/admission.js';
 import type { Readable } from 'node:stream';
 import type { JsonObject, KubeObject, Status } from '@cluster/apimachinery';
 import type { GenericRegistry } from '../registry/generic-registry.js';
@@ -40,13 +41,10 @@ export interface RequestScope {
   authorizer?: Authorizer;
   /** Cancelled when the client goes away (used by long reads and watches). */
   signal: AbortSignal;
-  /**
-   * Where admission webhooks put their warnings for this request's `Warning` headers (handed to
-   * the registry with each write, so no per-request async context is needed).
-   */
-  admissionWarnings: string[];
   /** Told the decoded body of a create, for the audit event's objectRef (absent when not audited). */
   onRequestObject?: (obj: KubeObject) => void;
+  /** Where admission webhooks leave warnings and audit annotations (the request state itself). */
+  report?: AdmissionReport;
 }
 
 /** What a handler answers: a status code and an object (or Status), plus Warning header texts. */

@@ -16,7 +16,8 @@ import {
 } from '@cluster/apimachinery';
 import type { Predicate, Store, WatchOptions, WatchStream } from '@cluster/storage';
 import { isStorageError, parseRevision } from '@cluster/storage';
-import { runAdmission, runMutatingAdmission, type AdmissionAttributes, type AdmissionPlugin, type AdmissionOperation } from '../admission/admission.js';
+import type { AdmissionStepObserver } from '../admission/step-metrics.js';
+import { runAdmission, runMutatingAdmission, type AdmissionAttributes, type AdmissionPlugin, type AdmissionOperation, type AdmissionReport } from '../admission/admission.js';
 import type { ResourceInfo } from './resource-info.js';
 import type { UserInfo } from '../authn/user.js';
 import type { ObjectAllocations, RegistrationOperations, Reservation, StorageConversion } from './registration.js';
@@ -37,6 +38,8 @@ export interface RegistryBehaviour {
    * upstream's store with garbage collection disabled) and such deletes finish at once.
    */
   garbageCollection: boolean;
+  /** Observes the duration of each admission phase (apiserver_admission_step_admission_duration_seconds). */
+  admissionSteps?: AdmissionStepObserver;
 }
 
 /**
@@ -193,10 +196,10 @@ export class GenericRegistry {
    * plugins may change `object` in place.
    * @throws the first plugin's rejection (a StatusError).
    */
-  async admitSubresourceCreate(namespace: string, name: string, subresource: string, object: KubeObject, opts: { dryRun: boolean; user?: UserInfo; warnings?: string[] }): Promise<void> {
+  async admitSubresourceCreate(namespace: string, name: string, subresource: string, object: KubeObject, opts: { dryRun: boolean; user?: UserInfo; report?: AdmissionReport }): Promise<void> {
     const attrs = this.attrs('CREATE', namespace, name, object, undefined, opts, subresource);
-    await runMutatingAdmission(this.admissionPlugins(), attrs);
-    await runAdmission(this.admissionPlugins(), attrs);
+    await runMutatingAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
+    await runAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
   }
 
   async delete(namespace: string, name: string, req: DeleteRequest): Promise<DeleteResult> {
@@ -205,8 +208,8 @@ export class GenericRegistry {
       const current = await this.store.get(key);
       // Preconditions are checked by the store against the state each write acts on.
       const deleteAttrs = this.attrs('DELETE', namespace, name, undefined, this.fromStorage(current), req);
-      await runMutatingAdmission(this.admissionPlugins(), deleteAttrs);
-      await runAdmission(this.admissionPlugins(), deleteAttrs);
+      await runMutatingAdmission(this.admissionPlugins(), deleteAttrs, this.behaviour.admissionSteps);
+      await runAdmission(this.admissionPlugins(), deleteAttrs, this.behaviour.admissionSteps);
       // Orphan and Foreground deletes leave the object to a garbage collector under a finalizer.
       const gc = this.behaviour.garbageCollection;
       const gcFinalizers = gc ? garbageCollectionFinalizers(current.metadata.finalizers, req.propagationPolicy) : undefined;
@@ -355,11 +358,11 @@ export class GenericRegistry {
     this.strategy.prepareForCreate(next, { user: opts.user });
     this.trackManagedFields(next, undefined, opts);
     const attrs = this.attrs(op, next.metadata.namespace ?? '', next.metadata.name ?? '', next, undefined, opts);
-    await runMutatingAdmission(this.admissionPlugins(), attrs);
+    await runMutatingAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
     const errs = this.strategy.validate(next);
     if (errs.length) throw newInvalid({ group: this.info.group, kind: this.info.kind }, next.metadata.name ?? '', errs);
     if (this.allocations && reservations) reservations.push(await this.allocations.reserve(next, undefined, opts.dryRun));
-    await runAdmission(this.admissionPlugins(), attrs);
+    await runAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
     return this.toStorageVersion(next);
   }
 
@@ -408,12 +411,12 @@ export class GenericRegistry {
       this.trackManagedFields(next, current, opts);
     }
     const attrs = this.attrs('UPDATE', next.metadata.namespace ?? '', name, next, current, opts, subresourceName);
-    await runMutatingAdmission(this.admissionPlugins(), attrs);
+    await runMutatingAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
     // Mutating admission (webhooks included) runs before validation, as upstream's.
     const errs = sub ? sub.validateUpdate(next, current) : this.strategy.validateUpdate(next, current);
     if (errs.length) throw newInvalid({ group: this.info.group, kind: this.info.kind }, name, errs);
     if (this.allocations && reservations && !sub) reservations.push(await this.allocations.reserve(next, current, opts.dryRun));
-    await runAdmission(this.admissionPlugins(), attrs);
+    await runAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
     delete next.metadata.resourceVersion;
     return this.toStorageVersion(next);
   }
@@ -452,10 +455,16 @@ export class GenericRegistry {
     name: string,
     object: KubeObject | undefined,
     oldObject: KubeObject | undefined,
-    opts: { dryRun: boolean; user?: UserInfo; warnings?: string[] },
+    opts: { dryRun: boolean; user?: UserInfo; report?: AdmissionReport },
     subresource = '',
   ): AdmissionAttributes {
-    return { operation, resource: this.info, subresource, namespace, name, object, oldObject, dryRun: opts.dryRun, user: opts.user, warnings: opts.warnings };
+    const attrs: AdmissionAttributes = { operation, resource: this.info, subresource, namespace, name, object, oldObject, dryRun: opts.dryRun, user: opts.user, report: opts.report, schemas: this.schemas };
+    if (subresource) {
+      const view = this.strategy.subresources?.[subresource]?.view;
+      const info = this.info.subresources?.find((s) => s.name === subresource);
+      if (view && info) attrs.view = { info, view };
+    }
+    return attrs;
   }
 
   /** A stored object in the served form (unchanged unless the resource is stored as another). */

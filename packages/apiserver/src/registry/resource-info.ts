@@ -41,6 +41,11 @@ export interface ResourceInfo {
    * --runtime-config.
    */
   customResource?: boolean;
+  /**
+   * On unless --runtime-config turns it off, whatever its stability (upstream's betas introduced
+   * before 1.24, and deprecated versions not yet removed, e.g. flowcontrol v1beta1).
+   */
+  servedByDefault?: boolean;
   /** Warning sent with every request to a version its definer deprecated (CRD `deprecated: true`). */
   deprecationWarning?: string;
 }

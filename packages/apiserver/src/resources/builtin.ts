@@ -55,9 +55,17 @@ import { ingresses } from './networking/ingresses/register.js';
 import { ingressClasses } from './networking/ingressclasses/register.js';
 import { networkPolicies } from './networking/networkpolicies/register.js';
 import { runtimeClasses } from './node/runtimeclasses/register.js';
+import { priorityClasses } from './scheduling/priorityclasses/register.js';
+import { persistentVolumes } from './core/persistentvolumes/register.js';
+import { storageResources } from './storage/register.js';
+import { persistentVolumeClaims } from './core/persistentvolumeclaims/register.js';
 import { webhookConfigurations } from './admissionregistration/register.js';
 import { admissionRegistrationDefinitions } from './admissionregistration/schemas.js';
 import { moreKindDefinitions } from './more-kinds-schemas.js';
+import { apiServices } from './apiregistration/register.js';
+import { apiRegistrationDefinitions } from './apiregistration/schemas.js';
+import { flowControlResources } from './flowcontrol/register.js';
+import { flowControlDefinitions } from './flowcontrol/schemas.js';
 
 /** What the identity resources need of the server: token issuing, token review and the authorizer. */
 export interface IdentityDeps {
@@ -107,7 +115,13 @@ export function builtinResources(
     ingressClasses(apiDomain),
     networkPolicies(apiDomain),
     runtimeClasses(apiDomain),
+    priorityClasses(apiDomain),
+    persistentVolumes,
+    persistentVolumeClaims,
+    ...storageResources(apiDomain),
     ...webhookConfigurations(apiDomain),
+    apiServices(apiDomain),
+    ...flowControlResources(apiDomain),
   ];
   return [...current, ...removedVersionRegistrations(apiDomain, current)];
 }
@@ -146,6 +160,8 @@ export function builtinDefinitions(apiDomain: string): Definitions {
     ...clusterKindDefinitions(apiDomain),
     ...moreKindDefinitions(apiDomain),
     ...admissionRegistrationDefinitions(apiDomain),
+    ...apiRegistrationDefinitions(apiDomain),
+    ...flowControlDefinitions(apiDomain),
   };
   const describeOnly = builtinResources(apiDomain, describeOnlyDeps());
   return { ...current, ...removedVersionDefinitions(apiDomain, describeOnly, current) };

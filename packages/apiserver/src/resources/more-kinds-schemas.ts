@@ -14,6 +14,12 @@ const KINDS: ReadonlyArray<[prefix: string, group: (apiDomain: string) => string
   ['io.k8s.api.networking.v1', networkingGroup, 'IngressClass', 'A kind of Ingress and the controller that implements it.'],
   ['io.k8s.api.networking.v1', networkingGroup, 'NetworkPolicy', 'Which traffic the selected pods may send and receive.'],
   ['io.k8s.api.node.v1', (d) => `node.${d}`, 'RuntimeClass', 'A container runtime configuration pods can ask for.'],
+  ['io.k8s.api.scheduling.v1', (d) => `scheduling.${d}`, 'PriorityClass', 'A named priority value pods ask for by name.'],
+  ['io.k8s.api.storage.v1', (d) => `storage.${d}`, 'StorageClass', 'A class of storage that volumes are provisioned from.'],
+  ['io.k8s.api.storage.v1', (d) => `storage.${d}`, 'CSIDriver', 'A CSI volume driver installed in the cluster and how to talk to it.'],
+  ['io.k8s.api.storage.v1', (d) => `storage.${d}`, 'CSINode', 'The CSI drivers registered on one node.'],
+  ['io.k8s.api.storage.v1', (d) => `storage.${d}`, 'VolumeAttachment', 'A request to attach a volume to a node, and its outcome.'],
+  ['io.k8s.api.storage.v1', (d) => `storage.${d}`, 'CSIStorageCapacity', 'Storage capacity a CSI driver reports for a topology segment and class.'],
 ];
 
 /**

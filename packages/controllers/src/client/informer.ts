@@ -11,6 +11,14 @@ export interface InformerOptions {
   retryMs?: number;
   /** Server-side bound of one watch request; the informer re-watches from where it was. */
   watchTimeoutSeconds?: number;
+  /** Accept headers of the list and the watch, for another view (metadata only); JSON by default. */
+  accept?: { list: string; watch: string };
+  /**
+   * Reduces each object before it is held and handed to handlers (client-go's SetTransform), so a
+   * controller that needs a few fields keeps only those. Must keep metadata name, namespace and
+   * resourceVersion.
+   */
+  transform?: (object: KubeObject) => KubeObject;
 }
 
 const keyOf = (o: KubeObject) => `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;
@@ -77,9 +85,10 @@ export class Informer<T extends KubeObject = KubeObject> {
   }
 
   private async relist(): Promise<void> {
-    const list = await this.client.list<T>(this.path);
+    const list = await this.client.list<T>(this.path, this.opts.accept?.list);
     const seen = new Set<string>();
-    for (const obj of list.items) {
+    for (const listed of list.items) {
+      const obj = this.reduce(listed);
       const key = keyOf(obj);
       seen.add(key);
       const old = this.items.get(key);
@@ -101,7 +110,11 @@ export class Informer<T extends KubeObject = KubeObject> {
     const sep = this.path.includes('?') ? '&' : '?';
     const timeout = this.opts.watchTimeoutSeconds ?? 300;
     const url = `${this.path}${sep}watch=1&allowWatchBookmarks=true&timeoutSeconds=${timeout}&resourceVersion=${encodeURIComponent(this.resourceVersion)}`;
-    await this.client.watch(url, (event) => this.apply(event as WatchEvent<T>), signal);
+    await this.client.watch(url, (event) => this.apply(event as WatchEvent<T>), signal, this.opts.accept?.watch);
+  }
+
+  private reduce(obj: T): T {
+    return this.opts.transform ? (this.opts.transform(obj) as T) : obj;
   }
 
   private apply(event: WatchEvent<T>): void {
@@ -112,10 +125,11 @@ export class Informer<T extends KubeObject = KubeObject> {
     const rv = event.object.metadata.resourceVersion;
     if (rv) this.resourceVersion = rv;
     if (event.type === 'BOOKMARK') return;
-    const key = keyOf(event.object);
+    const obj = this.reduce(event.object);
+    const key = keyOf(obj);
     if (event.type === 'DELETED') this.items.delete(key);
-    else this.items.set(key, event.object);
-    this.emit(event.type, event.object);
+    else this.items.set(key, obj);
+    this.emit(event.type, obj);
   }
 
   private emit(type: InformerEventType, obj: T): void {
