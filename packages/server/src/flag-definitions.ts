@@ -41,6 +41,8 @@ export interface ServerOptions {
    * ours is turned off with `--controllers=*,-garbagecollector`.
    */
   enableGarbageCollector: boolean;
+  /** `--enable-priority-and-fairness` (default true): API priority and fairness instead of the max-in-flight limit. */
+  enablePriorityAndFairness: boolean;
   /** `--secure-port`; 0 picks a free port. */
   securePort: number;
   bindAddress: string;
@@ -61,6 +63,11 @@ export interface ServerOptions {
   certDir: string;
   tlsCertFile: string;
   tlsPrivateKeyFile: string;
+  /** `--proxy-client-cert-file`/`--proxy-client-key-file`: what the aggregator presents to extension API servers. */
+  proxyClientCertFile: string;
+  proxyClientKeyFile: string;
+  /** `--apiservice-availability-check-period` (ours): how often each extension's discovery is checked (upstream: 30 s). */
+  apiserviceAvailabilityCheckPeriod: number;
   clientCaFile: string;
   /** `--api-domain` (ours): the suffix of built-in group names. */
   apiDomain: string;
@@ -117,6 +124,7 @@ export interface ServerOptions {
   enableAdmissionPlugins: string[];
   auditLogPath: string;
   auditPolicyFile: string;
+  admissionControlConfigFile: string;
   showHiddenMetricsForVersion: string;
   auditLogMaxsize: number;
   auditLogMaxbackup: number;
@@ -144,6 +152,7 @@ export function defaultServerOptions(): ServerOptions {
     etcdPrefix: '/registry',
     etcdCompactionInterval: 5 * MINUTE,
     enableGarbageCollector: true,
+    enablePriorityAndFairness: true,
     securePort: 6443,
     bindAddress: '0.0.0.0',
     advertiseAddress: '',
@@ -156,6 +165,9 @@ export function defaultServerOptions(): ServerOptions {
     certDir: '',
     tlsCertFile: '',
     tlsPrivateKeyFile: '',
+    proxyClientCertFile: '',
+    proxyClientKeyFile: '',
+    apiserviceAvailabilityCheckPeriod: 30_000,
     clientCaFile: '',
     apiDomain: 'k8s.io',
     tokenAuthFile: '',
@@ -201,6 +213,7 @@ export function defaultServerOptions(): ServerOptions {
     enableAdmissionPlugins: [],
     auditLogPath: '',
     auditPolicyFile: '',
+    admissionControlConfigFile: '',
     showHiddenMetricsForVersion: '',
     auditLogMaxsize: 0,
     auditLogMaxbackup: 0,
@@ -231,6 +244,9 @@ export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'cert-dir', key: 'certDir', kind: 'string', help: 'The directory where the TLS certs are located (default <data-dir>/certs). Ignored if --tls-cert-file and --tls-private-key-file are provided.' },
   { name: 'tls-cert-file', key: 'tlsCertFile', kind: 'string', help: 'File containing the default x509 certificate for HTTPS (CA cert, if any, concatenated after server cert).' },
   { name: 'tls-private-key-file', key: 'tlsPrivateKeyFile', kind: 'string', help: 'File containing the default x509 private key matching --tls-cert-file.' },
+  { name: 'proxy-client-cert-file', key: 'proxyClientCertFile', kind: 'string', help: 'Client certificate used to prove the identity of the aggregator or kube-apiserver when it must call out during a request (proxying to extension API servers).' },
+  { name: 'proxy-client-key-file', key: 'proxyClientKeyFile', kind: 'string', help: 'Private key for the client certificate in --proxy-client-cert-file.' },
+  { name: 'apiservice-availability-check-period', key: 'apiserviceAvailabilityCheckPeriod', kind: 'duration', help: 'How often the availability of each APIService served by an extension API server is checked (ours; upstream checks every 30s).' },
   { name: 'client-ca-file', key: 'clientCaFile', kind: 'string', help: 'If set, any request presenting a client certificate signed by one of the authorities in the client-ca-file is authenticated with an identity corresponding to the CommonName of the client certificate.' },
   { name: 'api-domain', key: 'apiDomain', kind: 'string', help: 'Domain suffix of the built-in API groups (ours).' },
   { name: 'token-auth-file', key: 'tokenAuthFile', kind: 'string', help: 'If set, the file that will be used to secure the secure port of the API server via token authentication.' },
@@ -265,6 +281,7 @@ export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'livez-grace-period', key: 'livezGracePeriod', kind: 'duration', help: 'This option represents the maximum amount of time it should take for apiserver to complete its startup sequence and become live.' },
   { name: 'shutdown-delay-duration', key: 'shutdownDelayDuration', kind: 'duration', help: 'Time to delay the termination. During that time the server keeps serving requests normally while /readyz returns failure.' },
   { name: 'request-timeout', key: 'requestTimeout', kind: 'duration', help: 'An optional field indicating the duration a handler must keep a request open before timing it out.' },
+  { name: 'enable-priority-and-fairness', key: 'enablePriorityAndFairness', kind: 'bool', help: 'If true, replace the max-in-flight handler with an enhanced one that queues and dispatches with priority and fairness' },
   { name: 'max-requests-inflight', key: 'maxRequestsInflight', kind: 'int', help: 'The maximum number of non-mutating requests in flight at a given time. Zero for no limit.' },
   { name: 'max-mutating-requests-inflight', key: 'maxMutatingRequestsInflight', kind: 'int', help: 'The maximum number of mutating requests in flight at a given time. Zero for no limit.' },
   { name: 'watch-cache-history', key: 'watchCacheHistory', kind: 'duration', help: 'How long the watch cache keeps past events for watches resuming from an older resourceVersion (ours).' },
@@ -276,6 +293,7 @@ export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'controllers', key: 'controllers', kind: 'stringSlice', help: "A list of controllers to enable. '*' enables all on-by-default controllers, 'foo' enables the controller named 'foo', '-foo' disables the controller named 'foo'." },
   { name: 'audit-log-path', key: 'auditLogPath', kind: 'string', help: "If set, all requests coming to the apiserver will be logged to this file. '-' means standard out." },
   { name: 'show-hidden-metrics-for-version', key: 'showHiddenMetricsForVersion', kind: 'string', help: 'The previous version for which you want to show hidden metrics. Only the previous minor version is meaningful, other values will not be allowed. The format is <major>.<minor>, e.g.: \'1.16\'.' },
+  { name: 'admission-control-config-file', key: 'admissionControlConfigFile', kind: 'string', help: 'File with admission control configuration.' },
   { name: 'audit-policy-file', key: 'auditPolicyFile', kind: 'string', help: 'Path to the file that defines the audit policy configuration.' },
   { name: 'audit-log-maxsize', key: 'auditLogMaxsize', kind: 'int', help: 'The maximum size in megabytes of the audit log file before it gets rotated.' },
   { name: 'audit-log-maxbackup', key: 'auditLogMaxbackup', kind: 'int', help: 'The maximum number of old audit log files to retain. Setting a value of 0 will mean there\'s no restriction on the number of files.' },

@@ -20,6 +20,7 @@ import { buildStorage } from './start-storage.js';
 import { buildHealth } from './start-health.js';
 import { servingTls, type ServingTls } from './start-tls.js';
 import { startApi, type Api } from './start-api.js';
+import { availabilitySettings, startAggregation, withFrontProxyDefaults } from './start-aggregator.js';
 
 export { servingHosts } from './start-tls.js';
 
@@ -109,6 +110,7 @@ async function startWithEtcd(
   worker: WorkerRole | undefined,
 ): Promise<RunningServer> {
   const runsSingletons = worker?.runsSingletons ?? true;
+  opts = await withFrontProxyDefaults(opts, dataDir);
   const gates = resolveFeatureGates(opts.featureGates);
   for (const w of gates.warnings) logger.warn(w);
   const runtimeConfig = parseRuntimeConfig(opts.runtimeConfig, servedGroupVersions(builtinResourceInfos(opts.apiDomain)));
@@ -122,6 +124,7 @@ async function startWithEtcd(
   const storage = buildStorage(opts, gates, endpoints, metrics, logger, runsSingletons);
   const health = buildHealth(storage.store, opts.livezGracePeriod);
   const api = await startApi({ opts, logger, metrics, gates, runtimeConfig, worker, runsSingletons, authn, storage, health });
+  const aggregation = await startAggregation(api.api, opts, logger, runsSingletons, { clientCaPem: serving.clientCaPem, requestHeaderCaPem: authn.requestHeaderCaPem });
   const listening = await listen(opts, serving, api.api);
   const kubeconfigPath = join(dataDir, 'admin.kubeconfig');
   // A worker's primary writes the kubeconfig once, so workers do not replace each other's file.
@@ -146,6 +149,7 @@ async function startWithEtcd(
       if (opts.shutdownDelayDuration > 0) await new Promise((r) => setTimeout(r, opts.shutdownDelayDuration));
       api.endWatches();
       await listening.server.close(opts.requestTimeout > 0 ? opts.requestTimeout : 60_000);
+      aggregation.stop();
       await api.stop();
       authn.stop();
       await storage.stop();
@@ -216,6 +220,7 @@ async function startSingletons(
       // With explicit serving certificates that is taken to be the --client-ca-file, as in a
       // kubeadm cluster where one CA signs both; in plain-HTTP development there is none.
       clusterInfo: { serverUrl: listening.url, caPem: serving.caPem ?? serving.clientCaPem },
+      apiServiceAvailability: await availabilitySettings(opts, metrics),
     },
   });
   return { stop: () => [kubernetesService.stop(), controllers.stop()] };
