@@ -116,6 +116,10 @@ const NETWORKING = { pkg: 'k8s.io.api.networking.v1', defPrefix: 'io.k8s.api.net
 const NODE = { pkg: 'k8s.io.api.node.v1', defPrefix: 'io.k8s.api.node.v1', dir: 'node/v1' };
 const FLOWCONTROL_V1BETA2 = { pkg: 'k8s.io.api.flowcontrol.v1beta2', defPrefix: 'io.k8s.api.flowcontrol.v1beta2', dir: 'flowcontrol/v1beta2' };
 const FLOWCONTROL_V1BETA1 = { pkg: 'k8s.io.api.flowcontrol.v1beta1', defPrefix: 'io.k8s.api.flowcontrol.v1beta1', dir: 'flowcontrol/v1beta1' };
+const SCHEDULING = { pkg: 'k8s.io.api.scheduling.v1', defPrefix: 'io.k8s.api.scheduling.v1', dir: 'scheduling/v1' };
+const STORAGE = { pkg: 'k8s.io.api.storage.v1', defPrefix: 'io.k8s.api.storage.v1', dir: 'storage/v1' };
+const AUTOSCALING_V2 = { pkg: 'k8s.io.api.autoscaling.v2', defPrefix: 'io.k8s.api.autoscaling.v2', dir: 'autoscaling/v2' };
+const AUTOSCALING_V1 = { pkg: 'k8s.io.api.autoscaling.v1', defPrefix: 'io.k8s.api.autoscaling.v1', dir: 'autoscaling/v1' };
 
 // Where the OpenAPI field shapes of each group go (one TypeScript module per entry).
 const CLUSTER_KINDS_TS = {
@@ -140,13 +144,22 @@ const MORE_KINDS_TS = {
  * scheduling.k8s.io/v1alpha3 types). A client sending them gets them dropped, as upstream does
  * with the gate off.
  */
-const SKIPPED_FIELDS = new Map([['k8s.io.api.batch.v1.JobSpec', new Set(['scheduling'])]]);
+const SKIPPED_FIELDS = new Map([
+  ['k8s.io.api.batch.v1.JobSpec', new Set(['scheduling'])],
+  // CSINode.status (alpha CSIVolumeHealth): Go writes a value struct always, so every CSINode would read `status: {}`.
+  ['k8s.io.api.storage.v1.CSINode', new Set(['status'])],
+]);
 
 const groups = [
   {
     ...CORE,
     out: 'proto/core-v1-cluster.proto',
-    roots: ['Service', 'ServiceList', 'Endpoints', 'EndpointsList', 'Node', 'NodeList', 'Event', 'EventList', 'LimitRange', 'LimitRangeList', 'ResourceQuota', 'ResourceQuotaList'],
+    roots: [
+      'Service', 'ServiceList', 'Endpoints', 'EndpointsList', 'Node', 'NodeList', 'Event', 'EventList', 'LimitRange', 'LimitRangeList', 'ResourceQuota', 'ResourceQuotaList',
+      'PersistentVolume', 'PersistentVolumeList', 'PersistentVolumeClaim', 'PersistentVolumeClaimList', 'ComponentStatus', 'ComponentStatusList',
+      // Used by storage/v1 StorageClass.allowedTopologies only.
+      'TopologySelectorTerm',
+    ],
   },
   { ...EVENTS, out: 'proto/events-v1.proto', roots: ['Event', 'EventList'] },
   { ...DISCOVERY, out: 'proto/discovery-v1.proto', roots: ['EndpointSlice', 'EndpointSliceList'] },
@@ -165,6 +178,16 @@ const groups = [
     ts: FLOWCONTROL_TS,
     roots: ['FlowSchema', 'FlowSchemaList', 'PriorityLevelConfiguration', 'PriorityLevelConfigurationList'],
   })),
+  { ...SCHEDULING, out: 'proto/scheduling-v1.proto', ts: MORE_KINDS_TS, roots: ['PriorityClass', 'PriorityClassList'] },
+  {
+    ...STORAGE,
+    out: 'proto/storage-v1.proto',
+    ts: MORE_KINDS_TS,
+    roots: ['StorageClass', 'StorageClassList', 'CSIDriver', 'CSIDriverList', 'CSINode', 'CSINodeList', 'VolumeAttachment', 'VolumeAttachmentList', 'CSIStorageCapacity', 'CSIStorageCapacityList'],
+  },
+  { ...AUTOSCALING_V2, out: 'proto/autoscaling-v2.proto', ts: MORE_KINDS_TS, roots: ['HorizontalPodAutoscaler', 'HorizontalPodAutoscalerList'] },
+  // Scale and its parts live in autoscaling-v1.proto (gen-workload-types); this file adds the HPA.
+  { ...AUTOSCALING_V1, out: 'proto/autoscaling-v1-hpa.proto', ts: MORE_KINDS_TS, roots: ['HorizontalPodAutoscaler', 'HorizontalPodAutoscalerList'] },
 ];
 
 // Messages some .proto file here already defines (full name -> file): referenced, never emitted again.
@@ -198,7 +221,7 @@ function definitionName(fullMessage) {
 const existing = existingMessages();
 const protoByPkg = new Map();
 const goByPkg = new Map();
-for (const g of [CORE, EVENTS, DISCOVERY, BATCH, POLICY, NETWORKING, NODE, FLOWCONTROL_V1BETA2, FLOWCONTROL_V1BETA1]) {
+for (const g of [CORE, EVENTS, DISCOVERY, BATCH, POLICY, NETWORKING, NODE, FLOWCONTROL_V1BETA2, FLOWCONTROL_V1BETA1, SCHEDULING, STORAGE, AUTOSCALING_V2, AUTOSCALING_V1]) {
   const messages = parseProto(upstreamFile(`${g.dir}/generated.proto`));
   for (const [name, fields] of messages) {
     const skipped = SKIPPED_FIELDS.get(`${g.pkg}.${name}`);
@@ -232,7 +255,8 @@ function closure(group) {
       }
     }
   };
-  for (const r of group.roots) visit(r);
+  // A root another file already defines (core PersistentVolumeClaim, in core-v1-pods.proto) is referenced, not emitted.
+  for (const r of group.roots) if (!existing.has(`${group.pkg}.${r}`)) visit(r);
   return order.sort();
 }
 

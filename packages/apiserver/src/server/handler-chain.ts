@@ -1,4 +1,5 @@
 import type Koa from 'koa';
+import type { Middleware } from 'koa';
 import type { RequestState } from '../filters/state.js';
 import { withRequestInfo } from '../filters/with-request-info.js';
 import { withRequestTarget } from '../filters/with-request-target.js';
@@ -24,7 +25,7 @@ const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
  * request target (request line, Host and path checks that Go's server makes before upstream's
  * chain) -> request info -> metrics, log and recovery -> request deadline -> authentication ->
  * audit (when configured) -> impersonation -> priority and fairness (or the in-flight limit when it is
- * off) -> authorization -> body -> handler
+ * off) -> authorization -> aggregator proxy -> body -> handler
  * (admission runs inside it). The deadline comes before authentication, as upstream's does: a bad
  * `timeout` parameter is a 400 whoever sends it. Nothing before authorization reads a body, and
  * nothing before authentication holds an in-flight slot: an unauthenticated or forbidden request is
@@ -35,6 +36,7 @@ export function buildHandlerChain(
   config: ApiServerConfig,
   registries: RegistrySet,
   catalog: ApiCatalog,
+  aggregatorProxy?: Middleware<RequestState>,
 ): void {
   const metaGroup = `meta.${config.apiDomain}`;
   app.use(withRequestTarget(metaGroup, config.protobuf));
@@ -46,6 +48,8 @@ export function buildHandlerChain(
   app.use(withImpersonation(config.authorizer, config.apiDomain));
   app.use(config.flowControl ? withPriorityAndFairness(config.flowControl) : withInflightLimit(config.inflight, config.metrics));
   app.use(withAuthorization(config.authorizer, config.apiDomain));
+  // Extension API servers' group versions are proxied once authorized, their bodies unread.
+  if (aggregatorProxy) app.use(aggregatorProxy);
   app.use(withBody());
   app.use(apiHandler(config, registries, catalog));
 }
