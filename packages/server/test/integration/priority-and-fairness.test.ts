@@ -146,6 +146,22 @@ describe('the configuration objects', () => {
     expect(u.json.message).toContain("spec of 'catch-all' must equal the fixed value");
   });
 
+  test('the keeper restores a suggested spec while its annotation is "true" and leaves it once "false"', async () => {
+    const path = `${FC}/prioritylevelconfigurations/workload-low`;
+    const shares = async () => (await ts().request('GET', path)).json.spec.limited.assuredConcurrencyShares as number;
+    const low = (await ts().request('GET', path)).json;
+    low.spec.limited.assuredConcurrencyShares = 7;
+    expect((await ts().request('PUT', path, { body: low })).status).toBe(200);
+    expect(await waitFor('the restored spec', async () => ((await shares()) === 100 ? true : undefined))).toBe(true);
+    const mine = (await ts().request('GET', path)).json;
+    mine.metadata.annotations['apf.kubernetes.io/autoupdate-spec'] = 'false';
+    mine.spec.limited.assuredConcurrencyShares = 7;
+    expect((await ts().request('PUT', path, { body: mine })).status).toBe(200);
+    // The keeper looks again after every change; give it the time it took above, then some.
+    await sleep(1500);
+    expect(await shares()).toBe(7);
+  }, 30_000);
+
   test('a flow schema naming a missing priority level is Dangling until the level exists', async () => {
     const fs = {
       apiVersion: 'flowcontrol.apiserver.k8s.io/v1beta2',
