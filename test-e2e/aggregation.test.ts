@@ -71,6 +71,38 @@ function startExtension(port = 0): Promise<void> {
         ],
       });
     }
+    if (p === `/openapi/v3/apis/${GROUP}/v1`) {
+      return json(200, {
+        openapi: '3.0.0',
+        info: { title: 'wardle', version: 'v1' },
+        // kubectl explain finds a kind through the GET operation of its resource's path.
+        paths: {
+          [`${GV}/namespaces/{namespace}/flunders/{name}`]: {
+            get: {
+              operationId: 'readFlunder',
+              'x-kubernetes-action': 'get',
+              'x-kubernetes-group-version-kind': { group: GROUP, version: 'v1', kind: 'Flunder' },
+              responses: { '200': { description: 'OK', content: { 'application/json': { schema: { $ref: '#/components/schemas/io.example.wardle.v1.Flunder' } } } } },
+            },
+          },
+        },
+        components: {
+          schemas: {
+            'io.example.wardle.v1.Flunder': {
+              type: 'object',
+              description: 'A flunder, for testing.',
+              properties: {
+                apiVersion: { type: 'string' },
+                kind: { type: 'string' },
+                metadata: { type: 'object' },
+                spec: { type: 'object', description: 'What the flunder wants.', properties: { payload: { type: 'string', description: 'Opaque payload.' } } },
+              },
+              'x-kubernetes-group-version-kind': [{ group: GROUP, version: 'v1', kind: 'Flunder' }],
+            },
+          },
+        },
+      });
+    }
     if (p === `${GV}/namespaces/default/flunders` && url.searchParams.get('watch')) {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.write(`${JSON.stringify({ type: 'ADDED', object: flunder('watched') })}\n`);
@@ -283,6 +315,23 @@ test('discovery lists the extension group; kubectl api-resources and get work th
   expect(got.stdout).toMatch(/second/);
   const one = await kubectl(server, ['get', 'fl', 'third', '-n', 'default', '-o', 'jsonpath={.metadata.name}']);
   expect(one.stdout).toBe('third');
+});
+
+test("the extension's OpenAPI v3 document is listed in /openapi/v3: kubectl explain works", async () => {
+  await eventually(async () => {
+    const index = await call('GET', '/openapi/v3');
+    expect(index.json.paths[`apis/${GROUP}/v1`].serverRelativeURL).toMatch(new RegExp(`^/openapi/v3/apis/${GROUP}/v1\\?hash=[0-9A-F]+$`));
+    expect(index.json.paths['api/v1']).toBeDefined();
+    // Every process of the replica fetched it (requests are spread over them).
+    for (let i = 0; i < 4; i++) {
+      const doc = await call('GET', index.json.paths[`apis/${GROUP}/v1`].serverRelativeURL);
+      expect(doc.json.components?.schemas?.['io.example.wardle.v1.Flunder']?.description).toBe('A flunder, for testing.');
+    }
+  });
+  const explain = await kubectl(server, ['explain', 'flunders.spec']);
+  expect(explain.stderr).toBe('');
+  expect(explain.stdout).toContain('What the flunder wants.');
+  expect(explain.stdout).toContain('Opaque payload.');
 });
 
 test('a create streams its body to the extension (kubectl over HTTP/2, and HTTP/1.1)', async () => {
