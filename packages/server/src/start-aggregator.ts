@@ -42,6 +42,9 @@ export async function withFrontProxyDefaults(opts: ServerOptions, dataDir: strin
   const caKeyFile = join(certDir, `${FRONT_PROXY_CA}.key`);
   const certFile = join(certDir, `${FRONT_PROXY_CLIENT}.crt`);
   const keyFile = join(certDir, `${FRONT_PROXY_CLIENT}.key`);
+  // A single-process replica gets here before its serving certificates are made (and the
+  // directory with them): a fresh data directory has no cert dir yet.
+  await mkdir(certDir, { recursive: true, mode: 0o700 });
   let caPem = await readIfExists(caFile);
   let caKeyPem = await readIfExists(caKeyFile);
   if (caPem === undefined || caKeyPem === undefined) {

@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { startControllerManager } from '@cluster/controllers';
+import { garbageCollectorControllers } from './start-garbage-collector.js';
 import { pino, type Logger } from 'pino';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { builtinResourceInfos, firstIP, startKubernetesServiceReconciler, type ApiServer } from '@cluster/apiserver';
@@ -209,7 +210,7 @@ async function startSingletons(
     apiDomain: opts.apiDomain,
     identity: `${hostname()}_${randomUUID()}`,
     logger: logger.child({ component: 'controllers' }),
-    enabled: opts.controllers,
+    enabled: garbageCollectorControllers(opts, logger),
     metrics,
     settings: {
       signingAuthority: await clusterSigningAuthority(opts, serving.dataDirCa),

@@ -4,6 +4,7 @@ import {
   openApiV2Definition,
   patchMetaFromOpenApi,
   type JsonObject,
+  type KubeObject,
   type OpenApiSchema,
   structuredTypeFromOpenApi,
 } from '@cluster/apimachinery';
@@ -12,6 +13,9 @@ import { serviceAccountAdmission } from '../admission/service-account.js';
 import { limitRanger, type LimitRangeObject } from '../admission/limit-ranger.js';
 import { nodeRestriction } from '../admission/node-restriction.js';
 import { defaultIngressClassAdmission } from '../admission/default-ingress-class.js';
+import { resourceQuotaPlugin } from '../admission/quota/wiring.js';
+import { priorityAdmission, priorityClassLookup } from '../admission/priority.js';
+import { defaultStorageClassAdmission } from '../admission/default-storage-class.js';
 import type { AdmissionPlugin } from '../admission/admission.js';
 import { parseAccept } from '../negotiation/media-type.js';
 import {
@@ -261,8 +265,13 @@ export class ApiCatalog {
       const list = async (namespace: string) => (await limitRanges.list(namespace, { hasSelector: false })).items as LimitRangeObject[];
       plugins.push(limitRanger(list, this.apiDomain));
     }
-    if (pods) plugins.push(serviceAccountAdmission(this.apiDomain));
+    const serviceAccounts = registries.byResource('', 'serviceaccounts');
+    if (pods) plugins.push(serviceAccountAdmission(this.apiDomain, serviceAccounts && cachedThenQuorum(serviceAccounts)));
     if (pods && nodes) plugins.push(nodeRestriction(this.apiDomain, { getNode: (ns, name) => nodes.get(ns, name), getPod: (ns, name) => pods.get(ns, name) }));
+    const priorityClasses = registries.byResource(`scheduling.${this.apiDomain}`, 'priorityclasses');
+    if (priorityClasses) plugins.push(priorityAdmission(`scheduling.${this.apiDomain}`, priorityClassLookup(priorityClasses)));
+    const storageClasses = registries.byResource(`storage.${this.apiDomain}`, 'storageclasses');
+    if (storageClasses) plugins.push(defaultStorageClassAdmission(async () => (await storageClasses.list('', { hasSelector: false })).items));
     const ingressClasses = registries.byResource(`networking.${this.apiDomain}`, 'ingressclasses');
     if (ingressClasses) {
       // A most-recent list (served from the watch cache once it is known current): a class marked
@@ -270,7 +279,10 @@ export class ApiCatalog {
       const list = async () => (await ingressClasses.list('', { hasSelector: false })).items;
       plugins.push(defaultIngressClassAdmission(`networking.${this.apiDomain}`, list));
     }
-    return [...plugins, ...extra];
+    // Upstream runs ResourceQuota last, after the validating webhooks: only a request every other
+    // plugin admitted is charged.
+    const quota = resourceQuotaPlugin(registries, this.apiDomain);
+    return [...plugins, ...extra, ...(quota ? [quota] : [])];
   }
 
   get domain(): string {
@@ -293,6 +305,27 @@ function withExternalOpenApiV3(local: OpenApiV3Set, external: readonly ExternalG
     entries.push({ group: e.group, version: e.version, hash: doc.hash });
   }
   return { index: serializeDocument(buildOpenApiV3Index(entries)), documents, entries };
+}
+
+/**
+ * An admission plugin's read of one object: the watch cache answers almost every lookup; a miss
+ * (an object created a moment ago on another replica) is confirmed with a quorum read, as
+ * upstream's informer-backed plugins do. Undefined when it does not exist.
+ */
+function cachedThenQuorum(registry: { get(namespace: string, name: string, resourceVersion?: string): Promise<KubeObject> }): (namespace: string, name: string) => Promise<KubeObject | undefined> {
+  return async (namespace, name) => {
+    try {
+      return await registry.get(namespace, name, '0');
+    } catch (e) {
+      if (!isNotFound(e)) throw e;
+    }
+    try {
+      return await registry.get(namespace, name);
+    } catch (e) {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }
+  };
 }
 
 function served(doc: SerializedDocument, cacheControl?: string): ServedDocument {

@@ -3,9 +3,11 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Store } from '@cluster/storage';
 import type { AdmissionPlugin } from '../admission/admission.js';
+import { admissionStepMetrics } from '../admission/step-metrics.js';
 import type { Authenticator } from '../authn/authenticator.js';
 import type { Authorizer } from '../authz/authorizer.js';
 import type { AuditConfig } from '../filters/with-audit.js';
+import type { PriorityAndFairnessDeps } from '../filters/with-priority-and-fairness.js';
 import type { ResourceInfo } from '../registry/resource-info.js';
 import type { ProtobufCodec } from '../handlers/scope.js';
 import type { HealthCheck } from '../health/health.js';
@@ -36,6 +38,8 @@ export interface ApiServerConfig {
   /** The commit and date of this build, for /version (absent: unknown, as an unstamped build). */
   build?: BuildInfo;
   inflight: { readOnly: number; mutating: number };
+  /** --enable-priority-and-fairness: API priority and fairness in place of the in-flight limit. */
+  flowControl?: PriorityAndFairnessDeps;
   /** --request-timeout in ms: the longest a request other than a watch may take (0: no limit; default 60 s). */
   requestTimeoutMs?: number;
   health: { livez: HealthCheck[]; readyz: HealthCheck[] };
@@ -75,6 +79,7 @@ export function createApiServer(config: ApiServerConfig): ApiServer {
   let admission: readonly AdmissionPlugin[] = [];
   const registries = new RegistrySet(config.registrations, config.store, () => admission, (d, decode) => catalog.schemas(d, decode), {
     garbageCollection: config.garbageCollection ?? false,
+    admissionSteps: admissionStepMetrics(config.metrics),
   });
   admission = catalog.defaultAdmission(registries, config.extraAdmission ?? []);
   const app = new Koa<RequestState>();

@@ -393,8 +393,8 @@ describe('fan-out: one etcd watch for many client watchers', () => {
     // Watches of earlier tests were closed by the client; wait until the server has let them go.
     // What stays are the replica's own watches: the RBAC index watches its four kinds, the CRD
     // controller watches CRDs, the admission webhook index the two webhook configuration kinds,
-    // the aggregator's index the APIServices.
-    const own = 8;
+    // the aggregator's index the APIServices, priority and fairness the flow schemas and priority levels.
+    const own = 10;
     expect(await gaugeAtMost('apiserver_watch_cache_watchers', own)).toBe(own);
     const first = await watch(ts, path);
     const etcdWatchesWithOne = await metric('apiserver_storage_etcd_watches');
