@@ -120,6 +120,11 @@ function startExtension(port = 0): Promise<void> {
     }
     if (p === `${GV}/namespaces/default/flunders`) return json(200, { kind: 'FlunderList', apiVersion: `${GROUP}/v1`, metadata: { resourceVersion: '1' }, items: [flunder('first'), flunder('second')] });
     if (p === `${GV}/namespaces/default/flunders/hang`) return; // never answers
+    if (p === `${GV}/namespaces/default/flunders/trickle`) {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write('{"kind":'); // and never finishes
+      return;
+    }
     if (p === `${GV}/namespaces/default/flunders/reset`) return socket.destroy();
     if (p === `${GV}/namespaces/default/flunders/garbage`) {
       socket.write('this is not HTTP\r\n\r\n');
@@ -472,6 +477,20 @@ test('an extension that hangs, resets or answers garbage gets a clean 504 or 503
   const hung = await hang;
   expect(hung.status).toBe(504);
   expect(hung.json).toMatchObject({ kind: 'Status', reason: 'Timeout', code: 504 });
+  // An answer that starts but never ends is cut at the deadline too.
+  const t1 = Date.now();
+  const trickle = await new Promise<string>((resolve) => {
+    const req = request(new URL(`${GV}/namespaces/default/flunders/trickle?timeout=2s`, server.url), { ca: admin.ca, agent: false, headers: { Authorization: `Bearer ${admin.token}` } }, (res) => {
+      res.on('data', () => {});
+      res.on('end', () => resolve('ended'));
+      res.on('error', () => resolve('cut'));
+      res.on('close', () => resolve('cut'));
+    });
+    req.on('error', () => resolve('cut'));
+    req.end();
+  });
+  expect(trickle).toBe('cut');
+  expect(Date.now() - t1).toBeLessThan(10_000);
   for (const path of ['reset', 'garbage']) {
     const r = await call('GET', `${GV}/namespaces/default/flunders/${path}`);
     expect([path, r.status, r.json.kind, r.json.reason]).toEqual([path, 503, 'Status', 'ServiceUnavailable']);
