@@ -46,6 +46,18 @@ function handler(path: string) {
         return { allowed: true, patchType: 'JSONPatch', patch: jsonPatch([{ op: 'add', path: '/metadata/labels/seen-b', value: labels.b ?? 'none' }]) };
       case '/second':
         return { allowed: true, patchType: 'JSONPatch', patch: jsonPatch([{ op: 'add', path: '/metadata/labels/b', value: 'yes' }]) };
+      case '/forge':
+        return {
+          allowed: true,
+          patchType: 'JSONPatch',
+          patch: jsonPatch([
+            { op: 'replace', path: '/metadata/uid', value: 'forged-uid' },
+            { op: 'replace', path: '/metadata/creationTimestamp', value: '2000-01-01T00:00:00Z' },
+            { op: 'add', path: '/metadata/deletionTimestamp', value: '2000-01-01T00:00:00Z' },
+            { op: 'add', path: '/metadata/annotations', value: { forged: 'tried' } },
+          ]),
+          warnings: ['x'.repeat(300), ...Array.from({ length: 30 }, (_, i) => `${i}`.padEnd(200, '.'))],
+        };
       case '/audit':
         return { allowed: true, auditAnnotations: { decision: 'fine', 'not/qualified': 'dropped' }, warnings: ['audited'] };
       case '/garbage':
@@ -174,6 +186,7 @@ beforeAll(async () => {
         webhook('first', '/first', { reinvocationPolicy: 'IfNeeded', objectSelector: { matchLabels: { case: 'reinvoke' } } }),
         webhook('never', '/first', { objectSelector: { matchLabels: { case: 'never' } } }),
         webhook('second', '/second', { objectSelector: { matchExpressions: [{ key: 'case', operator: 'In', values: ['reinvoke', 'never'] }] } }),
+        webhook('forge', '/forge'),
         webhook('m-garbage-fail', '/garbage', { objectSelector: { matchLabels: { case: 'm-garbage-fail' } } }),
         webhook('m-garbage-ignore', '/garbage', { failurePolicy: 'Ignore', objectSelector: { matchLabels: { case: 'm-garbage-ignore' } } }),
       ],
@@ -267,6 +280,26 @@ test('reinvocationPolicy IfNeeded calls a webhook again after a later one change
   const once = await client.call('POST', CM, configMap('not-reinvoked', 'never'));
   expect(once.json.metadata.labels).toMatchObject({ b: 'yes', 'seen-b': 'none' });
   expect(reviewsFor('not-reinvoked').map((x) => x.path.split('?')[0])).toEqual(['/first', '/second']);
+});
+
+test('a mutating webhook cannot choose the uid or creation time of a created object (nor create it deleted)', async () => {
+  const r = await client.call('POST', CM, configMap('forged', 'forge'));
+  expect(r.status).toBe(201);
+  expect(r.json.metadata.annotations).toEqual({ forged: 'tried' });
+  expect(r.json.metadata.uid).not.toBe('forged-uid');
+  expect(r.json.metadata.creationTimestamp).not.toBe('2000-01-01T00:00:00Z');
+  expect(r.json.metadata.deletionTimestamp).toBeUndefined();
+  const stored = await client.call('GET', `${CM}/forged`);
+  expect(stored.json.metadata.uid).toBe(r.json.metadata.uid);
+  expect(stored.json.metadata.deletionTimestamp).toBeUndefined();
+  // Warnings are cut at 256 characters each, and past 4,096 in all the rest are dropped.
+  const file = join(dir, 'forged.yaml');
+  writeFileSync(file, JSON.stringify(configMap('forged-kubectl', 'forge')));
+  const k = await kubectl(server, ['create', '-f', file]);
+  const warnings = k.stderr.split('\n').filter((l) => l.startsWith('Warning: '));
+  expect(warnings[0]).toBe(`Warning: ${'x'.repeat(256)}`);
+  expect(warnings.length).toBeGreaterThan(10);
+  expect(warnings.length).toBeLessThan(31);
 });
 
 test('audit annotations of webhooks reach the audit event; warnings the client', async () => {

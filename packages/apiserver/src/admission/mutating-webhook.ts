@@ -50,7 +50,7 @@ export function mutatingWebhookAdmission(source: WebhookSource, deps: WebhookDep
       if (reinvoking) {
         if (!state) return;
         // The built-in plugins changed the object in their second round: every IfNeeded webhook runs again.
-        if (JSON.stringify(a.object ?? null) !== state.lastOutput) requireReinvoking(state);
+        if (state.previouslyInvoked.size > 0 && JSON.stringify(a.object ?? null) !== state.lastOutput) requireReinvoking(state);
       }
       const hooks = await matchingWebhooks(source.mutating, a, deps);
       if (hooks.length === 0) return;
@@ -74,7 +74,8 @@ export function mutatingWebhookAdmission(source: WebhookSource, deps: WebhookDep
         }
         if (w.reinvocationPolicy === 'IfNeeded') state.previouslyInvoked.add(id);
       }
-      state.lastOutput = JSON.stringify(a.object ?? null);
+      // (Only IfNeeded webhooks called since the last change care whether the object changes later.)
+      if (state.previouslyInvoked.size > 0) state.lastOutput = JSON.stringify(a.object ?? null);
     },
     async validate() {},
   };
@@ -155,6 +156,7 @@ function applyPatch(inv: Invocation, name: string, a: AdmissionAttributes, patch
     if (check.decodeError) throw newInternalError(new Error(`the object patched by webhook ${JSON.stringify(name)} does not decode: ${check.decodeError.goMessage}`));
     after = check.value as unknown as KubeObject;
   }
+  if (a.operation === 'CREATE') keepSystemFields(after, a.object);
   const before = JSON.stringify(a.object);
   if (JSON.stringify(after) === before) return false;
   // The registry holds on to a.object: change it in place.
@@ -162,4 +164,17 @@ function applyPatch(inv: Invocation, name: string, a: AdmissionAttributes, patch
   for (const k of Object.keys(target)) delete target[k];
   Object.assign(target, after);
   return true;
+}
+
+/**
+ * On create, the fields the server sets (upstream sets them after mutating admission) stay the
+ * server's: a webhook cannot choose an object's uid or creation time, nor create it deleted.
+ */
+function keepSystemFields(after: KubeObject, before: KubeObject): void {
+  const m = (after.metadata ??= {});
+  const b = before.metadata ?? {};
+  for (const f of ['uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'resourceVersion'] as const) {
+    if (b[f] === undefined) delete m[f];
+    else (m as Record<string, unknown>)[f] = b[f];
+  }
 }
