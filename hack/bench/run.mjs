@@ -96,17 +96,25 @@ async function main() {
       state: {},
       log,
       count: (n) => Math.max(1, Math.round(n * scale)),
-      /** Starts a CPU probe; calling the result gives each process's CPU use since then. */
+      /**
+       * Starts a CPU probe; calling the result with the operations done since gives each process's
+       * CPU use since then as `text`, and the replica's CPU (user + system of all its processes)
+       * per operation in µs as `replicaUsPerOp`.
+       */
       cpuProbe: async () => {
         const t0 = performance.now();
         const r0 = await readCpuSeconds(replica.pid);
         const e0 = await readCpuSeconds(etcdProc.pid);
         const b0 = process.cpuUsage();
-        return async () => {
+        return async (ops) => {
           const s = (performance.now() - t0) / 1000;
           const b = process.cpuUsage(b0);
+          const r = (await readCpuSeconds(replica.pid)) - r0;
           const pct = (x) => `${((x / s) * 100).toFixed(0)}%`;
-          return `cpu: replica ${pct((await readCpuSeconds(replica.pid)) - r0)}, etcd ${pct((await readCpuSeconds(etcdProc.pid)) - e0)}, bench ${pct((b.user + b.system) / 1e6)}`;
+          const replicaUsPerOp = ops > 0 ? (r / ops) * 1e6 : undefined;
+          const perOp = replicaUsPerOp === undefined ? '' : `, replica ${replicaUsPerOp.toFixed(0)} µs CPU/op`;
+          const text = `cpu: replica ${pct(r)}, etcd ${pct((await readCpuSeconds(etcdProc.pid)) - e0)}, bench ${pct((b.user + b.system) / 1e6)}${perOp}`;
+          return { text, replicaUsPerOp };
         };
       },
       /** A workload's own cap, shortened to what is left of the whole run. */

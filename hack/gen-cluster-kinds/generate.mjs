@@ -3,7 +3,7 @@
 // cluster kinds of issue 20 (Service, Endpoints, Node, Event, LimitRange, ResourceQuota,
 // events/v1 Event and discovery/v1 EndpointSlice) and of issue 31 (batch/v1 Job and CronJob,
 // policy/v1 PodDisruptionBudget, networking/v1 Ingress, IngressClass and NetworkPolicy, node/v1
-// RuntimeClass) from upstream's interface files: generated.proto gives message and field
+// RuntimeClass) and of issue 30 (flowcontrol v1beta2 and v1beta1) from upstream's interface files: generated.proto gives message and field
 // numbers and wire types, types.go gives JSON names, pointer-ness (our `nullable` option),
 // omitempty (`json_always`), embedded inline structs (`inline`) and the list/map/patch markers. Only interface facts are carried
 // over: no upstream comment or description text is copied into the output.
@@ -114,12 +114,23 @@ const BATCH = { pkg: 'k8s.io.api.batch.v1', defPrefix: 'io.k8s.api.batch.v1', di
 const POLICY = { pkg: 'k8s.io.api.policy.v1', defPrefix: 'io.k8s.api.policy.v1', dir: 'policy/v1' };
 const NETWORKING = { pkg: 'k8s.io.api.networking.v1', defPrefix: 'io.k8s.api.networking.v1', dir: 'networking/v1' };
 const NODE = { pkg: 'k8s.io.api.node.v1', defPrefix: 'io.k8s.api.node.v1', dir: 'node/v1' };
+const FLOWCONTROL_V1BETA2 = { pkg: 'k8s.io.api.flowcontrol.v1beta2', defPrefix: 'io.k8s.api.flowcontrol.v1beta2', dir: 'flowcontrol/v1beta2' };
+const FLOWCONTROL_V1BETA1 = { pkg: 'k8s.io.api.flowcontrol.v1beta1', defPrefix: 'io.k8s.api.flowcontrol.v1beta1', dir: 'flowcontrol/v1beta1' };
+const SCHEDULING = { pkg: 'k8s.io.api.scheduling.v1', defPrefix: 'io.k8s.api.scheduling.v1', dir: 'scheduling/v1' };
+const STORAGE = { pkg: 'k8s.io.api.storage.v1', defPrefix: 'io.k8s.api.storage.v1', dir: 'storage/v1' };
+const AUTOSCALING_V2 = { pkg: 'k8s.io.api.autoscaling.v2', defPrefix: 'io.k8s.api.autoscaling.v2', dir: 'autoscaling/v2' };
+const AUTOSCALING_V1 = { pkg: 'k8s.io.api.autoscaling.v1', defPrefix: 'io.k8s.api.autoscaling.v1', dir: 'autoscaling/v1' };
 
 // Where the OpenAPI field shapes of each group go (one TypeScript module per entry).
 const CLUSTER_KINDS_TS = {
   path: 'packages/apiserver/src/resources/core/cluster-kinds-schemas.generated.ts',
   exportName: 'generatedClusterKindDefinitions',
   what: 'Descriptions and group-version-kind markers of the top-level kinds\n// are added by cluster-kinds-schemas.ts.',
+};
+const FLOWCONTROL_TS = {
+  path: 'packages/apiserver/src/resources/flowcontrol/schemas.generated.ts',
+  exportName: 'generatedFlowControlDefinitions',
+  what: 'Descriptions and group-version-kind markers of the top-level kinds\n// are added by schemas.ts.',
 };
 const MORE_KINDS_TS = {
   path: 'packages/apiserver/src/resources/more-kinds-schemas.generated.ts',
@@ -133,13 +144,22 @@ const MORE_KINDS_TS = {
  * scheduling.k8s.io/v1alpha3 types). A client sending them gets them dropped, as upstream does
  * with the gate off.
  */
-const SKIPPED_FIELDS = new Map([['k8s.io.api.batch.v1.JobSpec', new Set(['scheduling'])]]);
+const SKIPPED_FIELDS = new Map([
+  ['k8s.io.api.batch.v1.JobSpec', new Set(['scheduling'])],
+  // CSINode.status (alpha CSIVolumeHealth): Go writes a value struct always, so every CSINode would read `status: {}`.
+  ['k8s.io.api.storage.v1.CSINode', new Set(['status'])],
+]);
 
 const groups = [
   {
     ...CORE,
     out: 'proto/core-v1-cluster.proto',
-    roots: ['Service', 'ServiceList', 'Endpoints', 'EndpointsList', 'Node', 'NodeList', 'Event', 'EventList', 'LimitRange', 'LimitRangeList', 'ResourceQuota', 'ResourceQuotaList'],
+    roots: [
+      'Service', 'ServiceList', 'Endpoints', 'EndpointsList', 'Node', 'NodeList', 'Event', 'EventList', 'LimitRange', 'LimitRangeList', 'ResourceQuota', 'ResourceQuotaList',
+      'PersistentVolume', 'PersistentVolumeList', 'PersistentVolumeClaim', 'PersistentVolumeClaimList', 'ComponentStatus', 'ComponentStatusList',
+      // Used by storage/v1 StorageClass.allowedTopologies only.
+      'TopologySelectorTerm',
+    ],
   },
   { ...EVENTS, out: 'proto/events-v1.proto', roots: ['Event', 'EventList'] },
   { ...DISCOVERY, out: 'proto/discovery-v1.proto', roots: ['EndpointSlice', 'EndpointSliceList'] },
@@ -152,6 +172,22 @@ const groups = [
     roots: ['Ingress', 'IngressList', 'IngressClass', 'IngressClassList', 'NetworkPolicy', 'NetworkPolicyList'],
   },
   { ...NODE, out: 'proto/node-v1.proto', ts: MORE_KINDS_TS, roots: ['RuntimeClass', 'RuntimeClassList'] },
+  ...[FLOWCONTROL_V1BETA2, FLOWCONTROL_V1BETA1].map((g) => ({
+    ...g,
+    out: `proto/flowcontrol-${g.dir.split('/')[1]}.proto`,
+    ts: FLOWCONTROL_TS,
+    roots: ['FlowSchema', 'FlowSchemaList', 'PriorityLevelConfiguration', 'PriorityLevelConfigurationList'],
+  })),
+  { ...SCHEDULING, out: 'proto/scheduling-v1.proto', ts: MORE_KINDS_TS, roots: ['PriorityClass', 'PriorityClassList'] },
+  {
+    ...STORAGE,
+    out: 'proto/storage-v1.proto',
+    ts: MORE_KINDS_TS,
+    roots: ['StorageClass', 'StorageClassList', 'CSIDriver', 'CSIDriverList', 'CSINode', 'CSINodeList', 'VolumeAttachment', 'VolumeAttachmentList', 'CSIStorageCapacity', 'CSIStorageCapacityList'],
+  },
+  { ...AUTOSCALING_V2, out: 'proto/autoscaling-v2.proto', ts: MORE_KINDS_TS, roots: ['HorizontalPodAutoscaler', 'HorizontalPodAutoscalerList'] },
+  // Scale and its parts live in autoscaling-v1.proto (gen-workload-types); this file adds the HPA.
+  { ...AUTOSCALING_V1, out: 'proto/autoscaling-v1-hpa.proto', ts: MORE_KINDS_TS, roots: ['HorizontalPodAutoscaler', 'HorizontalPodAutoscalerList'] },
 ];
 
 // Messages some .proto file here already defines (full name -> file): referenced, never emitted again.
@@ -185,7 +221,7 @@ function definitionName(fullMessage) {
 const existing = existingMessages();
 const protoByPkg = new Map();
 const goByPkg = new Map();
-for (const g of [CORE, EVENTS, DISCOVERY, BATCH, POLICY, NETWORKING, NODE]) {
+for (const g of [CORE, EVENTS, DISCOVERY, BATCH, POLICY, NETWORKING, NODE, FLOWCONTROL_V1BETA2, FLOWCONTROL_V1BETA1, SCHEDULING, STORAGE, AUTOSCALING_V2, AUTOSCALING_V1]) {
   const messages = parseProto(upstreamFile(`${g.dir}/generated.proto`));
   for (const [name, fields] of messages) {
     const skipped = SKIPPED_FIELDS.get(`${g.pkg}.${name}`);
@@ -219,7 +255,8 @@ function closure(group) {
       }
     }
   };
-  for (const r of group.roots) visit(r);
+  // A root another file already defines (core PersistentVolumeClaim, in core-v1-pods.proto) is referenced, not emitted.
+  for (const r of group.roots) if (!existing.has(`${group.pkg}.${r}`)) visit(r);
   return order.sort();
 }
 

@@ -83,6 +83,7 @@ export class GenericRegistry {
   }
 
   async get(namespace: string, name: string, resourceVersion?: string): Promise<KubeObject> {
+    if (this.operations.computed) return this.operations.computed.get(name);
     try {
       return this.fromStorage(await this.store.get(this.key(namespace, name), { resourceVersion }));
     } catch (e) {
@@ -91,6 +92,10 @@ export class GenericRegistry {
   }
 
   async list(namespace: string, req: ListRequest): Promise<ListResponse> {
+    if (this.operations.computed) {
+      const items = (await this.operations.computed.list()).filter((o) => !req.predicate || req.predicate(o));
+      return { kind: this.info.listKind, apiVersion: this.apiVersion(), metadata: {}, items };
+    }
     try {
       const res = await this.store.getList(this.prefix(namespace), {
         resourceVersion: req.resourceVersion,
@@ -202,6 +207,11 @@ export class GenericRegistry {
     await runAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
   }
 
+  /** The kind orphans dependents when a delete names no policy (upstream's DefaultGarbageCollectionPolicy). */
+  private get defaultOrphan(): boolean {
+    return this.strategy.defaultGarbageCollectionPolicy === 'OrphanDependents';
+  }
+
   async delete(namespace: string, name: string, req: DeleteRequest): Promise<DeleteResult> {
     const key = this.key(namespace, name);
     try {
@@ -212,7 +222,7 @@ export class GenericRegistry {
       await runAdmission(this.admissionPlugins(), deleteAttrs, this.behaviour.admissionSteps);
       // Orphan and Foreground deletes leave the object to a garbage collector under a finalizer.
       const gc = this.behaviour.garbageCollection;
-      const gcFinalizers = gc ? garbageCollectionFinalizers(current.metadata.finalizers, req.propagationPolicy) : undefined;
+      const gcFinalizers = gc ? garbageCollectionFinalizers(current.metadata.finalizers, req.propagationPolicy, this.defaultOrphan) : undefined;
       const withGcFinalizers = gcFinalizers ? { ...current, metadata: { ...current.metadata, finalizers: gcFinalizers } } : current;
       // (A changed list is written first even when nothing is left pending: a stale `orphan` goes.)
       if (this.pendingFinalization(withGcFinalizers) || gcFinalizers) {
@@ -223,7 +233,7 @@ export class GenericRegistry {
             if (!cur) throw newConflict(this.groupResource, name, 'the object was deleted concurrently');
             // A fresh read for this attempt: changing it in place is safe.
             const next = cur;
-            const finalizers = gc ? garbageCollectionFinalizers(next.metadata.finalizers, req.propagationPolicy) : undefined;
+            const finalizers = gc ? garbageCollectionFinalizers(next.metadata.finalizers, req.propagationPolicy, this.defaultOrphan) : undefined;
             if (finalizers) {
               if (finalizers.length > 0) next.metadata.finalizers = finalizers;
               else delete next.metadata.finalizers;

@@ -55,9 +55,19 @@ import { ingresses } from './networking/ingresses/register.js';
 import { ingressClasses } from './networking/ingressclasses/register.js';
 import { networkPolicies } from './networking/networkpolicies/register.js';
 import { runtimeClasses } from './node/runtimeclasses/register.js';
+import { priorityClasses } from './scheduling/priorityclasses/register.js';
+import { persistentVolumes } from './core/persistentvolumes/register.js';
+import { storageResources } from './storage/register.js';
+import { componentStatuses, type ComponentProbe } from './core/componentstatuses/register.js';
+import { horizontalPodAutoscalersV1, horizontalPodAutoscalersV2 } from './autoscaling/horizontalpodautoscalers/register.js';
+import { persistentVolumeClaims } from './core/persistentvolumeclaims/register.js';
 import { webhookConfigurations } from './admissionregistration/register.js';
 import { admissionRegistrationDefinitions } from './admissionregistration/schemas.js';
 import { moreKindDefinitions } from './more-kinds-schemas.js';
+import { apiServices } from './apiregistration/register.js';
+import { apiRegistrationDefinitions } from './apiregistration/schemas.js';
+import { flowControlResources } from './flowcontrol/register.js';
+import { flowControlDefinitions } from './flowcontrol/schemas.js';
 
 /** What the identity resources need of the server: token issuing, token review and the authorizer. */
 export interface IdentityDeps {
@@ -73,6 +83,7 @@ export function builtinResources(
   identity: IdentityDeps = {},
   serviceRanges: ServiceAllocatorOptions = defaultServiceRanges(),
   eventTtlSeconds?: number,
+  componentProbe?: ComponentProbe,
 ): ResourceRegistration[] {
   const current = [
     namespaces,
@@ -107,7 +118,16 @@ export function builtinResources(
     ingressClasses(apiDomain),
     networkPolicies(apiDomain),
     runtimeClasses(apiDomain),
+    priorityClasses(apiDomain),
+    persistentVolumes,
+    persistentVolumeClaims,
+    ...storageResources(apiDomain),
+    horizontalPodAutoscalersV2,
+    horizontalPodAutoscalersV1,
+    componentStatuses(componentProbe),
     ...webhookConfigurations(apiDomain),
+    apiServices(apiDomain),
+    ...flowControlResources(apiDomain),
   ];
   return [...current, ...removedVersionRegistrations(apiDomain, current)];
 }
@@ -146,6 +166,8 @@ export function builtinDefinitions(apiDomain: string): Definitions {
     ...clusterKindDefinitions(apiDomain),
     ...moreKindDefinitions(apiDomain),
     ...admissionRegistrationDefinitions(apiDomain),
+    ...apiRegistrationDefinitions(apiDomain),
+    ...flowControlDefinitions(apiDomain),
   };
   const describeOnly = builtinResources(apiDomain, describeOnlyDeps());
   return { ...current, ...removedVersionDefinitions(apiDomain, describeOnly, current) };

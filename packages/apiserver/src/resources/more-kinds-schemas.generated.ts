@@ -970,5 +970,996 @@ export const generatedMoreKindDefinitions: Definitions = {
         "x-kubernetes-list-type": "atomic"
       }
     }
+  },
+  "io.k8s.api.scheduling.v1.PriorityClass": {
+    "type": "object",
+    "properties": {
+      "description": {
+        "type": "string"
+      },
+      "globalDefault": {
+        "type": "boolean"
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      },
+      "preemptionPolicy": {
+        "type": "string"
+      },
+      "value": {
+        "type": "integer",
+        "format": "int32"
+      }
+    }
+  },
+  "io.k8s.api.scheduling.v1.PriorityClassList": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.scheduling.v1.PriorityClass"
+        }
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+    },
+    "required": [
+      "items"
+    ]
+  },
+  "io.k8s.api.storage.v1.CSIDriver": {
+    "type": "object",
+    "properties": {
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/io.k8s.api.storage.v1.CSIDriverSpec"
+      }
+    },
+    "required": [
+      "spec"
+    ]
+  },
+  "io.k8s.api.storage.v1.CSIDriverList": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.storage.v1.CSIDriver"
+        }
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+    },
+    "required": [
+      "items"
+    ]
+  },
+  "io.k8s.api.storage.v1.CSIDriverSpec": {
+    "type": "object",
+    "properties": {
+      "attachRequired": {
+        "type": "boolean"
+      },
+      "fsGroupPolicy": {
+        "type": "string"
+      },
+      "nodeAllocatableUpdatePeriodSeconds": {
+        "type": "integer",
+        "format": "int64"
+      },
+      "podInfoOnMount": {
+        "type": "boolean"
+      },
+      "preventPodSchedulingIfMissing": {
+        "type": "boolean"
+      },
+      "requiresRepublish": {
+        "type": "boolean"
+      },
+      "seLinuxMount": {
+        "type": "boolean"
+      },
+      "serviceAccountTokenInSecrets": {
+        "type": "boolean"
+      },
+      "storageCapacity": {
+        "type": "boolean"
+      },
+      "tokenRequests": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.storage.v1.TokenRequest"
+        },
+        "x-kubernetes-list-type": "atomic"
+      },
+      "volumeLifecycleModes": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "x-kubernetes-list-type": "set"
+      }
+    }
+  },
+  "io.k8s.api.storage.v1.CSINode": {
+    "type": "object",
+    "properties": {
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/io.k8s.api.storage.v1.CSINodeSpec"
+      }
+    },
+    "required": [
+      "spec"
+    ]
+  },
+  "io.k8s.api.storage.v1.CSINodeDriver": {
+    "type": "object",
+    "properties": {
+      "allocatable": {
+        "$ref": "#/definitions/io.k8s.api.storage.v1.VolumeNodeResources"
+      },
+      "name": {
+        "type": "string"
+      },
+      "nodeID": {
+        "type": "string"
+      },
+      "topologyKeys": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "x-kubernetes-list-type": "atomic"
+      }
+    },
+    "required": [
+      "name",
+      "nodeID"
+    ]
+  },
+  "io.k8s.api.storage.v1.CSINodeList": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.storage.v1.CSINode"
+        }
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+    },
+    "required": [
+      "items"
+    ]
+  },
+  "io.k8s.api.storage.v1.CSINodeSpec": {
+    "type": "object",
+    "properties": {
+      "drivers": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.storage.v1.CSINodeDriver"
+        },
+        "x-kubernetes-list-type": "map",
+        "x-kubernetes-list-map-keys": [
+          "name"
+        ],
+        "x-kubernetes-patch-strategy": "merge",
+        "x-kubernetes-patch-merge-key": "name"
+      }
+    },
+    "required": [
+      "drivers"
+    ]
+  },
+  "io.k8s.api.storage.v1.CSIStorageCapacity": {
+    "type": "object",
+    "properties": {
+      "capacity": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity"
+      },
+      "maximumVolumeSize": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity"
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      },
+      "nodeTopology": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"
+      },
+      "storageClassName": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "storageClassName"
+    ]
+  },
+  "io.k8s.api.storage.v1.CSIStorageCapacityList": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.storage.v1.CSIStorageCapacity"
+        }
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+    },
+    "required": [
+      "items"
+    ]
+  },
+  "io.k8s.api.storage.v1.StorageClass": {
+    "type": "object",
+    "properties": {
+      "allowVolumeExpansion": {
+        "type": "boolean"
+      },
+      "allowedTopologies": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.core.v1.TopologySelectorTerm"
+        },
+        "x-kubernetes-list-type": "atomic"
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      },
+      "mountOptions": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "x-kubernetes-list-type": "atomic"
+      },
+      "parameters": {
+        "type": "object",
+        "additionalProperties": {
+          "type": "string"
+        }
+      },
+      "provisioner": {
+        "type": "string"
+      },
+      "reclaimPolicy": {
+        "type": "string"
+      },
+      "volumeBindingMode": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "provisioner"
+    ]
+  },
+  "io.k8s.api.storage.v1.StorageClassList": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.storage.v1.StorageClass"
+        }
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+    },
+    "required": [
+      "items"
+    ]
+  },
+  "io.k8s.api.storage.v1.TokenRequest": {
+    "type": "object",
+    "properties": {
+      "audience": {
+        "type": "string"
+      },
+      "expirationSeconds": {
+        "type": "integer",
+        "format": "int64"
+      }
+    },
+    "required": [
+      "audience"
+    ]
+  },
+  "io.k8s.api.storage.v1.VolumeAttachment": {
+    "type": "object",
+    "properties": {
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/io.k8s.api.storage.v1.VolumeAttachmentSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/io.k8s.api.storage.v1.VolumeAttachmentStatus"
+      }
+    },
+    "required": [
+      "spec"
+    ]
+  },
+  "io.k8s.api.storage.v1.VolumeAttachmentList": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.storage.v1.VolumeAttachment"
+        }
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+    },
+    "required": [
+      "items"
+    ]
+  },
+  "io.k8s.api.storage.v1.VolumeAttachmentSource": {
+    "type": "object",
+    "properties": {
+      "inlineVolumeSpec": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.PersistentVolumeSpec"
+      },
+      "persistentVolumeName": {
+        "type": "string"
+      }
+    }
+  },
+  "io.k8s.api.storage.v1.VolumeAttachmentSpec": {
+    "type": "object",
+    "properties": {
+      "attacher": {
+        "type": "string"
+      },
+      "nodeName": {
+        "type": "string"
+      },
+      "source": {
+        "$ref": "#/definitions/io.k8s.api.storage.v1.VolumeAttachmentSource"
+      }
+    },
+    "required": [
+      "attacher",
+      "nodeName",
+      "source"
+    ]
+  },
+  "io.k8s.api.storage.v1.VolumeAttachmentStatus": {
+    "type": "object",
+    "properties": {
+      "attachError": {
+        "$ref": "#/definitions/io.k8s.api.storage.v1.VolumeError"
+      },
+      "attached": {
+        "type": "boolean"
+      },
+      "attachmentMetadata": {
+        "type": "object",
+        "additionalProperties": {
+          "type": "string"
+        }
+      },
+      "detachError": {
+        "$ref": "#/definitions/io.k8s.api.storage.v1.VolumeError"
+      }
+    },
+    "required": [
+      "attached"
+    ]
+  },
+  "io.k8s.api.storage.v1.VolumeError": {
+    "type": "object",
+    "properties": {
+      "errorCode": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "message": {
+        "type": "string"
+      },
+      "time": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Time"
+      }
+    }
+  },
+  "io.k8s.api.storage.v1.VolumeNodeResources": {
+    "type": "object",
+    "properties": {
+      "count": {
+        "type": "integer",
+        "format": "int32"
+      }
+    }
+  },
+  "io.k8s.api.autoscaling.v2.ContainerResourceMetricSource": {
+    "type": "object",
+    "properties": {
+      "container": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      },
+      "target": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2.MetricTarget"
+      }
+    },
+    "required": [
+      "container",
+      "name",
+      "target"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2.ContainerResourceMetricStatus": {
+    "type": "object",
+    "properties": {
+      "container": {
+        "type": "string"
+      },
+      "current": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2.MetricValueStatus"
+      },
+      "name": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "container",
+      "current",
+      "name"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2.CrossVersionObjectReference": {
+    "type": "object",
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "kind",
+      "name"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2.ExternalMetricSource": {
+    "type": "object",
+    "properties": {
+      "metric": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2.MetricIdentifier"
+      },
+      "target": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2.MetricTarget"
+      }
+    },
+    "required": [
+      "metric",
+      "target"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2.ExternalMetricStatus": {
+    "type": "object",
+    "properties": {
+      "current": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2.MetricValueStatus"
+      },
+      "metric": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2.MetricIdentifier"
+      }
+    },
+    "required": [
+      "current",
+      "metric"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2.HPAScalingPolicy": {
+    "type": "object",
+    "properties": {
+      "periodSeconds": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "type": {
+        "type": "string"
+      },
+      "value": {
+        "type": "integer",
+        "format": "int32"
+      }
+    },
+    "required": [
+      "periodSeconds",
+      "type",
+      "value"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2.HPAScalingRules": {
+    "type": "object",
+    "properties": {
+      "policies": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.autoscaling.v2.HPAScalingPolicy"
+        },
+        "x-kubernetes-list-type": "atomic"
+      },
+      "selectPolicy": {
+        "type": "string"
+      },
+      "stabilizationWindowSeconds": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "tolerance": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity"
+      }
+    }
+  },
+  "io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler": {
+    "type": "object",
+    "properties": {
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerStatus"
+      }
+    }
+  },
+  "io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerBehavior": {
+    "type": "object",
+    "properties": {
+      "scaleDown": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2.HPAScalingRules"
+      },
+      "scaleUp": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2.HPAScalingRules"
+      }
+    }
+  },
+  "io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerCondition": {
+    "type": "object",
+    "properties": {
+      "lastTransitionTime": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Time"
+      },
+      "message": {
+        "type": "string"
+      },
+      "observedGeneration": {
+        "type": "integer",
+        "format": "int64"
+      },
+      "reason": {
+        "type": "string"
+      },
+      "status": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "status",
+      "type"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerList": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler"
+        }
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+    },
+    "required": [
+      "items"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerSpec": {
+    "type": "object",
+    "properties": {
+      "behavior": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerBehavior"
+      },
+      "maxReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "metrics": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.autoscaling.v2.MetricSpec"
+        },
+        "x-kubernetes-list-type": "atomic"
+      },
+      "minReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "scaleTargetRef": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2.CrossVersionObjectReference"
+      }
+    },
+    "required": [
+      "maxReplicas",
+      "scaleTargetRef"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerStatus": {
+    "type": "object",
+    "properties": {
+      "conditions": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.autoscaling.v2.HorizontalPodAutoscalerCondition"
+        },
+        "x-kubernetes-list-type": "map",
+        "x-kubernetes-list-map-keys": [
+          "type"
+        ],
+        "x-kubernetes-patch-strategy": "merge",
+        "x-kubernetes-patch-merge-key": "type"
+      },
+      "currentMetrics": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.autoscaling.v2.MetricStatus"
+        },
+        "x-kubernetes-list-type": "atomic"
+      },
+      "currentReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "desiredReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "lastScaleTime": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Time"
+      },
+      "observedGeneration": {
+        "type": "integer",
+        "format": "int64"
+      }
+    },
+    "required": [
+      "desiredReplicas"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2.MetricIdentifier": {
+    "type": "object",
+    "properties": {
+      "name": {
+        "type": "string"
+      },
+      "selector": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"
+      }
+    },
+    "required": [
+      "name"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2.MetricSpec": {
+    "type": "object",
+    "properties": {
+      "containerResource": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2.ContainerResourceMetricSource"
+      },
+      "external": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2.ExternalMetricSource"
+      },
+      "object": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2.ObjectMetricSource"
+      },
+      "pods": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2.PodsMetricSource"
+      },
+      "resource": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2.ResourceMetricSource"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "type"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2.MetricStatus": {
+    "type": "object",
+    "properties": {
+      "containerResource": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2.ContainerResourceMetricStatus"
+      },
+      "external": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2.ExternalMetricStatus"
+      },
+      "object": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2.ObjectMetricStatus"
+      },
+      "pods": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2.PodsMetricStatus"
+      },
+      "resource": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2.ResourceMetricStatus"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "type"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2.MetricTarget": {
+    "type": "object",
+    "properties": {
+      "averageUtilization": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "averageValue": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity"
+      },
+      "type": {
+        "type": "string"
+      },
+      "value": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity"
+      }
+    },
+    "required": [
+      "type"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2.MetricValueStatus": {
+    "type": "object",
+    "properties": {
+      "averageUtilization": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "averageValue": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity"
+      },
+      "value": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity"
+      }
+    }
+  },
+  "io.k8s.api.autoscaling.v2.ObjectMetricSource": {
+    "type": "object",
+    "properties": {
+      "describedObject": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2.CrossVersionObjectReference"
+      },
+      "metric": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2.MetricIdentifier"
+      },
+      "target": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2.MetricTarget"
+      }
+    },
+    "required": [
+      "describedObject",
+      "metric",
+      "target"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2.ObjectMetricStatus": {
+    "type": "object",
+    "properties": {
+      "current": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2.MetricValueStatus"
+      },
+      "describedObject": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2.CrossVersionObjectReference"
+      },
+      "metric": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2.MetricIdentifier"
+      }
+    },
+    "required": [
+      "current",
+      "describedObject",
+      "metric"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2.PodsMetricSource": {
+    "type": "object",
+    "properties": {
+      "metric": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2.MetricIdentifier"
+      },
+      "target": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2.MetricTarget"
+      }
+    },
+    "required": [
+      "metric",
+      "target"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2.PodsMetricStatus": {
+    "type": "object",
+    "properties": {
+      "current": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2.MetricValueStatus"
+      },
+      "metric": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2.MetricIdentifier"
+      }
+    },
+    "required": [
+      "current",
+      "metric"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2.ResourceMetricSource": {
+    "type": "object",
+    "properties": {
+      "name": {
+        "type": "string"
+      },
+      "target": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2.MetricTarget"
+      }
+    },
+    "required": [
+      "name",
+      "target"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2.ResourceMetricStatus": {
+    "type": "object",
+    "properties": {
+      "current": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2.MetricValueStatus"
+      },
+      "name": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "current",
+      "name"
+    ]
+  },
+  "io.k8s.api.autoscaling.v1.CrossVersionObjectReference": {
+    "type": "object",
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "kind",
+      "name"
+    ],
+    "x-kubernetes-map-type": "atomic"
+  },
+  "io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler": {
+    "type": "object",
+    "properties": {
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerStatus"
+      }
+    }
+  },
+  "io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerList": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler"
+        }
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+    },
+    "required": [
+      "items"
+    ]
+  },
+  "io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerSpec": {
+    "type": "object",
+    "properties": {
+      "maxReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "minReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "scaleTargetRef": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v1.CrossVersionObjectReference"
+      },
+      "targetCPUUtilizationPercentage": {
+        "type": "integer",
+        "format": "int32"
+      }
+    },
+    "required": [
+      "maxReplicas",
+      "scaleTargetRef"
+    ]
+  },
+  "io.k8s.api.autoscaling.v1.HorizontalPodAutoscalerStatus": {
+    "type": "object",
+    "properties": {
+      "currentCPUUtilizationPercentage": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "currentReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "desiredReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "lastScaleTime": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Time"
+      },
+      "observedGeneration": {
+        "type": "integer",
+        "format": "int64"
+      }
+    },
+    "required": [
+      "currentReplicas",
+      "desiredReplicas"
+    ]
   }
 };

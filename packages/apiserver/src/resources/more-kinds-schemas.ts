@@ -4,9 +4,10 @@ import { BATCH_GROUP } from './batch/group.js';
 import { generatedMoreKindDefinitions } from './more-kinds-schemas.generated.js';
 import { networkingGroup } from './networking/group.js';
 import { POLICY_GROUP } from './policy/poddisruptionbudgets/register.js';
+import { AUTOSCALING_GROUP } from './apps/workload/register.js';
 
 /** Top-level kinds of batch, policy, networking and node, with a description of our own. */
-const KINDS: ReadonlyArray<[prefix: string, group: (apiDomain: string) => string, kind: string, description: string]> = [
+const KINDS: ReadonlyArray<[prefix: string, group: (apiDomain: string) => string, kind: string, description: string, version?: string]> = [
   ['io.k8s.api.batch.v1', () => BATCH_GROUP, 'Job', 'Runs pods of a template until a number of them complete.'],
   ['io.k8s.api.batch.v1', () => BATCH_GROUP, 'CronJob', 'Creates Jobs on a repeating schedule.'],
   ['io.k8s.api.policy.v1', () => POLICY_GROUP, 'PodDisruptionBudget', 'Limits how many pods of a set voluntary disruptions may take down at once.'],
@@ -14,6 +15,14 @@ const KINDS: ReadonlyArray<[prefix: string, group: (apiDomain: string) => string
   ['io.k8s.api.networking.v1', networkingGroup, 'IngressClass', 'A kind of Ingress and the controller that implements it.'],
   ['io.k8s.api.networking.v1', networkingGroup, 'NetworkPolicy', 'Which traffic the selected pods may send and receive.'],
   ['io.k8s.api.node.v1', (d) => `node.${d}`, 'RuntimeClass', 'A container runtime configuration pods can ask for.'],
+  ['io.k8s.api.scheduling.v1', (d) => `scheduling.${d}`, 'PriorityClass', 'A named priority value pods ask for by name.'],
+  ['io.k8s.api.storage.v1', (d) => `storage.${d}`, 'StorageClass', 'A class of storage that volumes are provisioned from.'],
+  ['io.k8s.api.storage.v1', (d) => `storage.${d}`, 'CSIDriver', 'A CSI volume driver installed in the cluster and how to talk to it.'],
+  ['io.k8s.api.storage.v1', (d) => `storage.${d}`, 'CSINode', 'The CSI drivers registered on one node.'],
+  ['io.k8s.api.storage.v1', (d) => `storage.${d}`, 'VolumeAttachment', 'A request to attach a volume to a node, and its outcome.'],
+  ['io.k8s.api.autoscaling.v2', () => AUTOSCALING_GROUP, 'HorizontalPodAutoscaler', 'Scales a workload between replica bounds from observed metrics.', 'v2'],
+  ['io.k8s.api.autoscaling.v1', () => AUTOSCALING_GROUP, 'HorizontalPodAutoscaler', 'Scales a workload between replica bounds from observed CPU use.'],
+  ['io.k8s.api.storage.v1', (d) => `storage.${d}`, 'CSIStorageCapacity', 'Storage capacity a CSI driver reports for a topology segment and class.'],
 ];
 
 /**
@@ -24,10 +33,10 @@ const KINDS: ReadonlyArray<[prefix: string, group: (apiDomain: string) => string
  */
 export function moreKindDefinitions(apiDomain: string): Definitions {
   const defs: Definitions = { ...generatedMoreKindDefinitions };
-  for (const [prefix, group, kind, description] of KINDS) {
+  for (const [prefix, group, kind, description, version] of KINDS) {
     const name = `${prefix}.${kind}`;
     const generated = defs[name] as JsonObject & { properties: Record<string, JsonObject> };
-    const gvk = { group: group(apiDomain), version: 'v1', kind };
+    const gvk = { group: group(apiDomain), version: version ?? 'v1', kind };
     const properties = { ...generated.properties, ...objectTypeMeta() };
     defs[name] = {
       ...generated,

@@ -50,6 +50,7 @@ const REMOVED: readonly RemovedVersion[] = [
     strategy: (_apiDomain, resource) => webhookConfigurationStrategy(resource === 'mutatingwebhookconfigurations', 'v1beta1') as unknown as ResourceRegistration['strategy'],
   },
   { prefix: 'authentication', version: 'v1beta1', deprecatedRelease: '1.19', removedRelease: '1.22', resources: ['tokenreviews'] },
+  { prefix: 'apiregistration', version: 'v1beta1', deprecatedRelease: '1.19', removedRelease: '1.22', resources: ['apiservices'] },
   { prefix: 'events', version: 'v1beta1', deprecatedRelease: '1.22', removedRelease: '1.25', resources: ['events'] },
   {
     prefix: 'authorization',

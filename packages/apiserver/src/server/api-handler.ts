@@ -208,6 +208,12 @@ async function serveNonResource(ctx: Context, config: ApiServerConfig, catalog: 
     ctx.body = r.body;
     return true;
   }
+  const apf = /^\/debug\/api_priority_and_fairness\/(dump_priority_levels|dump_queues)$/.exec(path);
+  if (apf && config.flowControl) {
+    ctx.type = 'text/plain; charset=utf-8';
+    ctx.body = apf[1] === 'dump_queues' ? config.flowControl.control.dumpQueues() : config.flowControl.control.dumpPriorityLevels();
+    return true;
+  }
   if (path === '/metrics') {
     ctx.type = config.metrics.contentType;
     const text = config.metricsText ? await config.metricsText() : await config.metrics.metrics();

@@ -20,6 +20,119 @@ export const generatedClusterKindDefinitions: Definitions = {
       "name"
     ]
   },
+  "io.k8s.api.core.v1.AzureFilePersistentVolumeSource": {
+    "type": "object",
+    "properties": {
+      "readOnly": {
+        "type": "boolean"
+      },
+      "secretName": {
+        "type": "string"
+      },
+      "secretNamespace": {
+        "type": "string"
+      },
+      "shareName": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "secretName",
+      "shareName"
+    ]
+  },
+  "io.k8s.api.core.v1.CSIPersistentVolumeSource": {
+    "type": "object",
+    "properties": {
+      "controllerExpandSecretRef": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.SecretReference"
+      },
+      "controllerPublishSecretRef": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.SecretReference"
+      },
+      "driver": {
+        "type": "string"
+      },
+      "fsType": {
+        "type": "string"
+      },
+      "nodeExpandSecretRef": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.SecretReference"
+      },
+      "nodePublishSecretRef": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.SecretReference"
+      },
+      "nodeStageSecretRef": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.SecretReference"
+      },
+      "readOnly": {
+        "type": "boolean"
+      },
+      "volumeAttributes": {
+        "type": "object",
+        "additionalProperties": {
+          "type": "string"
+        }
+      },
+      "volumeHandle": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "driver",
+      "volumeHandle"
+    ]
+  },
+  "io.k8s.api.core.v1.CephFSPersistentVolumeSource": {
+    "type": "object",
+    "properties": {
+      "monitors": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "x-kubernetes-list-type": "atomic"
+      },
+      "path": {
+        "type": "string"
+      },
+      "readOnly": {
+        "type": "boolean"
+      },
+      "secretFile": {
+        "type": "string"
+      },
+      "secretRef": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.SecretReference"
+      },
+      "user": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "monitors"
+    ]
+  },
+  "io.k8s.api.core.v1.CinderPersistentVolumeSource": {
+    "type": "object",
+    "properties": {
+      "fsType": {
+        "type": "string"
+      },
+      "readOnly": {
+        "type": "boolean"
+      },
+      "secretRef": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.SecretReference"
+      },
+      "volumeID": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "volumeID"
+    ]
+  },
   "io.k8s.api.core.v1.ClientIPConfig": {
     "type": "object",
     "properties": {
@@ -28,6 +141,64 @@ export const generatedClusterKindDefinitions: Definitions = {
         "format": "int32"
       }
     }
+  },
+  "io.k8s.api.core.v1.ComponentCondition": {
+    "type": "object",
+    "properties": {
+      "error": {
+        "type": "string"
+      },
+      "message": {
+        "type": "string"
+      },
+      "status": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "status",
+      "type"
+    ]
+  },
+  "io.k8s.api.core.v1.ComponentStatus": {
+    "type": "object",
+    "properties": {
+      "conditions": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.core.v1.ComponentCondition"
+        },
+        "x-kubernetes-list-type": "map",
+        "x-kubernetes-list-map-keys": [
+          "type"
+        ],
+        "x-kubernetes-patch-strategy": "merge",
+        "x-kubernetes-patch-merge-key": "type"
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      }
+    }
+  },
+  "io.k8s.api.core.v1.ComponentStatusList": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.core.v1.ComponentStatus"
+        }
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+    },
+    "required": [
+      "items"
+    ]
   },
   "io.k8s.api.core.v1.ConfigMapNodeConfigSource": {
     "type": "object",
@@ -277,6 +448,102 @@ export const generatedClusterKindDefinitions: Definitions = {
       }
     }
   },
+  "io.k8s.api.core.v1.FlexPersistentVolumeSource": {
+    "type": "object",
+    "properties": {
+      "driver": {
+        "type": "string"
+      },
+      "fsType": {
+        "type": "string"
+      },
+      "options": {
+        "type": "object",
+        "additionalProperties": {
+          "type": "string"
+        }
+      },
+      "readOnly": {
+        "type": "boolean"
+      },
+      "secretRef": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.SecretReference"
+      }
+    },
+    "required": [
+      "driver"
+    ]
+  },
+  "io.k8s.api.core.v1.GlusterfsPersistentVolumeSource": {
+    "type": "object",
+    "properties": {
+      "endpoints": {
+        "type": "string"
+      },
+      "endpointsNamespace": {
+        "type": "string"
+      },
+      "path": {
+        "type": "string"
+      },
+      "readOnly": {
+        "type": "boolean"
+      }
+    },
+    "required": [
+      "endpoints",
+      "path"
+    ]
+  },
+  "io.k8s.api.core.v1.ISCSIPersistentVolumeSource": {
+    "type": "object",
+    "properties": {
+      "chapAuthDiscovery": {
+        "type": "boolean"
+      },
+      "chapAuthSession": {
+        "type": "boolean"
+      },
+      "fsType": {
+        "type": "string"
+      },
+      "initiatorName": {
+        "type": "string"
+      },
+      "iqn": {
+        "type": "string"
+      },
+      "iscsiInterface": {
+        "type": "string",
+        "default": "default"
+      },
+      "lun": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "portals": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "x-kubernetes-list-type": "atomic"
+      },
+      "readOnly": {
+        "type": "boolean"
+      },
+      "secretRef": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.SecretReference"
+      },
+      "targetPortal": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "iqn",
+      "lun",
+      "targetPortal"
+    ]
+  },
   "io.k8s.api.core.v1.LimitRange": {
     "type": "object",
     "properties": {
@@ -393,6 +660,20 @@ export const generatedClusterKindDefinitions: Definitions = {
         "x-kubernetes-list-type": "atomic"
       }
     }
+  },
+  "io.k8s.api.core.v1.LocalVolumeSource": {
+    "type": "object",
+    "properties": {
+      "fsType": {
+        "type": "string"
+      },
+      "path": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "path"
+    ]
   },
   "io.k8s.api.core.v1.Node": {
     "type": "object",
@@ -730,6 +1011,251 @@ export const generatedClusterKindDefinitions: Definitions = {
       "systemUUID"
     ]
   },
+  "io.k8s.api.core.v1.PersistentVolume": {
+    "type": "object",
+    "properties": {
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.PersistentVolumeSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.PersistentVolumeStatus"
+      }
+    }
+  },
+  "io.k8s.api.core.v1.PersistentVolumeClaimList": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.core.v1.PersistentVolumeClaim"
+        }
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+    },
+    "required": [
+      "items"
+    ]
+  },
+  "io.k8s.api.core.v1.PersistentVolumeList": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.core.v1.PersistentVolume"
+        }
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+    },
+    "required": [
+      "items"
+    ]
+  },
+  "io.k8s.api.core.v1.PersistentVolumeSource": {
+    "type": "object",
+    "properties": {
+      "awsElasticBlockStore": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.AWSElasticBlockStoreVolumeSource"
+      },
+      "azureDisk": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.AzureDiskVolumeSource"
+      },
+      "azureFile": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.AzureFilePersistentVolumeSource"
+      },
+      "cephfs": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.CephFSPersistentVolumeSource"
+      },
+      "cinder": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.CinderPersistentVolumeSource"
+      },
+      "csi": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.CSIPersistentVolumeSource"
+      },
+      "fc": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.FCVolumeSource"
+      },
+      "flexVolume": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.FlexPersistentVolumeSource"
+      },
+      "flocker": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.FlockerVolumeSource"
+      },
+      "gcePersistentDisk": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.GCEPersistentDiskVolumeSource"
+      },
+      "glusterfs": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.GlusterfsPersistentVolumeSource"
+      },
+      "hostPath": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.HostPathVolumeSource"
+      },
+      "iscsi": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.ISCSIPersistentVolumeSource"
+      },
+      "local": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.LocalVolumeSource"
+      },
+      "nfs": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.NFSVolumeSource"
+      },
+      "photonPersistentDisk": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.PhotonPersistentDiskVolumeSource"
+      },
+      "portworxVolume": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.PortworxVolumeSource"
+      },
+      "quobyte": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.QuobyteVolumeSource"
+      },
+      "rbd": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.RBDPersistentVolumeSource"
+      },
+      "scaleIO": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.ScaleIOPersistentVolumeSource"
+      },
+      "storageos": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.StorageOSPersistentVolumeSource"
+      },
+      "vsphereVolume": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.VsphereVirtualDiskVolumeSource"
+      }
+    }
+  },
+  "io.k8s.api.core.v1.PersistentVolumeSpec": {
+    "type": "object",
+    "properties": {
+      "accessModes": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "x-kubernetes-list-type": "atomic"
+      },
+      "awsElasticBlockStore": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.AWSElasticBlockStoreVolumeSource"
+      },
+      "azureDisk": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.AzureDiskVolumeSource"
+      },
+      "azureFile": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.AzureFilePersistentVolumeSource"
+      },
+      "capacity": {
+        "type": "object",
+        "additionalProperties": {
+          "$ref": "#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity"
+        }
+      },
+      "cephfs": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.CephFSPersistentVolumeSource"
+      },
+      "cinder": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.CinderPersistentVolumeSource"
+      },
+      "claimRef": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.ObjectReference"
+      },
+      "csi": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.CSIPersistentVolumeSource"
+      },
+      "fc": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.FCVolumeSource"
+      },
+      "flexVolume": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.FlexPersistentVolumeSource"
+      },
+      "flocker": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.FlockerVolumeSource"
+      },
+      "gcePersistentDisk": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.GCEPersistentDiskVolumeSource"
+      },
+      "glusterfs": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.GlusterfsPersistentVolumeSource"
+      },
+      "hostPath": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.HostPathVolumeSource"
+      },
+      "iscsi": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.ISCSIPersistentVolumeSource"
+      },
+      "local": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.LocalVolumeSource"
+      },
+      "mountOptions": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "x-kubernetes-list-type": "atomic"
+      },
+      "nfs": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.NFSVolumeSource"
+      },
+      "nodeAffinity": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.VolumeNodeAffinity"
+      },
+      "persistentVolumeReclaimPolicy": {
+        "type": "string"
+      },
+      "photonPersistentDisk": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.PhotonPersistentDiskVolumeSource"
+      },
+      "portworxVolume": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.PortworxVolumeSource"
+      },
+      "quobyte": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.QuobyteVolumeSource"
+      },
+      "rbd": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.RBDPersistentVolumeSource"
+      },
+      "scaleIO": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.ScaleIOPersistentVolumeSource"
+      },
+      "storageClassName": {
+        "type": "string"
+      },
+      "storageos": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.StorageOSPersistentVolumeSource"
+      },
+      "volumeAttributesClassName": {
+        "type": "string"
+      },
+      "volumeMode": {
+        "type": "string"
+      },
+      "vsphereVolume": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.VsphereVirtualDiskVolumeSource"
+      }
+    }
+  },
+  "io.k8s.api.core.v1.PersistentVolumeStatus": {
+    "type": "object",
+    "properties": {
+      "lastPhaseTransitionTime": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Time"
+      },
+      "message": {
+        "type": "string"
+      },
+      "phase": {
+        "type": "string"
+      },
+      "reason": {
+        "type": "string"
+      }
+    }
+  },
   "io.k8s.api.core.v1.PortStatus": {
     "type": "object",
     "properties": {
@@ -747,6 +1273,46 @@ export const generatedClusterKindDefinitions: Definitions = {
     "required": [
       "port",
       "protocol"
+    ]
+  },
+  "io.k8s.api.core.v1.RBDPersistentVolumeSource": {
+    "type": "object",
+    "properties": {
+      "fsType": {
+        "type": "string"
+      },
+      "image": {
+        "type": "string"
+      },
+      "keyring": {
+        "type": "string",
+        "default": "/etc/ceph/keyring"
+      },
+      "monitors": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "x-kubernetes-list-type": "atomic"
+      },
+      "pool": {
+        "type": "string",
+        "default": "rbd"
+      },
+      "readOnly": {
+        "type": "boolean"
+      },
+      "secretRef": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.SecretReference"
+      },
+      "user": {
+        "type": "string",
+        "default": "admin"
+      }
+    },
+    "required": [
+      "image",
+      "monitors"
     ]
   },
   "io.k8s.api.core.v1.ResourceQuota": {
@@ -818,6 +1384,47 @@ export const generatedClusterKindDefinitions: Definitions = {
       }
     }
   },
+  "io.k8s.api.core.v1.ScaleIOPersistentVolumeSource": {
+    "type": "object",
+    "properties": {
+      "fsType": {
+        "type": "string",
+        "default": "xfs"
+      },
+      "gateway": {
+        "type": "string"
+      },
+      "protectionDomain": {
+        "type": "string"
+      },
+      "readOnly": {
+        "type": "boolean"
+      },
+      "secretRef": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.SecretReference"
+      },
+      "sslEnabled": {
+        "type": "boolean"
+      },
+      "storageMode": {
+        "type": "string",
+        "default": "ThinProvisioned"
+      },
+      "storagePool": {
+        "type": "string"
+      },
+      "system": {
+        "type": "string"
+      },
+      "volumeName": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "gateway",
+      "system"
+    ]
+  },
   "io.k8s.api.core.v1.ScopeSelector": {
     "type": "object",
     "properties": {
@@ -852,6 +1459,18 @@ export const generatedClusterKindDefinitions: Definitions = {
       "operator",
       "scopeName"
     ]
+  },
+  "io.k8s.api.core.v1.SecretReference": {
+    "type": "object",
+    "properties": {
+      "name": {
+        "type": "string"
+      },
+      "namespace": {
+        "type": "string"
+      }
+    },
+    "x-kubernetes-map-type": "atomic"
   },
   "io.k8s.api.core.v1.Service": {
     "type": "object",
@@ -1037,6 +1656,26 @@ export const generatedClusterKindDefinitions: Definitions = {
       }
     }
   },
+  "io.k8s.api.core.v1.StorageOSPersistentVolumeSource": {
+    "type": "object",
+    "properties": {
+      "fsType": {
+        "type": "string"
+      },
+      "readOnly": {
+        "type": "boolean"
+      },
+      "secretRef": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.ObjectReference"
+      },
+      "volumeName": {
+        "type": "string"
+      },
+      "volumeNamespace": {
+        "type": "string"
+      }
+    }
+  },
   "io.k8s.api.core.v1.Taint": {
     "type": "object",
     "properties": {
@@ -1057,6 +1696,46 @@ export const generatedClusterKindDefinitions: Definitions = {
       "effect",
       "key"
     ]
+  },
+  "io.k8s.api.core.v1.TopologySelectorLabelRequirement": {
+    "type": "object",
+    "properties": {
+      "key": {
+        "type": "string"
+      },
+      "values": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "x-kubernetes-list-type": "atomic"
+      }
+    },
+    "required": [
+      "key",
+      "values"
+    ]
+  },
+  "io.k8s.api.core.v1.TopologySelectorTerm": {
+    "type": "object",
+    "properties": {
+      "matchLabelExpressions": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.core.v1.TopologySelectorLabelRequirement"
+        },
+        "x-kubernetes-list-type": "atomic"
+      }
+    },
+    "x-kubernetes-map-type": "atomic"
+  },
+  "io.k8s.api.core.v1.VolumeNodeAffinity": {
+    "type": "object",
+    "properties": {
+      "required": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.NodeSelector"
+      }
+    }
   },
   "io.k8s.api.events.v1.Event": {
     "type": "object",

@@ -14,6 +14,8 @@ const CORE_KINDS: Record<string, string> = {
   Event: 'A report of something that happened to an object.',
   LimitRange: 'Per-namespace limits on the resources of pods and containers.',
   ResourceQuota: 'Per-namespace limits on aggregate resource consumption.',
+  PersistentVolume: 'A piece of storage in the cluster, provisioned by an administrator or a storage class.',
+  ComponentStatus: 'The health of a cluster component (deprecated since 1.19).',
 };
 
 /**
@@ -35,6 +37,8 @@ export function clusterKindDefinitions(apiDomain: string): Definitions {
     defs[`${name}List`] = listSchema(name, { ...gvk, kind: `${kind}List` }, `The ${kind} objects.`);
   };
   for (const [kind, description] of Object.entries(CORE_KINDS)) topLevel(CORE_V1, kind, { group: '', version: 'v1', kind }, description);
+  // PersistentVolumeClaim's fields come with the pod types (pod-schemas.ts); its list is added here.
+  defs[`${CORE_V1}.PersistentVolumeClaimList`] = listSchema(`${CORE_V1}.PersistentVolumeClaim`, { group: '', version: 'v1', kind: 'PersistentVolumeClaimList' }, 'The PersistentVolumeClaim objects.');
   topLevel(EVENTS_V1, 'Event', { group: `events.${apiDomain}`, version: 'v1', kind: 'Event' }, CORE_KINDS['Event']!);
   topLevel(DISCOVERY_V1, 'EndpointSlice', { group: `discovery.${apiDomain}`, version: 'v1', kind: 'EndpointSlice' }, 'A subset of the endpoints of a service.');
   defs[`${META_V1}.Condition`] = {

@@ -1,0 +1,45 @@
+import type { KubeObject } from '@cluster/apimachinery';
+import type { ResourceRegistration } from '../../../registry/registration.js';
+import type { Verb } from '../../../registry/resource-info.js';
+import { AUTOSCALING_GROUP } from '../../apps/workload/register.js';
+import { hpaV1ToV2, hpaV2ToV1 } from './conversion.js';
+import { hpaV1Strategy, hpaV2Strategy } from './strategy.js';
+import type { HPAV1, HPAV2 } from './types.js';
+
+const VERBS: readonly Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+function info(version: string) {
+  const definitionName = `io.k8s.api.autoscaling.${version}.HorizontalPodAutoscaler`;
+  return {
+    group: AUTOSCALING_GROUP,
+    version,
+    resource: 'horizontalpodautoscalers',
+    singularName: 'horizontalpodautoscaler',
+    kind: 'HorizontalPodAutoscaler',
+    listKind: 'HorizontalPodAutoscalerList',
+    namespaced: true,
+    verbs: VERBS,
+    shortNames: ['hpa'],
+    categories: ['all'],
+    subresources: [{ name: 'status', kind: 'HorizontalPodAutoscaler', verbs: ['get', 'patch', 'update'] as const, definitionName }],
+    definitionName,
+  };
+}
+
+/** autoscaling/v2 horizontalpodautoscalers (hpa, category all) with `status`: the stored version. */
+export const horizontalPodAutoscalersV2: ResourceRegistration = { info: info('v2'), strategy: hpaV2Strategy };
+
+/**
+ * autoscaling/v1 horizontalpodautoscalers over the same stored v2 objects: targetCPUUtilizationPercentage
+ * is v2's CPU utilization metric; what v1 cannot hold travels in annotations, as upstream's conversion does.
+ */
+export const horizontalPodAutoscalersV1: ResourceRegistration = {
+  info: { ...info('v1'), storageVersion: 'v2' },
+  strategy: hpaV1Strategy,
+  storedAs: {
+    group: AUTOSCALING_GROUP,
+    resource: 'horizontalpodautoscalers',
+    toStorage: (obj: KubeObject) => hpaV1ToV2(obj as HPAV1, `${AUTOSCALING_GROUP}/v2`),
+    fromStorage: (obj: KubeObject) => hpaV2ToV1(obj as HPAV2, `${AUTOSCALING_GROUP}/v1`),
+  },
+};

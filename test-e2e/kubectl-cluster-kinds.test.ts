@@ -1,0 +1,379 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { decodeProtobufObject, encodeProtobufObject, type KubeObject } from '../packages/apimachinery/src/index.js';
+import { kubectl, startServerProcess, type ServerProcess } from './support/server-process.js';
+import { KubeconfigClient } from './support/http-client.js';
+
+// PriorityClass (and the Priority admission plugin), PersistentVolume and PersistentVolumeClaim,
+// the storage/v1 kinds, HorizontalPodAutoscaler (autoscaling/v2 and v1 over one stored object)
+// and ComponentStatus, with stock kubectl 1.32 and raw JSON and Protobuf requests.
+
+let server: ServerProcess;
+let client: KubeconfigClient;
+beforeAll(async () => {
+  server = await startServerProcess(['--controllers=-namespace']);
+  client = new KubeconfigClient(server.kubeconfig);
+}, 60_000);
+afterAll(async () => {
+  client?.close();
+  await server?.stop();
+}, 30_000);
+
+const ok = async (args: string[]) => {
+  const r = await kubectl(server, args);
+  if (r.code !== 0) throw new Error(`kubectl ${args.join(' ')} failed (${r.code}): ${r.stderr}`);
+  return r.stdout;
+};
+const fails = async (args: string[]) => {
+  const r = await kubectl(server, args);
+  expect(r.code).not.toBe(0);
+  return r.stderr;
+};
+const applyFile = async (name: string, text: string, verb: string[] = ['create']) => {
+  const file = join(server.dataDir, name);
+  await writeFile(file, text);
+  return ok([...verb, '-f', file]);
+};
+
+const PROTOBUF = 'application/vnd.kubernetes.protobuf';
+
+async function protobuf(method: string, path: string, obj?: KubeObject) {
+  const reply = await client.raw(method, path, { Accept: PROTOBUF, ...(obj ? { 'Content-Type': PROTOBUF } : {}) }, obj ? encodeProtobufObject(obj) : undefined);
+  const body = reply.contentType.includes(PROTOBUF) ? decodeProtobufObject(reply.body) : JSON.parse(reply.body.toString('utf8'));
+  return { status: reply.status, body: body as KubeObject & Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+describe('scheduling.k8s.io/v1 PriorityClass and the Priority admission plugin', () => {
+  test('system classes exist and are protected; kubectl create/get/delete; 422 naming the field', async () => {
+    const table = await ok(['get', 'pc']);
+    expect(table.split('\n')[0]).toMatch(/^NAME\s+VALUE\s+GLOBAL-DEFAULT\s+AGE$/);
+    expect(table).toMatch(/system-cluster-critical\s+2000000000\s+false/);
+    expect(table).toMatch(/system-node-critical\s+2000001000\s+false/);
+    expect(await fails(['delete', 'pc', 'system-node-critical'])).toContain(
+      'priorityclasses.scheduling.k8s.io "system-node-critical" is forbidden: this is a system priority class and cannot be deleted',
+    );
+    expect(await fails(['patch', 'pc', 'system-cluster-critical', '-p', '{"value":5}'])).toContain('value: Forbidden: may not be changed in an update.');
+    expect(await fails(['create', 'priorityclass', 'system-mine', '--value=5'])).toContain(
+      "metadata.name: Forbidden: priority class names with 'system-' prefix are reserved for system use only. error: system-mine is not a known system priority class",
+    );
+    expect(await fails(['create', 'priorityclass', 'huge', '--value=1000000001'])).toContain('value: Forbidden: maximum allowed value of a user defined priority is 1000000000');
+
+    // kubectl create priorityclass sends Protobuf.
+    expect(await ok(['create', 'priorityclass', 'batch-low', '--value=100', '--global-default', '--description=batch'])).toContain('priorityclass.scheduling.k8s.io/batch-low created');
+    const stored = parseYaml(await ok(['get', 'pc', 'batch-low', '-o', 'yaml']));
+    expect(stored).toMatchObject({ value: 100, globalDefault: true, preemptionPolicy: 'PreemptLowerPriority', description: 'batch' });
+    expect(await fails(['create', 'priorityclass', 'second-default', '--value=1', '--global-default'])).toContain(
+      'PriorityClass batch-low is already marked as default. Only one default can exist',
+    );
+
+    // Pods: the default class, a named class, an unknown class.
+    await applyFile('pods.yaml', ['plain', 'critical'].map((n) => `apiVersion: v1\nkind: Pod\nmetadata: {name: ${n}}\nspec:\n${n === 'critical' ? '  priorityClassName: system-node-critical\n' : ''}  containers: [{name: c, image: busybox}]\n`).join('---\n'));
+    expect(parseYaml(await ok(['get', 'pod', 'plain', '-o', 'yaml'])).spec).toMatchObject({ priorityClassName: 'batch-low', priority: 100, preemptionPolicy: 'PreemptLowerPriority' });
+    expect(parseYaml(await ok(['get', 'pod', 'critical', '-o', 'yaml'])).spec).toMatchObject({ priorityClassName: 'system-node-critical', priority: 2000001000 });
+    expect(await fails(['run', 'orphan', '--image=busybox', '--overrides={"spec":{"priorityClassName":"nope"}}'])).toContain('no PriorityClass with name nope was found');
+    await ok(['delete', 'pod', 'plain', 'critical', '--grace-period=0']);
+
+    // Server-side apply and the Protobuf round trip of a class.
+    await applyFile('pc.yaml', 'apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: ssa}\nvalue: 7\npreemptionPolicy: Never\n', ['apply', '--server-side']);
+    const pb = await protobuf('GET', '/apis/scheduling.k8s.io/v1/priorityclasses/ssa');
+    expect(pb.body).toMatchObject({ kind: 'PriorityClass', value: 7, preemptionPolicy: 'Never' });
+    const bad = await client.call('POST', '/apis/scheduling.k8s.io/v1/priorityclasses', { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'bad' }, value: 1, preemptionPolicy: 'Sometimes' });
+    expect(bad.status).toBe(422);
+    expect(bad.json.details.causes).toEqual([{ reason: 'FieldValueNotSupported', message: 'Unsupported value: "Sometimes": supported values: "Never", "PreemptLowerPriority"', field: 'preemptionPolicy' }]);
+    await ok(['delete', 'pc', 'ssa', 'batch-low']);
+  }, 120_000);
+});
+
+describe('core/v1 PersistentVolume and PersistentVolumeClaim', () => {
+  test('kubectl create/get/apply/delete, table columns, status subresource, 422 naming the field', async () => {
+    const created = await applyFile(
+      'volumes.yaml',
+      `apiVersion: v1
+kind: PersistentVolume
+metadata: {name: pv1}
+spec:
+  capacity: {storage: 5Gi}
+  accessModes: [ReadWriteOnce, ReadOnlyMany]
+  storageClassName: fast
+  hostPath: {path: /data/pv1}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: claim1}
+spec:
+  accessModes: [ReadWriteOnce]
+  storageClassName: fast
+  resources: {requests: {storage: 1Gi}}
+`,
+    );
+    expect(created).toContain('persistentvolume/pv1 created');
+    expect(created).toContain('persistentvolumeclaim/claim1 created');
+    const pvTable = await ok(['get', 'pv']);
+    expect(pvTable.split('\n')[0]).toMatch(/^NAME\s+CAPACITY\s+ACCESS MODES\s+RECLAIM POLICY\s+STATUS\s+CLAIM\s+STORAGECLASS\s+(VOLUMEATTRIBUTESCLASS\s+)?REASON\s+AGE$/);
+    expect(pvTable).toMatch(/pv1\s+5Gi\s+RWO,ROX\s+Retain\s+Pending\s+fast/);
+    const pvcTable = await ok(['get', 'pvc', '-o', 'wide']);
+    expect(pvcTable.split('\n')[0]).toMatch(/^NAME\s+STATUS\s+VOLUME\s+CAPACITY\s+ACCESS MODES\s+STORAGECLASS\s+(VOLUMEATTRIBUTESCLASS\s+)?AGE\s+VOLUMEMODE$/);
+    expect(pvcTable).toMatch(/claim1\s+Pending\s+fast\s+\S+\s+Filesystem/);
+    const pv = parseYaml(await ok(['get', 'pv', 'pv1', '-o', 'yaml']));
+    expect(pv.spec).toMatchObject({ persistentVolumeReclaimPolicy: 'Retain', volumeMode: 'Filesystem', hostPath: { path: '/data/pv1', type: '' } });
+    expect(pv.status).toEqual({ phase: 'Pending' });
+
+    // Binding as the controller does: spec.volumeName once, then status through the subresource.
+    await ok(['patch', 'pvc', 'claim1', '-p', '{"spec":{"volumeName":"pv1"}}']);
+    await ok(['patch', 'pvc', 'claim1', '--subresource=status', '-p', '{"status":{"phase":"Bound","accessModes":["ReadWriteOnce"],"capacity":{"storage":"5Gi"}}}']);
+    await ok(['patch', 'pv', 'pv1', '--subresource=status', '-p', '{"status":{"phase":"Bound"},"spec":{"capacity":{"storage":"9Gi"}}}']);
+    expect(await ok(['get', 'pvc', 'claim1'])).toMatch(/claim1\s+Bound\s+pv1\s+5Gi\s+RWO\s+fast/);
+    expect(await ok(['get', 'pv', 'pv1'])).toMatch(/pv1\s+5Gi\s+RWO,ROX\s+Retain\s+Bound/);
+    expect(await fails(['patch', 'pvc', 'claim1', '-p', '{"spec":{"volumeName":"other"}}'])).toContain('spec: Forbidden: spec is immutable after creation except resources.requests for bound claims');
+    expect(await fails(['patch', 'pv', 'pv1', '-p', '{"spec":{"hostPath":{"path":"/elsewhere"}}}'])).toContain('spec.persistentvolumesource: Forbidden: spec.persistentvolumesource is immutable after creation');
+    // A bound claim may grow, never shrink.
+    await ok(['patch', 'pvc', 'claim1', '-p', '{"spec":{"resources":{"requests":{"storage":"2Gi"}}}}']);
+    expect(await fails(['patch', 'pvc', 'claim1', '-p', '{"spec":{"resources":{"requests":{"storage":"1Gi"}}}}'])).toContain('spec.resources.requests.storage: Forbidden: field can not be less than previous value');
+
+    const bad = await client.call('POST', '/api/v1/persistentvolumes', { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'bad' }, spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteSometimes'], nfs: { server: 'nfs.example.com', path: 'relative' } } });
+    expect(bad.status).toBe(422);
+    expect(bad.json.details.causes).toEqual([
+      { reason: 'FieldValueNotSupported', message: 'Unsupported value: "ReadWriteSometimes": supported values: "ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"', field: 'spec.accessModes' },
+      { reason: 'FieldValueInvalid', message: 'Invalid value: "relative": must be an absolute path', field: 'spec.nfs.path' },
+    ]);
+    const badClaim = await client.call('POST', '/api/v1/namespaces/default/persistentvolumeclaims', { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'bad' }, spec: { resources: { requests: { storage: '0' } } } });
+    expect(badClaim.status).toBe(422);
+    expect(badClaim.json.details.causes.map((c: { field: string }) => c.field)).toEqual(['spec.accessModes', 'spec.resources[storage]']);
+
+    // Protobuf: list with a field selector, and a server-side apply.
+    const list = await protobuf('GET', '/api/v1/persistentvolumes?fieldSelector=name%3Dpv1');
+    expect(list.body.kind).toBe('PersistentVolumeList');
+    expect(list.body['items'].map((i: KubeObject) => i.metadata.name)).toEqual(['pv1']);
+    await applyFile('pvc-ssa.yaml', 'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: claim2}\nspec: {accessModes: [ReadWriteMany], resources: {requests: {storage: 3Gi}}, volumeMode: Block}\n', ['apply', '--server-side']);
+    expect(parseYaml(await ok(['get', 'pvc', 'claim2', '-o', 'yaml'])).spec.volumeMode).toBe('Block');
+    await ok(['delete', 'pvc', 'claim1', 'claim2']);
+    await ok(['delete', 'pv', 'pv1']);
+  }, 120_000);
+});
+
+describe('storage.k8s.io/v1 kinds and DefaultStorageClass admission', () => {
+  test('StorageClass, CSIDriver, CSINode, VolumeAttachment, CSIStorageCapacity: create, table columns, defaults, update rules', async () => {
+    const created = await applyFile(
+      'storage.yaml',
+      `apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata:
+  name: standard
+  annotations: {storageclass.kubernetes.io/is-default-class: "true"}
+provisioner: example.com/hostpath
+allowVolumeExpansion: true
+---
+apiVersion: storage.k8s.io/v1
+kind: CSIDriver
+metadata: {name: hostpath.csi.example.com}
+spec:
+  tokenRequests: [{audience: vault}]
+---
+apiVersion: storage.k8s.io/v1
+kind: CSINode
+metadata: {name: node-1}
+spec:
+  drivers: [{name: hostpath.csi.example.com, nodeID: node-1, topologyKeys: [topology.kubernetes.io/zone]}]
+---
+apiVersion: storage.k8s.io/v1
+kind: VolumeAttachment
+metadata: {name: va-1}
+spec: {attacher: hostpath.csi.example.com, nodeName: node-1, source: {persistentVolumeName: pv-1}}
+---
+apiVersion: storage.k8s.io/v1
+kind: CSIStorageCapacity
+metadata: {name: cap-1}
+storageClassName: standard
+capacity: 10Gi
+nodeTopology: {matchLabels: {topology.kubernetes.io/zone: a}}
+`,
+    );
+    for (const line of ['storageclass.storage.k8s.io/standard created', 'csidriver.storage.k8s.io/hostpath.csi.example.com created', 'csinode.storage.k8s.io/node-1 created', 'volumeattachment.storage.k8s.io/va-1 created', 'csistoragecapacity.storage.k8s.io/cap-1 created']) {
+      expect(created).toContain(line);
+    }
+    const sc = await ok(['get', 'sc']);
+    expect(sc.split('\n')[0]).toMatch(/^NAME\s+PROVISIONER\s+RECLAIMPOLICY\s+VOLUMEBINDINGMODE\s+ALLOWVOLUMEEXPANSION\s+AGE$/);
+    expect(sc).toMatch(/standard \(default\)\s+example.com\/hostpath\s+Delete\s+Immediate\s+true/);
+    expect(await ok(['get', 'csidrivers'])).toMatch(/hostpath.csi.example.com\s+true\s+false\s+false\s+vault\s+false\s+Persistent/);
+    expect(await ok(['get', 'csinodes'])).toMatch(/node-1\s+1\s/);
+    expect(await ok(['get', 'volumeattachments'])).toMatch(/va-1\s+hostpath.csi.example.com\s+pv-1\s+node-1\s+false/);
+    expect(await ok(['get', 'csistoragecapacities'])).toMatch(/cap-1\s+standard\s+10Gi/);
+    const driver = parseYaml(await ok(['get', 'csidriver', 'hostpath.csi.example.com', '-o', 'yaml']));
+    expect(driver.spec).toMatchObject({ attachRequired: true, podInfoOnMount: false, storageCapacity: false, fsGroupPolicy: 'ReadWriteOnceWithFSType', volumeLifecycleModes: ['Persistent'], requiresRepublish: false });
+
+    // Update rules and the status subresource.
+    expect(await fails(['patch', 'sc', 'standard', '-p', '{"provisioner":"other.example.com/x"}'])).toContain('provisioner: Forbidden: updates to provisioner are forbidden.');
+    expect(await fails(['patch', 'csidriver', 'hostpath.csi.example.com', '-p', '{"spec":{"attachRequired":false}}'])).toContain('spec.attachedRequired: Invalid value: false: field is immutable');
+    await ok(['patch', 'csidriver', 'hostpath.csi.example.com', '-p', '{"spec":{"requiresRepublish":true}}']);
+    expect(parseYaml(await ok(['get', 'csidriver', 'hostpath.csi.example.com', '-o', 'yaml'])).metadata.generation).toBe(1);
+    expect(await fails(['patch', 'volumeattachment', 'va-1', '-p', '{"spec":{"nodeName":"node-2"}}'])).toContain('field is immutable');
+    await ok(['patch', 'volumeattachment', 'va-1', '--subresource=status', '-p', '{"status":{"attached":true,"attachmentMetadata":{"devicePath":"/dev/sdb"}}}']);
+    expect(await ok(['get', 'volumeattachments'])).toMatch(/va-1\s+hostpath.csi.example.com\s+pv-1\s+node-1\s+true/);
+    expect(await fails(['patch', 'csistoragecapacity', 'cap-1', '--type=merge', '-p', '{"storageClassName":"other"}'])).toContain('storageClassName: Invalid value: "other": field is immutable');
+
+    const bad = await client.call('POST', '/apis/storage.k8s.io/v1/storageclasses', { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'bad' }, provisioner: 'x', reclaimPolicy: 'Recycle', volumeBindingMode: 'Later' });
+    expect(bad.status).toBe(422);
+    expect(bad.json.details.causes).toEqual([
+      { reason: 'FieldValueNotSupported', message: 'Unsupported value: "Recycle": supported values: "Delete", "Retain"', field: 'reclaimPolicy' },
+      { reason: 'FieldValueNotSupported', message: 'Unsupported value: "Later": supported values: "Immediate", "WaitForFirstConsumer"', field: 'volumeBindingMode' },
+    ]);
+
+    // DefaultStorageClass: a claim without a class gets the default; "" keeps none; two defaults refuse.
+    await applyFile('claims.yaml', ['a', 'b'].map((n) => `apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: ${n}}\nspec: {${n === 'b' ? 'storageClassName: "", ' : ''}accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}\n`).join('---\n'));
+    expect(parseYaml(await ok(['get', 'pvc', 'a', '-o', 'yaml'])).spec.storageClassName).toBe('standard');
+    expect(parseYaml(await ok(['get', 'pvc', 'b', '-o', 'yaml'])).spec.storageClassName).toBe('');
+    await applyFile('sc2.yaml', 'apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {name: second, annotations: {storageclass.kubernetes.io/is-default-class: "true"}}\nprovisioner: example.com/x\n');
+    const refused = await client.call('POST', '/api/v1/namespaces/default/persistentvolumeclaims', { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'c' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } });
+    expect(refused.status).toBe(403);
+    expect(refused.json.message).toBe('persistentvolumeclaims "c" is forbidden: Internal error occurred: 2 default StorageClasses were found');
+
+    // Protobuf round trip of each kind's list.
+    for (const r of ['storageclasses', 'csidrivers', 'csinodes', 'volumeattachments', 'csistoragecapacities']) {
+      const list = await protobuf('GET', `/apis/storage.k8s.io/v1/${r}`);
+      expect(list.status).toBe(200);
+      expect(list.body['items'].length).toBeGreaterThan(0);
+    }
+    const va = await protobuf('GET', '/apis/storage.k8s.io/v1/volumeattachments/va-1');
+    expect(va.body['status']).toEqual({ attached: true, attachmentMetadata: { devicePath: '/dev/sdb' } });
+    await ok(['delete', 'pvc', 'a', 'b']);
+    await ok(['delete', 'sc', 'standard', 'second']);
+    await ok(['delete', 'csidriver', 'hostpath.csi.example.com']);
+    await ok(['delete', 'csinode', 'node-1']);
+    await ok(['delete', 'volumeattachment', 'va-1']);
+    await ok(['delete', 'csistoragecapacity', 'cap-1']);
+  }, 120_000);
+});
+
+describe('autoscaling/v2 and autoscaling/v1 HorizontalPodAutoscaler over one stored object', () => {
+  test('kubectl autoscale, table columns, defaults, 422 naming the field', async () => {
+    await ok(['create', 'deployment', 'web', '--image=nginx']);
+    expect(await ok(['autoscale', 'deployment', 'web', '--min=2', '--max=5', '--cpu-percent=70'])).toContain('horizontalpodautoscaler.autoscaling/web autoscaled');
+    const table = await ok(['get', 'hpa']);
+    expect(table.split('\n')[0]).toMatch(/^NAME\s+REFERENCE\s+TARGETS\s+MINPODS\s+MAXPODS\s+REPLICAS\s+AGE$/);
+    expect(table).toMatch(/web\s+Deployment\/web\s+cpu: <unknown>\/70%|web\s+Deployment\/web\s+<unknown>\/70%\s+2\s+5\s+0/);
+    expect(await ok(['get', 'all'])).toContain('horizontalpodautoscaler.autoscaling/web');
+    const v2 = parseYaml(await ok(['get', 'horizontalpodautoscalers.v2.autoscaling', 'web', '-o', 'yaml']));
+    expect(v2.spec).toEqual({ scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, minReplicas: 2, maxReplicas: 5, metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }] });
+    const v1 = parseYaml(await ok(['get', 'horizontalpodautoscalers.v1.autoscaling', 'web', '-o', 'yaml']));
+    expect(v1.apiVersion).toBe('autoscaling/v1');
+    expect(v1.spec).toEqual({ scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, minReplicas: 2, maxReplicas: 5, targetCPUUtilizationPercentage: 70 });
+    expect(v1.metadata.annotations).toBeUndefined();
+
+    const bad = await client.call('POST', '/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers', {
+      apiVersion: 'autoscaling/v2',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: 'bad' },
+      spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' }, minReplicas: 3, maxReplicas: 2, metrics: [{ type: 'Pods', pods: { metric: { name: 'qps' }, target: { type: 'AverageValue', averageValue: '-1' } } }] },
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.json.details.causes).toEqual([
+      { reason: 'FieldValueInvalid', message: 'Invalid value: 2: must be greater than or equal to `minReplicas`', field: 'spec.maxReplicas' },
+      { reason: 'FieldValueInvalid', message: 'Invalid value: "-1": must be positive', field: 'spec.metrics[0].pods.target.averageValue' },
+    ]);
+    // v1 is validated on the v2 form, as upstream validates its internal one.
+    const badV1 = await client.call('POST', '/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers', {
+      apiVersion: 'autoscaling/v1',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: 'bad' },
+      spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' }, maxReplicas: 2, targetCPUUtilizationPercentage: 0 },
+    });
+    expect(badV1.status).toBe(422);
+    expect(badV1.json.details.causes).toEqual([{ reason: 'FieldValueInvalid', message: 'Invalid value: 0: must be greater than 0', field: 'spec.metrics[0].resource.target.averageUtilization' }]);
+    await ok(['delete', 'hpa', 'web']);
+    await ok(['delete', 'deployment', 'web']);
+  }, 120_000);
+
+  test('v2-only data survives a read-modify-write through v1 (annotations), and both read the same object', async () => {
+    const base = (v: string) => `/apis/autoscaling/${v}/namespaces/default/horizontalpodautoscalers`;
+    const created = await client.call('POST', base('v2'), {
+      apiVersion: 'autoscaling/v2',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: 'multi' },
+      spec: {
+        scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'api' },
+        maxReplicas: 10,
+        metrics: [
+          { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } },
+          { type: 'Pods', pods: { metric: { name: 'qps' }, target: { type: 'AverageValue', averageValue: '1k' } } },
+        ],
+        behavior: { scaleDown: { stabilizationWindowSeconds: 60, policies: [{ type: 'Pods', value: 1, periodSeconds: 30 }] } },
+      },
+    });
+    expect(created.status).toBe(201);
+    // Upstream's behavior defaults.
+    expect(created.json.spec.behavior).toEqual({
+      scaleUp: { stabilizationWindowSeconds: 0, selectPolicy: 'Max', policies: [{ type: 'Pods', value: 4, periodSeconds: 15 }, { type: 'Percent', value: 100, periodSeconds: 15 }] },
+      scaleDown: { stabilizationWindowSeconds: 60, selectPolicy: 'Max', policies: [{ type: 'Pods', value: 1, periodSeconds: 30 }] },
+    });
+    const status = await client.call('PUT', `${base('v2')}/multi/status`, {
+      ...created.json,
+      status: {
+        currentReplicas: 3,
+        desiredReplicas: 4,
+        currentMetrics: [{ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: 42, averageValue: '120m' } } }],
+        conditions: [{ type: 'AbleToScale', status: 'True', lastTransitionTime: '2024-01-02T03:04:05Z', reason: 'ReadyForNewScale', message: 'ok' }],
+      },
+    });
+    expect(status.status).toBe(200);
+
+    const v1 = (await client.call('GET', `${base('v1')}/multi`)).json;
+    expect(v1.spec).toEqual({ scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'api' }, minReplicas: 1, maxReplicas: 10, targetCPUUtilizationPercentage: 50 });
+    expect(v1.status).toEqual({ currentReplicas: 3, desiredReplicas: 4, currentCPUUtilizationPercentage: 42 });
+    expect(v1.metadata.annotations['autoscaling.alpha.kubernetes.io/metrics']).toBe('[{"type":"Pods","pods":{"metricName":"qps","targetAverageValue":"1k"}}]');
+    expect(JSON.parse(v1.metadata.annotations['autoscaling.alpha.kubernetes.io/current-metrics'])).toEqual([{ type: 'Resource', resource: { name: 'cpu', currentAverageUtilization: 42, currentAverageValue: '120m' } }]);
+    expect(JSON.parse(v1.metadata.annotations['autoscaling.alpha.kubernetes.io/conditions'])[0].reason).toBe('ReadyForNewScale');
+    expect(JSON.parse(v1.metadata.annotations['autoscaling.alpha.kubernetes.io/behavior']).scaleDown.stabilizationWindowSeconds).toBe(60);
+
+    // A v1 client changes maxReplicas and the CPU target, sending back what it read.
+    v1.spec.maxReplicas = 12;
+    v1.spec.targetCPUUtilizationPercentage = 60;
+    const put = await client.call('PUT', `${base('v1')}/multi`, v1);
+    expect(put.status).toBe(200);
+    expect(put.json.metadata.generation).toBe(2);
+    const after = (await client.call('GET', `${base('v2')}/multi`)).json;
+    expect(after.metadata.annotations).toBeUndefined();
+    expect(after.spec.maxReplicas).toBe(12);
+    expect(after.spec.metrics).toEqual([
+      { type: 'Pods', pods: { metric: { name: 'qps' }, target: { type: 'AverageValue', averageValue: '1k' } } },
+      { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 60 } } },
+    ]);
+    expect(after.spec.behavior.scaleDown.stabilizationWindowSeconds).toBe(60);
+    expect(after.status.conditions[0].reason).toBe('ReadyForNewScale');
+    // Upstream pairs spec and status metrics by position: after the v1 write the CPU metric is second.
+    expect(await ok(['get', 'hpa', 'multi'])).toMatch(/multi\s+Deployment\/api\s+<unknown>\/1k, <unknown>\/60%\s+1\s+12\s+3/);
+
+    // Protobuf at both versions, and a watch through v1 sees the v2 write.
+    const pb1 = await protobuf('GET', `${base('v1')}/multi`);
+    expect(pb1.body).toMatchObject({ apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', spec: { targetCPUUtilizationPercentage: 60 } });
+    const pb2 = await protobuf('GET', `${base('v2')}?fieldSelector=metadata.name%3Dmulti`);
+    expect(pb2.body.kind).toBe('HorizontalPodAutoscalerList');
+    expect(pb2.body['items'][0].spec.metrics).toHaveLength(2);
+    const pbPut = await protobuf('PUT', `${base('v2')}/multi`, { ...pb2.body['items'][0], apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', spec: { ...pb2.body['items'][0].spec, minReplicas: 2 } });
+    expect(pbPut.status).toBe(200);
+    expect((await client.call('GET', `${base('v1')}/multi`)).json.spec.minReplicas).toBe(2);
+    await ok(['delete', 'hpa', 'multi']);
+  }, 120_000);
+});
+
+describe('core/v1 ComponentStatus', () => {
+  test('a read-only, deprecated list reporting etcd health', async () => {
+    const r = await kubectl(server, ['get', 'cs']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('Warning: v1 ComponentStatus is deprecated in v1.19+');
+    expect(r.stdout.split('\n')[0]).toMatch(/^NAME\s+STATUS\s+MESSAGE\s+ERROR$/);
+    expect(r.stdout).toMatch(/etcd-0\s+Healthy\s+\{"health":"true"/);
+    const one = await client.call('GET', '/api/v1/componentstatuses/etcd-0');
+    expect(one.status).toBe(200);
+    expect(one.json.conditions).toEqual([{ type: 'Healthy', status: 'True', message: expect.stringContaining('"health":"true"') }]);
+    expect((await client.call('GET', '/api/v1/componentstatuses?fieldSelector=metadata.name%3Dnope')).json.items).toEqual([]);
+    expect((await client.call('GET', '/api/v1/componentstatuses/nope')).status).toBe(500);
+    const pb = await protobuf('GET', '/api/v1/componentstatuses');
+    expect(pb.body.kind).toBe('ComponentStatusList');
+    // Read-only: no create, update or delete.
+    expect((await client.call('DELETE', '/api/v1/componentstatuses/etcd-0')).status).toBe(405);
+    expect((await client.call('POST', '/api/v1/componentstatuses', { apiVersion: 'v1', kind: 'ComponentStatus', metadata: { name: 'x' } })).status).toBe(405);
+    const metrics = await client.raw('GET', '/metrics', {});
+    expect(metrics.body.toString('utf8')).toMatch(/apiserver_requested_deprecated_apis\{group="",version="v1",resource="componentstatuses",subresource="",removed_release=""[^}]*\} 1/);
+  }, 60_000);
+});
