@@ -46,6 +46,8 @@ function handler(path: string) {
         return { allowed: true, patchType: 'JSONPatch', patch: jsonPatch([{ op: 'add', path: '/metadata/labels/seen-b', value: labels.b ?? 'none' }]) };
       case '/second':
         return { allowed: true, patchType: 'JSONPatch', patch: jsonPatch([{ op: 'add', path: '/metadata/labels/b', value: 'yes' }]) };
+      case '/ev':
+        return { allowed: true, patchType: 'JSONPatch', patch: jsonPatch([{ op: 'replace', path: '/note', value: `seen as ${obj.apiVersion} regarding ${obj.regarding?.name}` }]) };
       case '/forge':
         return {
           allowed: true,
@@ -187,6 +189,7 @@ beforeAll(async () => {
         webhook('never', '/first', { objectSelector: { matchLabels: { case: 'never' } } }),
         webhook('second', '/second', { objectSelector: { matchExpressions: [{ key: 'case', operator: 'In', values: ['reinvoke', 'never'] }] } }),
         webhook('forge', '/forge'),
+        webhook('ev', '/ev', { rules: [{ operations: ['CREATE'], apiGroups: ['events.k8s.io'], apiVersions: ['v1'], resources: ['events'] }] }),
         webhook('m-garbage-fail', '/garbage', { objectSelector: { matchLabels: { case: 'm-garbage-fail' } } }),
         webhook('m-garbage-ignore', '/garbage', { failurePolicy: 'Ignore', objectSelector: { matchLabels: { case: 'm-garbage-ignore' } } }),
       ],
@@ -243,6 +246,26 @@ test('a custom resource: the webhook registered for v1 sees a v2 request as v1 (
   expect((await client.call('POST', WIDGETS('v1'), widget('w1b', 'example.com/v1', 'cr'))).status).toBe(201);
   expect(reviewsFor('w1b').map((x) => x.path).sort()).toEqual(['/cr-mutate?timeout=10s', '/record?timeout=10s']);
   expect(reviewsFor('w1b')[0]!.request['requestKind'].version).toBe('v1');
+});
+
+test('matchPolicy Equivalent across groups: a webhook for events.k8s.io/v1 events gets a core Event converted', async () => {
+  const r = await client.call('POST', '/api/v1/namespaces/default/events', {
+    metadata: { name: 'ev1', labels: { case: 'ev' } },
+    involvedObject: { kind: 'ConfigMap', name: 'target', namespace: 'default' },
+    reason: 'Tested',
+    message: 'original',
+    type: 'Normal',
+  });
+  expect(r.status).toBe(201);
+  // The patch to `note` comes back as the core Event's `message`.
+  expect(r.json.message).toBe('seen as events.k8s.io/v1 regarding target');
+  const [review] = reviewsFor('ev1');
+  expect(review!.request).toMatchObject({
+    kind: { group: 'events.k8s.io', version: 'v1', kind: 'Event' },
+    requestKind: { group: '', version: 'v1', kind: 'Event' },
+    requestResource: { group: '', version: 'v1', resource: 'events' },
+    object: { apiVersion: 'events.k8s.io/v1', regarding: { name: 'target' }, note: 'original' },
+  });
 });
 
 test('a patch that breaks the custom resource schema is refused and nothing is stored', async () => {
