@@ -48,6 +48,10 @@ function handler(path: string) {
         return { allowed: true, patchType: 'JSONPatch', patch: jsonPatch([{ op: 'add', path: '/metadata/labels/b', value: 'yes' }]) };
       case '/ev':
         return { allowed: true, patchType: 'JSONPatch', patch: jsonPatch([{ op: 'replace', path: '/note', value: `seen as ${obj.apiVersion} regarding ${obj.regarding?.name}` }]) };
+      case '/sneak':
+        return r.request['subResource'] === 'status'
+          ? { allowed: true, patchType: 'JSONPatch', patch: jsonPatch([{ op: 'add', path: '/spec/size', value: 'sneaky' }]) }
+          : { allowed: true, patchType: 'JSONPatch', patch: jsonPatch([{ op: 'add', path: '/status', value: { replicas: 42 } }, { op: 'add', path: '/spec/size', value: 'from-webhook' }]) };
       case '/forge':
         return {
           allowed: true,
@@ -179,6 +183,7 @@ beforeAll(async () => {
         webhook('cr', '/cr-mutate', { rules: crRule(['v1']) }),
         webhook('cr-exact', '/record', { rules: crRule(['v1']), matchPolicy: 'Exact', objectSelector: { matchLabels: { case: 'cr' } } }),
         webhook('cr-badtype', '/cr-badtype', { rules: crRule(['v1']) }),
+        webhook('sneak', '/sneak', { rules: [{ operations: ['UPDATE'], apiGroups: ['example.com'], apiVersions: ['v1'], resources: ['widgets', 'widgets/status'] }] }),
         webhook('scale', '/scale-cap', { rules: crRule(['*'], ['widgets/scale']), objectSelector: {} }),
       ],
     }),
@@ -273,6 +278,23 @@ test('a patch that breaks the custom resource schema is refused and nothing is s
   expect(r.status).toBe(422);
   expect(r.json.message).toContain('spec.replicas');
   expect((await client.call('GET', `${WIDGETS('v1')}/w-bad`)).status).toBe(404);
+});
+
+test('a webhook cannot change the status through the main resource, nor the spec through status (the strategy prepares after admission)', async () => {
+  const created = await client.call('POST', WIDGETS('v1'), widget('w-sneak', 'example.com/v1', 'sneak'));
+  expect(created.status).toBe(201);
+  const updated = await client.call('PUT', `${WIDGETS('v1')}/w-sneak`, { ...created.json, spec: { replicas: 2 } });
+  expect(updated.status).toBe(200);
+  expect(updated.json.spec).toEqual({ replicas: 2, size: 'from-webhook' });
+  expect(updated.json.status).toBeUndefined();
+  const status = await client.call('PUT', `${WIDGETS('v1')}/w-sneak/status`, { ...updated.json, status: { replicas: 3 } });
+  expect(status.status).toBe(200);
+  expect(status.json.status).toEqual({ replicas: 3 });
+  expect(status.json.spec).toEqual({ replicas: 2, size: 'from-webhook' });
+  const stored = await client.call('GET', `${WIDGETS('v1')}/w-sneak`);
+  expect(stored.json.spec).toEqual({ replicas: 2, size: 'from-webhook' });
+  expect(stored.json.status).toEqual({ replicas: 3 });
+  expect(reviewsFor('w-sneak').map((x) => x.request['subResource'] ?? '')).toEqual(['', 'status']);
 });
 
 test('a webhook on the scale subresource sees a Scale and its patch caps kubectl scale', async () => {
