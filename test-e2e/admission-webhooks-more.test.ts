@@ -350,6 +350,7 @@ test('a mutating webhook cannot choose the uid or creation time of a created obj
 test('audit annotations of webhooks reach the audit event; warnings the client', async () => {
   expect((await client.call('POST', CM, configMap('audited', 'audit'))).status).toBe(201);
   expect((await client.call('POST', CM, configMap('mutated-audited', 'reinvoke'))).status).toBe(201);
+  expect((await client.call('POST', CM, configMap('failed-open', 'garbage-ignore', { variant: 'not-json' }))).status).toBe(201);
   await eventually(async () => {
     const events = readFileSync(auditLog, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as any);
     const audited = events.find((e) => e.stage === 'ResponseComplete' && e.objectRef?.name === 'audited' && e.verb === 'create');
@@ -358,6 +359,8 @@ test('audit annotations of webhooks reach the audit event; warnings the client',
     const mutated = events.find((e) => e.stage === 'ResponseComplete' && e.objectRef?.name === 'mutated-audited' && e.verb === 'create');
     expect(JSON.parse(mutated.annotations['mutation.webhook.admission.k8s.io/round_0_index_0'])).toEqual({ configuration: 'm-reinvoke', webhook: 'first.webhooks.test', mutated: true });
     expect(JSON.parse(mutated.annotations['mutation.webhook.admission.k8s.io/round_1_index_0'])).toMatchObject({ webhook: 'first.webhooks.test' });
+    const failedOpen = events.find((e) => e.stage === 'ResponseComplete' && e.objectRef?.name === 'failed-open' && e.verb === 'create');
+    expect(failedOpen.annotations['failed-open.validating.webhook.admission.k8s.io/round_0_index_0']).toBe('garbage-ignore.webhooks.test');
   });
   const file = join(dir, 'warned.yaml');
   writeFileSync(file, JSON.stringify(configMap('warned-audit', 'audit')));

@@ -66,7 +66,9 @@ export function mutatingWebhookAdmission(source: WebhookSource, deps: WebhookDep
         const id = `${inv.entry.configuration}/${name}`;
         if (reinvoking && !state.toReinvoke.has(id)) continue;
         checkDryRun(w, a);
-        const changed = await invoke(inv, a, deps);
+        const outcome = await invoke(inv, a, deps);
+        const changed = outcome === 'changed';
+        if (outcome === 'failed-open') annotate(a, `failed-open.mutation.webhook.admission.${deps.apiDomain}/round_${round}_index_${index}`, name);
         annotate(a, `mutation.webhook.admission.${deps.apiDomain}/round_${round}_index_${index}`, JSON.stringify({ configuration: inv.entry.configuration, webhook: name, mutated: changed }));
         if (changed) {
           requireReinvoking(state);
@@ -86,8 +88,8 @@ function requireReinvoking(state: ReinvokeState): void {
   state.previouslyInvoked.clear();
 }
 
-/** Calls one webhook and applies its patch; resolves whether the object changed. */
-async function invoke(inv: Invocation, a: AdmissionAttributes, deps: WebhookDeps): Promise<boolean> {
+/** Calls one webhook and applies its patch; resolves whether the object changed, or the call failed and was ignored. */
+async function invoke(inv: Invocation, a: AdmissionAttributes, deps: WebhookDeps): Promise<'changed' | 'unchanged' | 'failed-open'> {
   const w = inv.entry.webhook;
   const name = w.name ?? '';
   const started = performance.now();
@@ -100,7 +102,7 @@ async function invoke(inv: Invocation, a: AdmissionAttributes, deps: WebhookDeps
     if (!(err instanceof WebhookCallError)) throw err;
     const ignore = w.failurePolicy === 'Ignore';
     observe(!ignore, true, 500);
-    if (ignore) return false;
+    if (ignore) return 'failed-open';
     throw callFailure(name, err);
   }
   recordAnswer(a, name, answer);
@@ -110,8 +112,8 @@ async function invoke(inv: Invocation, a: AdmissionAttributes, deps: WebhookDeps
     throw denied;
   }
   observe(false, false);
-  if (answer.patch === undefined) return false;
-  return applyPatch(inv, name, a, answer.patch);
+  if (answer.patch === undefined) return 'unchanged';
+  return applyPatch(inv, name, a, answer.patch) ? 'changed' : 'unchanged';
 }
 
 const identity = (o: KubeObject) => JSON.stringify([o.apiVersion, o.kind, o.metadata?.name, o.metadata?.namespace ?? '']);
