@@ -431,6 +431,23 @@ test('admissionregistration/v1beta1 behind --runtime-config: its own defaults, t
   expect(refused.status).toBe(422);
   expect(refused.json.details.causes.map((c: { field: string }) => c.field).sort()).toEqual(['webhooks[0].sideEffects']);
   expect((await client.call('PUT', `${VWC}/v-beta`, v1.json)).status).toBe(200);
+  // kubectl apply of a v1beta1 configuration: created, then patched.
+  const file = join(dir, 'beta-mwc.yaml');
+  const mwc = (timeoutSeconds: number) => ({
+    apiVersion: 'admissionregistration.k8s.io/v1beta1',
+    kind: 'MutatingWebhookConfiguration',
+    metadata: { name: 'm-beta-applied' },
+    webhooks: [{ name: 'applied.webhooks.test', clientConfig: { url: hook.url('/record'), caBundle: hook.caBundle }, rules: configMapRule, objectSelector: { matchLabels: { case: 'applied' } }, timeoutSeconds }],
+  });
+  writeFileSync(file, JSON.stringify(mwc(5)));
+  const first = await kubectl(server, ['apply', '-f', file]);
+  expect(first.code).toBe(0);
+  writeFileSync(file, JSON.stringify(mwc(7)));
+  const second = await kubectl(server, ['apply', '-f', file]);
+  expect(second.code).toBe(0);
+  expect(second.stdout).toContain('configured');
+  const applied = await client.call('GET', `${MWC}/m-beta-applied`);
+  expect(applied.json.webhooks[0]).toMatchObject({ timeoutSeconds: 7, failurePolicy: 'Ignore', reinvocationPolicy: 'Never', sideEffects: 'Unknown' });
 });
 
 test('the admission step duration is measured', async () => {

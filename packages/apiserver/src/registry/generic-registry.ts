@@ -488,7 +488,12 @@ export class GenericRegistry {
 
   /** A stored object in the served form (unchanged unless the resource is stored as another). */
   private fromStorage(obj: KubeObject): KubeObject {
-    if (!this.conversion) return obj;
+    if (!this.conversion) {
+      // A removed version served again reads the current version's objects: with its own
+      // apiVersion (a patch through it, kubectl apply, checks the patched object's version).
+      const storage = this.info.storageVersion;
+      return storage && storage !== this.info.version && obj.apiVersion !== this.apiVersion() ? { ...obj, apiVersion: this.apiVersion() } : obj;
+    }
     // A fresh object: its apiVersion is this registry's (a removed version shares the conversion).
     const served = this.conversion.fromStorage(obj);
     served.apiVersion = this.apiVersion();
