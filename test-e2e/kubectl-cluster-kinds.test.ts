@@ -12,7 +12,8 @@ import { KubeconfigClient } from './support/http-client.js';
 let server: ServerProcess;
 let client: KubeconfigClient;
 beforeAll(async () => {
-  server = await startServerProcess(['--controllers=-namespace']);
+  // Two removed versions served again (SPEC 9.4), for the round-trip test at the end.
+  server = await startServerProcess(['--controllers=-namespace', '--runtime-config=batch/v1beta1=true,storage.k8s.io/v1beta1=true']);
   client = new KubeconfigClient(server.kubeconfig);
 }, 60_000);
 afterAll(async () => {
@@ -375,5 +376,33 @@ describe('core/v1 ComponentStatus', () => {
     expect((await client.call('POST', '/api/v1/componentstatuses', { apiVersion: 'v1', kind: 'ComponentStatus', metadata: { name: 'x' } })).status).toBe(405);
     const metrics = await client.raw('GET', '/metrics', {});
     expect(metrics.body.toString('utf8')).toMatch(/apiserver_requested_deprecated_apis\{group="",version="v1",resource="componentstatuses",subresource="",removed_release=""[^}]*\} 1/);
+  }, 60_000);
+});
+
+describe('removed versions served again through --runtime-config (SPEC 9.4)', () => {
+  test('batch/v1beta1 CronJob and storage.k8s.io/v1beta1 StorageClass round-trip with v1 over the same objects, with the Warning', async () => {
+    const created = await kubectl(server, ['get', 'cronjobs.v1beta1.batch']);
+    expect(created.stderr).toContain('Warning: batch/v1beta1 CronJob is deprecated in v1.21+, unavailable in v1.25+; use batch/v1 CronJob');
+    const old = await client.call('POST', '/apis/batch/v1beta1/namespaces/default/cronjobs', {
+      apiVersion: 'batch/v1beta1',
+      kind: 'CronJob',
+      metadata: { name: 'legacy' },
+      spec: { schedule: '*/10 * * * *', jobTemplate: { spec: { template: { spec: { restartPolicy: 'OnFailure', containers: [{ name: 'c', image: 'busybox' }] } } } } },
+    });
+    expect(old.status).toBe(201);
+    expect(old.json.apiVersion).toBe('batch/v1beta1');
+    const v1 = parseYaml(await ok(['get', 'cronjobs.v1.batch', 'legacy', '-o', 'yaml']));
+    expect(v1.apiVersion).toBe('batch/v1');
+    expect(v1.spec).toMatchObject({ schedule: '*/10 * * * *', concurrencyPolicy: 'Allow', suspend: false, successfulJobsHistoryLimit: 3, failedJobsHistoryLimit: 1 });
+    await ok(['patch', 'cronjob', 'legacy', '-p', '{"spec":{"suspend":true}}']);
+    expect((await client.call('GET', '/apis/batch/v1beta1/namespaces/default/cronjobs/legacy')).json.spec.suspend).toBe(true);
+    const bad = await client.call('POST', '/apis/batch/v1beta1/namespaces/default/cronjobs', { apiVersion: 'batch/v1beta1', kind: 'CronJob', metadata: { name: 'bad' }, spec: { schedule: 'often', jobTemplate: { spec: { template: { spec: { restartPolicy: 'OnFailure', containers: [{ name: 'c', image: 'busybox' }] } } } } } });
+    expect(bad.status).toBe(422);
+    expect(bad.json.details.causes[0].field).toBe('spec.schedule');
+
+    await applyFile('sc-v1beta1.yaml', 'apiVersion: storage.k8s.io/v1beta1\nkind: StorageClass\nmetadata: {name: legacy}\nprovisioner: example.com/old\n');
+    expect(parseYaml(await ok(['get', 'sc', 'legacy', '-o', 'yaml']))).toMatchObject({ apiVersion: 'storage.k8s.io/v1', reclaimPolicy: 'Delete', volumeBindingMode: 'Immediate' });
+    await ok(['delete', 'cronjob', 'legacy']);
+    await ok(['delete', 'sc', 'legacy']);
   }, 60_000);
 });

@@ -11,6 +11,8 @@ import { csrV1beta1Strategy } from './certificates/certificatesigningrequests/st
  */
 interface RemovedVersion {
   prefix: string;
+  /** Set for upstream's groups without the API domain (`batch`, `policy`, `autoscaling`). */
+  bare?: boolean;
   version: string;
   deprecatedRelease: string;
   removedRelease: string;
@@ -42,6 +44,12 @@ const REMOVED: readonly RemovedVersion[] = [
   },
   { prefix: 'authentication', version: 'v1beta1', deprecatedRelease: '1.19', removedRelease: '1.22', resources: ['tokenreviews'] },
   { prefix: 'events', version: 'v1beta1', deprecatedRelease: '1.22', removedRelease: '1.25', resources: ['events'] },
+  // Kinds whose old version has the current one's schema and defaults (issue 31).
+  { prefix: 'batch', bare: true, version: 'v1beta1', deprecatedRelease: '1.21', removedRelease: '1.25', resources: ['cronjobs'] },
+  { prefix: 'node', version: 'v1beta1', deprecatedRelease: '1.22', removedRelease: '1.25', resources: ['runtimeclasses'] },
+  { prefix: 'scheduling', version: 'v1beta1', deprecatedRelease: '1.14', removedRelease: '1.22', resources: ['priorityclasses'] },
+  { prefix: 'storage', version: 'v1beta1', deprecatedRelease: '1.19', removedRelease: '1.22', resources: ['storageclasses', 'volumeattachments', 'csidrivers'] },
+  { prefix: 'storage', version: 'v1beta1', deprecatedRelease: '1.17', removedRelease: '1.22', resources: ['csinodes'] },
   {
     prefix: 'authorization',
     version: 'v1beta1',
@@ -65,7 +73,7 @@ const oldDefinitionName = (name: string, version: string) => name.replace(/\.v1\
 export function removedVersionRegistrations(apiDomain: string, current: readonly ResourceRegistration[]): ResourceRegistration[] {
   const out: ResourceRegistration[] = [];
   for (const rv of REMOVED) {
-    const group = `${rv.prefix}.${apiDomain}`;
+    const group = rv.bare ? rv.prefix : `${rv.prefix}.${apiDomain}`;
     for (const reg of current) {
       if (reg.info.group !== group || reg.info.version !== 'v1' || !rv.resources.includes(reg.info.resource)) continue;
       const info = {
