@@ -206,6 +206,19 @@ test('warnings of a webhook reach kubectl as Warning headers', async () => {
   const k = await kubectl(server, ['apply', '-f', file]);
   expect(k.code).toBe(0);
   expect(k.stderr).toContain('Warning: careful with warned');
+  // Every write path hands the request's warnings to admission: a patch, an update and a delete too.
+  const label = await kubectl(server, ['label', 'configmap', 'warned', 'extra=1']);
+  expect(label.code).toBe(0);
+  expect(label.stderr).toContain('Warning: careful with warned');
+  const cur = await client.call('GET', `${CM}/warned`);
+  const replaced = join(dir, 'warned-replaced.yaml');
+  writeFileSync(replaced, JSON.stringify({ ...cur.json, data: { k: 'v2' } }));
+  const replace = await kubectl(server, ['replace', '-f', replaced]);
+  expect(replace.code).toBe(0);
+  expect(replace.stderr).toContain('Warning: careful with warned');
+  const del = await kubectl(server, ['delete', 'configmap', 'warned']);
+  expect(del.code).toBe(0);
+  expect(del.stderr).toContain('Warning: careful with warned');
 });
 
 test('the AdmissionReview carries the request, and ?timeout=<n>s is on the URL', async () => {

@@ -136,6 +136,13 @@ describe('custom resources with kubectl and client-node (issue 21)', () => {
     expect(out).toMatch(/parts\s+<\[\]Object>/);
   }, 60_000);
 
+  test('explain <crd>.metadata prints ObjectMeta as upstream conformance expects (v2 and v3)', async () => {
+    // The regex of upstream's "CustomResourcePublishOpenAPI works for CRD with validation schema".
+    const upstream = /DESCRIPTION:.*Standard object's metadata.*FIELDS:.*creationTimestamp.*<string>.*CreationTimestamp is a timestamp/s;
+    expect(await ok(['explain', 'widgets.metadata', '--output=plaintext-openapiv2'])).toMatch(upstream);
+    expect(await ok(['explain', 'widgets.metadata'])).toMatch(upstream);
+  }, 60_000);
+
   test('edit changes an object through an editor', async () => {
     const editor = join(server.dataDir, 'editor.sh');
     await writeFile(editor, '#!/bin/sh\nsed -i "s/size: 2/size: 7/" "$1"\n');

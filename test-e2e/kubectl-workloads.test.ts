@@ -371,7 +371,8 @@ describe('pods and apps/v1 workloads through kubectl (issue 20)', () => {
     expect(replaced.spec?.template.spec?.containers[0]?.image).toBe('img:2');
     expect(replaced.metadata?.generation).toBe(3);
     const pod = await core.readNamespacedPod({ name: 'rt', namespace: ns });
-    expect(pod.spec?.volumes?.map((v) => v.name)).toEqual(['sec', 'proj']);
+    // ServiceAccount admission adds the API credentials volume after the pod's own, as upstream.
+    expect(pod.spec?.volumes?.map((v) => v.name)).toEqual(['sec', 'proj', expect.stringMatching(/^kube-api-access-[a-z0-9]{5}$/)]);
     expect(pod.status?.qosClass).toBe('Burstable');
     const scale = await apps.readNamespacedDeploymentScale({ name: 'rt', namespace: ns });
     expect(scale.spec?.replicas).toBe(5);

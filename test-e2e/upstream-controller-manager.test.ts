@@ -72,7 +72,7 @@ const ownedBy = (o: any, uid: string) => (o.metadata.ownerReferences ?? []).some
 
 describeIfBinary('upstream kube-controller-manager against this server', () => {
   beforeAll(async () => {
-    server = await startServerProcess(['--workers=1', '--authorization-mode=Node,RBAC', '--enable-garbage-collector']);
+    server = await startServerProcess(['--workers=1', '--authorization-mode=Node,RBAC', '--controllers=*,-garbagecollector']);
     client = new KubeconfigClient(server.kubeconfig);
     kcmPort = await freePort();
     const port = kcmPort;

@@ -24,6 +24,7 @@ import { runGet, runGetCached } from './workloads/get.mjs';
 import { runList } from './workloads/list.mjs';
 import { runWatchFanout } from './workloads/watch-fanout.mjs';
 import { runMemory } from './workloads/memory.mjs';
+import { setUpNoopWebhook } from './lib/webhook.mjs';
 
 const CONCURRENCY = 64;
 
@@ -80,6 +81,7 @@ async function main() {
     admin = new HttpClient({ host: replica.host, port: replica.port, ca: replica.ca, token: replica.token, maxSockets: 4 });
     await admin.json('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', WORKLOAD_ROLE);
     api = new HttpClient({ host: replica.host, port: replica.port, ca: replica.ca, clientCert: replica.clientCert, maxSockets: CONCURRENCY });
+    if (process.env.BENCH_WEBHOOK === '1') await setUpNoopWebhook({ admin, replica, log });
     const ctx = {
       scale,
       concurrency: CONCURRENCY,
@@ -94,17 +96,25 @@ async function main() {
       state: {},
       log,
       count: (n) => Math.max(1, Math.round(n * scale)),
-      /** Starts a CPU probe; calling the result gives each process's CPU use since then. */
+      /**
+       * Starts a CPU probe; calling the result with the operations done since gives each process's
+       * CPU use since then as `text`, and the replica's CPU (user + system of all its processes)
+       * per operation in µs as `replicaUsPerOp`.
+       */
       cpuProbe: async () => {
         const t0 = performance.now();
         const r0 = await readCpuSeconds(replica.pid);
         const e0 = await readCpuSeconds(etcdProc.pid);
         const b0 = process.cpuUsage();
-        return async () => {
+        return async (ops) => {
           const s = (performance.now() - t0) / 1000;
           const b = process.cpuUsage(b0);
+          const r = (await readCpuSeconds(replica.pid)) - r0;
           const pct = (x) => `${((x / s) * 100).toFixed(0)}%`;
-          return `cpu: replica ${pct((await readCpuSeconds(replica.pid)) - r0)}, etcd ${pct((await readCpuSeconds(etcdProc.pid)) - e0)}, bench ${pct((b.user + b.system) / 1e6)}`;
+          const replicaUsPerOp = ops > 0 ? (r / ops) * 1e6 : undefined;
+          const perOp = replicaUsPerOp === undefined ? '' : `, replica ${replicaUsPerOp.toFixed(0)} µs CPU/op`;
+          const text = `cpu: replica ${pct(r)}, etcd ${pct((await readCpuSeconds(etcdProc.pid)) - e0)}, bench ${pct((b.user + b.system) / 1e6)}${perOp}`;
+          return { text, replicaUsPerOp };
         };
       },
       /** A workload's own cap, shortened to what is left of the whole run. */

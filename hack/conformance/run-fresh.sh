@@ -13,8 +13,8 @@ PORT="${PORT:-16443}"
 mkdir -p "$OUT"
 OUT="$(cd "$OUT" && pwd)"
 DATA="$(mktemp -d /tmp/conformance-data.XXXXXX)"
-# With upstream's garbage collector beside it, Orphan and Foreground deletes wait for it, as upstream.
-[[ "$WITH_KCM" == --with-kcm ]] && SERVER_ARGS="--enable-garbage-collector ${SERVER_ARGS:-}"
+# With upstream's kube-controller-manager beside it, its garbage collector collects: ours is turned off.
+[[ "$WITH_KCM" == --with-kcm ]] && SERVER_ARGS="--controllers=*,bootstrapsigner,tokencleaner,-garbagecollector ${SERVER_ARGS:-}"
 [[ -f "$ROOT/packages/server/dist/src/main.js" ]] || { echo "build first (make build)" >&2; exit 2; }
 if [[ -f "$ROOT/hack/make-run.sh" ]]; then
   # shellcheck disable=SC2086

@@ -9,7 +9,9 @@ import { issueClientCertificate } from '../../../packages/server/dist/src/index.
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const repoRoot = join(here, '..', '..', '..');
-const serverMain = join(repoRoot, 'packages', 'server', 'dist', 'src', 'main.js');
+// BENCH_SERVER_MAIN runs another build's server (e.g. an older commit's worktree) under the same
+// load generator, for before/after comparisons of one workload.
+const serverMain = process.env.BENCH_SERVER_MAIN || join(repoRoot, 'packages', 'server', 'dist', 'src', 'main.js');
 
 /** The user the workloads run as (CN of their client certificate); not in system:masters. */
 const WORKLOAD_USER = 'bench-user';
@@ -114,11 +116,11 @@ function spawnNode(name, args, ready, timeoutMs) {
  * Starts one server replica as a separate process (so its RSS can be read and it does not share
  * the load generator's thread). With `cpuProfDir`, the replica writes a V8 CPU profile there on exit.
  */
-export async function startReplica({ etcdEndpoint, dataDir, cpuProfDir }) {
+export async function startReplica({ etcdEndpoint, dataDir, cpuProfDir, main = serverMain, extraArgs = [] }) {
   const profArgs = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [];
   const args = [
     ...profArgs,
-    serverMain,
+    main,
     `--etcd-servers=${etcdEndpoint}`,
     '--secure-port',
     '0',
@@ -135,6 +137,7 @@ export async function startReplica({ etcdEndpoint, dataDir, cpuProfDir }) {
     '--controllers=*,-root-ca-cert-publisher',
     // Extra replica flags, e.g. `--workers=1` to compare with the one-process replica.
     ...(process.env.BENCH_REPLICA_ARGS ?? '').split(/\s+/).filter(Boolean),
+    ...extraArgs,
   ];
   const started = await spawnNode('server replica', args, /listening on (https:\/\/\S+)/, 60_000);
   const url = new URL(started.match[1]);
@@ -166,6 +169,13 @@ export async function startReplica({ etcdEndpoint, dataDir, cpuProfDir }) {
 export async function startBareServer({ certFile, keyFile, bodyFile }) {
   const args = [join(here, '..', 'bare-server.mjs'), certFile, keyFile, bodyFile];
   const started = await spawnNode('bare https server', args, /listening on (\d+)/, 20_000);
+  return { pid: started.pid, port: Number(started.match[1]), stop: started.stop };
+}
+
+/** Starts hack/bench/webhook-server.mjs, a no-op admission webhook with the replica's certificate (BENCH_WEBHOOK=1). */
+export async function startWebhookServer({ certFile, keyFile }) {
+  const args = [join(here, '..', 'webhook-server.mjs'), certFile, keyFile];
+  const started = await spawnNode('no-op webhook server', args, /listening on (\d+)/, 20_000);
   return { pid: started.pid, port: Number(started.match[1]), stop: started.stop };
 }
 

@@ -27,7 +27,7 @@ export async function runCreate(ctx) {
   await runLoad({ total: warm, concurrency: ctx.concurrency, timeCapMs: 30_000, op: (i) => rawCreate(total + i) });
   let cpu = await ctx.cpuProbe();
   const base = await runLoad({ total, concurrency: ctx.concurrency, timeCapMs: 60_000, op: rawCreate });
-  ctx.log(`create baseline (raw etcd txn): ${describeRun(base)}; ${await cpu()}`);
+  ctx.log(`create baseline (raw etcd txn): ${describeRun(base)}; ${(await cpu()).text}`);
 
   const path = `/api/v1/namespaces/${ns}/configmaps`;
   const bodies = Array.from({ length: total + warm }, (_, i) =>
@@ -40,7 +40,8 @@ export async function runCreate(ctx) {
   await runLoad({ total: warm, concurrency: ctx.concurrency, timeCapMs: 30_000, op: (i) => apiCreate(total + i) });
   cpu = await ctx.cpuProbe();
   const run = await runLoad({ total, concurrency: ctx.concurrency, timeCapMs: ctx.capMs(180_000), op: apiCreate });
-  ctx.log(`create (API): ${describeRun(run)}; ${await cpu()}`);
+  const cpuUse = await cpu(run.done);
+  ctx.log(`create (API): ${describeRun(run)}; ${cpuUse.text}`);
   // The baseline's keys go only now: etcd 3.4 right after a range delete of 20,000 keys takes
   // several times the CPU per transaction (raw creates measured here: 3,631/s before, 1,495/s
   // after), which would have been charged to the API side alone; and compacted right away, so the
@@ -58,7 +59,8 @@ export async function runCreate(ctx) {
       kind: 'throughput',
       budget: BUDGETS.create,
       fail: problems(run, base),
-      note: `${run.done}/${total} created in ${(run.elapsedMs / 1000).toFixed(1)} s`,
+      note: `${run.done}/${total} created in ${(run.elapsedMs / 1000).toFixed(1)} s${cpuNote(cpuUse)}`,
+      extra: cpuExtra(cpuUse),
     }),
   };
 }
@@ -71,4 +73,14 @@ export function problems(run, base) {
   if (base.errors > 0) out.push(`baseline: ${base.errors} errors (first: ${base.firstError})`);
   if (base.capped) out.push('baseline: time cap hit');
   return out.join('; ') || undefined;
+}
+
+/** The replica's CPU per operation for a result's note ('' when unknown). */
+export function cpuNote(cpuUse) {
+  return cpuUse.replicaUsPerOp === undefined ? '' : `; replica CPU ${cpuUse.replicaUsPerOp.toFixed(0)} µs/op`;
+}
+
+/** The replica's CPU per operation as a JSON field of a result (µs). */
+export function cpuExtra(cpuUse) {
+  return cpuUse.replicaUsPerOp === undefined ? {} : { cpuUsPerOp: Math.round(cpuUse.replicaUsPerOp) };
 }

@@ -8,7 +8,7 @@ import { HttpClient } from '../lib/http-client.mjs';
 import { configMapPrefix, objectName, putStoredConfigMaps } from '../lib/objects.mjs';
 import { startBareServer } from '../lib/processes.mjs';
 import { result } from '../lib/report.mjs';
-import { problems } from './create.mjs';
+import { problems, cpuNote, cpuExtra } from './create.mjs';
 import { BUDGETS } from '../lib/budgets.mjs';
 
 /** Deterministic random indexes so every side of a comparison reads the same sequence. */
@@ -61,7 +61,7 @@ async function measure(ctx, op, seed) {
   const ranges1 = await etcdRanges(ctx);
   // etcd requests per read: what sharing revision reads saves (other clients' ranges count too).
   const rangesPerOp = ranges0 !== undefined && ranges1 !== undefined && run.done > 0 ? (ranges1 - ranges0) / run.done : undefined;
-  return { ...run, cpu: await cpu(), rangesPerOp };
+  return { ...run, cpu: await cpu(run.done), rangesPerOp };
 }
 
 export async function runGet(ctx) {
@@ -76,7 +76,7 @@ export async function runGet(ctx) {
     JSON.parse(kv.value.toString('utf8'));
   };
   const base = await measure(ctx, rawGet);
-  ctx.log(`get baseline (raw etcd range + JSON.parse): ${describeRun(base)}; ${base.cpu}`);
+  ctx.log(`get baseline (raw etcd range + JSON.parse): ${describeRun(base)}; ${base.cpu.text}`);
 
   const apiGet = async (i) => {
     const path = `/api/v1/namespaces/${ns}/configmaps/${names[idx[i]]}`;
@@ -86,9 +86,9 @@ export async function runGet(ctx) {
   };
   const run = await measure(ctx, apiGet);
   const perGet = run.rangesPerOp === undefined ? undefined : `${run.rangesPerOp.toFixed(3)} etcd ranges per get`;
-  ctx.log(`get (API, quorum): ${describeRun(run)}; ${run.cpu}${perGet ? `; ${perGet}` : ''}`);
+  ctx.log(`get (API, quorum): ${describeRun(run)}; ${run.cpu.text}${perGet ? `; ${perGet}` : ''}`);
   return {
-    get: result({ value: run.opsPerSec, unit: 'ops/s', baseline: base.opsPerSec, kind: 'throughput', budget: BUDGETS.get, fail: problems(run, base), note: perGet }),
+    get: result({ value: run.opsPerSec, unit: 'ops/s', baseline: base.opsPerSec, kind: 'throughput', budget: BUDGETS.get, fail: problems(run, base), note: `${perGet ?? ''}${cpuNote(run.cpu)}`.replace(/^; /, '') || undefined, extra: cpuExtra(run.cpu) }),
   };
 }
 
@@ -117,11 +117,11 @@ export async function runGetCached(ctx) {
   } finally {
     await bare.stop();
   }
-  ctx.log(`get-cached baseline (bare HTTPS server, ${sample.body.length} B body): ${describeRun(base)}; ${base.cpu}`);
+  ctx.log(`get-cached baseline (bare HTTPS server, ${sample.body.length} B body): ${describeRun(base)}; ${base.cpu.text}`);
 
   const run = await measure(ctx, (i) => apiGet(ctx.api, i));
-  ctx.log(`get-cached (API, resourceVersion=0): ${describeRun(run)}; ${run.cpu}`);
+  ctx.log(`get-cached (API, resourceVersion=0): ${describeRun(run)}; ${run.cpu.text}`);
   return {
-    'get-cached': result({ value: run.opsPerSec, unit: 'ops/s', baseline: base.opsPerSec, kind: 'throughput', budget: BUDGETS['get-cached'], fail: problems(run, base) }),
+    'get-cached': result({ value: run.opsPerSec, unit: 'ops/s', baseline: base.opsPerSec, kind: 'throughput', budget: BUDGETS['get-cached'], fail: problems(run, base), note: cpuNote(run.cpu).replace(/^; /, '') || undefined, extra: cpuExtra(run.cpu) }),
   };
 }

@@ -70,7 +70,9 @@ export async function runList(ctx) {
       counts.push(await fn());
       const capMs = ctx.capMs(90_000);
       const t0 = performance.now();
+      const cpu = await ctx.cpuProbe();
       const times = await timeRepeated({ reps: REPS, timeCapMs: capMs, fn: async () => counts.push(await fn()) });
+      const cpuUse = await cpu(times.length);
       const capped = times.length < REPS || performance.now() - t0 > capMs;
       const bad = counts.filter((c) => c !== n);
       const fail = [
@@ -79,7 +81,8 @@ export async function runList(ctx) {
         name === 'list-cached' ? cacheNote : '',
       ].filter(Boolean).join('; ');
       const median = quantile(times, 0.5);
-      ctx.log(`${name}: ${median.toFixed(1)} ms median of ${times.length} (${times.map((t) => t.toFixed(0)).join(', ')})`);
+      const cpuMs = cpuUse.replicaUsPerOp === undefined ? undefined : cpuUse.replicaUsPerOp / 1000;
+      ctx.log(`${name}: ${median.toFixed(1)} ms median of ${times.length} (${times.map((t) => t.toFixed(0)).join(', ')}); ${cpuUse.text.replace(/ µs CPU\/op$/, ' µs CPU/list')}`);
       out[name] = result({
         value: median,
         unit: 'ms',
@@ -87,7 +90,8 @@ export async function runList(ctx) {
         kind: 'latency',
         budget: BUDGETS[name],
         fail: fail || undefined,
-        note: `${n} items${name === 'list-paged' ? `, pages of ${PAGE}` : ''}, median of ${times.length}`,
+        note: `${n} items${name === 'list-paged' ? `, pages of ${PAGE}` : ''}, median of ${times.length}${cpuMs === undefined ? '' : `; replica CPU ${cpuMs.toFixed(1)} ms/list`}`,
+        extra: cpuMs === undefined ? {} : { cpuMsPerList: Number(cpuMs.toFixed(2)) },
       });
     } catch (e) {
       out[name] = failed('ms', BUDGETS[name], e.message);

@@ -11,3 +11,5 @@ export * from './schema/index.js';
 export * from './meta/duration.js';
 export * from './certificates/index.js';
 export * from './apiextensions/index.js';
+export * from './quota/index.js';
+export * from './flowcontrol/index.js';

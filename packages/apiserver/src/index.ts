@@ -24,7 +24,10 @@ export { SYSTEM_PRIORITY_CLASSES } from './resources/scheduling/priorityclasses/
 export type { ComponentHealth, ComponentProbe } from './resources/core/componentstatuses/register.js';
 export { rbacEscalationPlugin } from './authz/rbac/escalation.js';
 export { certificateAdmissionPlugins } from './admission/certificates.js';
+export type { AdmissionPlugin, AdmissionAttributes } from './admission/admission.js';
+export { ownerReferencesPermissionEnforcement, OWNER_REFERENCES_PERMISSION_ENFORCEMENT, type KindMapping } from './admission/owner-references-permission.js';
 export { webhookAdmission } from './admission/webhooks.js';
+export { loadWebhookCredentials } from './admission/webhook-credentials.js';
 export { aggregateUntilStable, startClusterRoleAggregator } from './authz/rbac/aggregator.js';
 export { ensureDefaultRbac } from './authz/rbac/bootstrap/ensure.js';
 export { parseAuditPolicy, type AuditPolicy } from './audit/policy.js';
@@ -40,3 +43,10 @@ export { CrdController, type CrdControllerDeps } from './resources/apiextensions
 export { parseIPv4Range, parsePortRange, firstIP, type IPv4Range, type PortRange } from './resources/core/services/ip-range.js';
 export { startKubernetesServiceReconciler, type KubernetesServiceReconciler } from './resources/core/services/kubernetes-service.js';
 export { API_LEVEL, serverGitVersion, UNKNOWN_BUILD, type BuildInfo } from './discovery/server-version.js';
+export { Aggregator, type AggregationConfig } from './aggregator/aggregator.js';
+export { startLocalApiServices } from './aggregator/local-apiservices.js';
+export type { ProxyClientCertificate } from './aggregator/proxy-transport.js';
+export { REMOTE_USER_HEADER, REMOTE_GROUP_HEADER, REMOTE_EXTRA_PREFIX } from './aggregator/proxy-headers.js';
+export * from './flowcontrol/index.js';
+export type { PriorityAndFairnessDeps } from './filters/with-priority-and-fairness.js';
+export { EXTENSION_AUTH_NAMESPACE, EXTENSION_AUTH_CONFIGMAP } from './authz/rbac/bootstrap/policy.js';

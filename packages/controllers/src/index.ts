@@ -16,6 +16,10 @@ import type { ClusterInfoSource } from './bootstrapsigner/kubeconfig.js';
 import { runTokenCleaner } from './tokencleaner/controller.js';
 import { runServiceAccountController } from './serviceaccount/controller.js';
 import { runRootCaCertPublisher } from './rootcacertpublisher/controller.js';
+import { runResourceQuotaController } from './resourcequota/controller.js';
+import { runGarbageCollector, type GarbageCollectorOptions } from './garbagecollector/controller.js';
+import { runApiServiceAvailability, type AvailabilitySettings } from './apiserviceavailability/controller.js';
+import { runFlowControlKeeper } from './flowcontrolkeeper/controller.js';
 
 export { ApiClient, ApiError, type WatchEvent } from './client/api-client.js';
 export { Informer, SharedInformers } from './client/informer.js';
@@ -23,7 +27,7 @@ export { LeaderElector } from './leaderelection/leader-elector.js';
 export { LeaseLock } from './leaderelection/lease-lock.js';
 export { WorkQueue } from './workqueue/queue.js';
 export { loadSigningAuthority, type SigningAuthority };
-export type { RetentionPeriods };
+export type { RetentionPeriods, GarbageCollectorOptions, AvailabilitySettings };
 export type { ClusterInfoSource } from './bootstrapsigner/kubeconfig.js';
 
 const LEASE_NAME = 'cluster-controller-manager';
@@ -56,6 +60,12 @@ export interface ControllerSettings {
   clusterInfo?: ClusterInfoSource;
   /** How soon the namespace controller looks again at a namespace still being emptied (1 s by default). */
   resyncMs?: number;
+  /** How often the resource quota controller recomputes every quota (5 min by default). */
+  quotaResyncMs?: number;
+  /** The garbage collector's discovery period and first-list bound. */
+  garbageCollector?: GarbageCollectorOptions;
+  /** The APIService availability checks: the proxy client certificate, the period, the metrics registry. */
+  apiServiceAvailability?: AvailabilitySettings;
 }
 
 /** What every controller is given while its replica leads. */
@@ -106,6 +116,7 @@ export function builtinControllers(settings: ControllerSettings = {}): Controlle
     },
     { name: 'csrapproving', onByDefault: true, start: (ctx, signal) => runCsrApprovingController(ctx, signal) },
     { name: 'csrcleaner', onByDefault: true, start: (ctx, signal) => runCsrCleanerController(ctx, signal, { periods: settings.csrRetention }) },
+    { name: 'garbagecollector', onByDefault: true, start: (ctx, signal) => runGarbageCollector(ctx, signal, settings.garbageCollector) },
     { name: 'serviceaccount', onByDefault: true, start: (ctx, signal) => runServiceAccountController(ctx, signal) },
     {
       name: 'root-ca-cert-publisher',
@@ -119,6 +130,13 @@ export function builtinControllers(settings: ControllerSettings = {}): Controlle
         await runRootCaCertPublisher(ctx, caPem, signal);
       },
     },
+    { name: 'resourcequota', onByDefault: true, start: (ctx, signal) => runResourceQuotaController(ctx, signal, { resyncMs: settings.quotaResyncMs }) },
+    {
+      name: 'apiservice-availability',
+      onByDefault: true,
+      start: (ctx, signal) => runApiServiceAvailability(ctx, settings.apiServiceAvailability ?? {}, signal),
+    },
+    { name: 'priority-and-fairness-config', onByDefault: true, start: (ctx, signal) => runFlowControlKeeper(ctx, signal) },
     // Off unless named, as upstream's ControllersDisabledByDefault.
     {
       name: 'bootstrapsigner',

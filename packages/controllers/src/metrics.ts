@@ -11,6 +11,8 @@ export interface ControllerMetrics {
   errors: Counter<'controller'>;
   /** 1 while this replica holds the controllers' Lease, else 0. */
   leader: Gauge<'name'>;
+  /** Failed discovery reads or first lists of the garbage collector's informers (upstream's name). */
+  gcResourcesSyncErrors: Counter;
 }
 
 const BUCKETS = [1e-5, 1e-4, 1e-3, 0.01, 0.1, 1, 10, 60];
@@ -39,6 +41,11 @@ export function registerControllerMetrics(registry: Registry): ControllerMetrics
       name: 'controller_runtime_reconcile_errors_total',
       help: 'Total reconciliation errors per controller.',
       labelNames: ['controller'],
+      registers,
+    }),
+    gcResourcesSyncErrors: new Counter({
+      name: 'garbagecollector_controller_resources_sync_error_total',
+      help: '[ALPHA] Number of garbage collector resources sync errors',
       registers,
     }),
     leader: new Gauge({

@@ -123,10 +123,11 @@ function newCertificate(publicKey: forge.pki.rsa.PublicKey, now: Date, years: nu
   return cert;
 }
 
-function createCa(now: Date): PemPair {
+/** A self-signed CA (RSA 2048, 10 years) named `commonName`. */
+export function createCa(now: Date, commonName = CA_COMMON_NAME): PemPair {
   const keys = newRsaKeys();
   const cert = newCertificate(keys.publicKey, now, CA_YEARS);
-  const subject = [{ name: 'commonName', value: CA_COMMON_NAME }];
+  const subject = [{ name: 'commonName', value: commonName }];
   cert.setSubject(subject);
   cert.setIssuer(subject);
   cert.setExtensions([

@@ -10,6 +10,7 @@ import type { SupervisedEtcd } from '@cluster/storage';
 import type { ServerOptions } from './flags.js';
 import { ensureAdminToken, writeAdminKubeconfig } from './admin-credentials.js';
 import { ensureCertificates } from './certs.js';
+import { withFrontProxyDefaults } from './start-aggregator.js';
 import { loadServiceAccountConfig } from './service-accounts.js';
 import { servingHosts, startEmbeddedEtcd, startServer, type RunningServer } from './start.js';
 import { DEFAULT_RESTART_BACKOFF, labelPerWorkerSeries, nextFailureCount, restartDelayMs, type MetricJson } from './workers.js';
@@ -128,6 +129,7 @@ export async function runReplicaPrimary(opts: ServerOptions, logger: Logger, cou
   const certDir = opts.certDir || join(dataDir, 'certs');
   await loadServiceAccountConfig(opts, certDir);
   const caPem = !opts.devInsecureHttp && !opts.tlsCertFile ? (await ensureCertificates({ certDir, hosts: servingHosts(opts) })).caCertPem : undefined;
+  await withFrontProxyDefaults(opts, dataDir);
   let etcd: SupervisedEtcd | undefined;
   if (opts.etcdServers.length === 0) etcd = await startEmbeddedEtcd(dataDir, logger);
   const etcdServers = etcd ? etcd.endpoint : '';

@@ -35,12 +35,14 @@ export interface ServerOptions {
   /** `--etcd-compaction-interval` in ms; 0 disables compaction. */
   etcdCompactionInterval: number;
   /**
-   * `--enable-garbage-collector`: Orphan and Foreground deletes leave the object under the
-   * `orphan` / `foregroundDeletion` finalizer for a garbage collector to finish. Off by default here
-   * (upstream: on), since no garbage collector runs beside this server unless one is added (such as
-   * upstream's kube-controller-manager): on, those deletes would never finish.
+   * `--enable-garbage-collector` (upstream's default, true): Orphan and Foreground deletes leave the
+   * object under the `orphan` / `foregroundDeletion` finalizer for a garbage collector to finish:
+   * this server's own `garbagecollector` controller, or upstream's kube-controller-manager when
+   * ours is turned off with `--controllers=*,-garbagecollector`.
    */
   enableGarbageCollector: boolean;
+  /** `--enable-priority-and-fairness` (default true): API priority and fairness instead of the max-in-flight limit. */
+  enablePriorityAndFairness: boolean;
   /** `--secure-port`; 0 picks a free port. */
   securePort: number;
   bindAddress: string;
@@ -61,6 +63,11 @@ export interface ServerOptions {
   certDir: string;
   tlsCertFile: string;
   tlsPrivateKeyFile: string;
+  /** `--proxy-client-cert-file`/`--proxy-client-key-file`: what the aggregator presents to extension API servers. */
+  proxyClientCertFile: string;
+  proxyClientKeyFile: string;
+  /** `--apiservice-availability-check-period` (ours): how often each extension's discovery is checked (upstream: 30 s). */
+  apiserviceAvailabilityCheckPeriod: number;
   clientCaFile: string;
   /** `--api-domain` (ours): the suffix of built-in group names. */
   apiDomain: string;
@@ -113,8 +120,11 @@ export interface ServerOptions {
   /** Not a flag: CSR garbage-collection periods (SPEC 3.2), which tests shorten. */
   csrRetention?: { finishedMs: number; pendingMs: number };
   controllers: string[];
+  /** `--enable-admission-plugins`: upstream's default-off plugins to run (OwnerReferencesPermissionEnforcement). */
+  enableAdmissionPlugins: string[];
   auditLogPath: string;
   auditPolicyFile: string;
+  admissionControlConfigFile: string;
   showHiddenMetricsForVersion: string;
   auditLogMaxsize: number;
   auditLogMaxbackup: number;
@@ -141,7 +151,8 @@ export function defaultServerOptions(): ServerOptions {
     etcdServers: [],
     etcdPrefix: '/registry',
     etcdCompactionInterval: 5 * MINUTE,
-    enableGarbageCollector: false,
+    enableGarbageCollector: true,
+    enablePriorityAndFairness: true,
     securePort: 6443,
     bindAddress: '0.0.0.0',
     advertiseAddress: '',
@@ -154,6 +165,9 @@ export function defaultServerOptions(): ServerOptions {
     certDir: '',
     tlsCertFile: '',
     tlsPrivateKeyFile: '',
+    proxyClientCertFile: '',
+    proxyClientKeyFile: '',
+    apiserviceAvailabilityCheckPeriod: 30_000,
     clientCaFile: '',
     apiDomain: 'k8s.io',
     tokenAuthFile: '',
@@ -196,8 +210,10 @@ export function defaultServerOptions(): ServerOptions {
     clusterSigningKeyFile: '',
     nodeJoinBindings: false,
     controllers: ['*'],
+    enableAdmissionPlugins: [],
     auditLogPath: '',
     auditPolicyFile: '',
+    admissionControlConfigFile: '',
     showHiddenMetricsForVersion: '',
     auditLogMaxsize: 0,
     auditLogMaxbackup: 0,
@@ -214,7 +230,7 @@ export function defaultServerOptions(): ServerOptions {
 export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'etcd-servers', key: 'etcdServers', kind: 'stringSlice', help: 'List of etcd servers to connect with (scheme://ip:port), comma separated. Empty: run an embedded etcd under --data-dir.' },
   { name: 'etcd-prefix', key: 'etcdPrefix', kind: 'string', help: 'The prefix to prepend to all resource paths in etcd.' },
-  { name: 'enable-garbage-collector', key: 'enableGarbageCollector', kind: 'bool', help: 'Enables the generic garbage collector\'s deletion finalizers: Orphan and Foreground deletes wait for a garbage collector (such as a kube-controller-manager run beside this server) to finish them. Off by default, since this server runs no garbage collector of its own.' },
+  { name: 'enable-garbage-collector', key: 'enableGarbageCollector', kind: 'bool', help: 'Enables the generic garbage collector. MUST be synced with the corresponding flag of the kube-controller-manager. Orphan and Foreground deletes wait for a garbage collector to finish them: the built-in garbagecollector controller (see --controllers), or a kube-controller-manager run beside this server.' },
   { name: 'etcd-compaction-interval', key: 'etcdCompactionInterval', kind: 'duration', help: 'The interval of compaction requests. If 0, the compaction request from apiserver is disabled.' },
   { name: 'secure-port', key: 'securePort', kind: 'int', help: 'The port on which to serve HTTPS with authentication and authorization. 0 picks a free port.' },
   { name: 'bind-address', key: 'bindAddress', kind: 'ip', help: 'The IP address on which to listen for the --secure-port port.' },
@@ -228,6 +244,9 @@ export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'cert-dir', key: 'certDir', kind: 'string', help: 'The directory where the TLS certs are located (default <data-dir>/certs). Ignored if --tls-cert-file and --tls-private-key-file are provided.' },
   { name: 'tls-cert-file', key: 'tlsCertFile', kind: 'string', help: 'File containing the default x509 certificate for HTTPS (CA cert, if any, concatenated after server cert).' },
   { name: 'tls-private-key-file', key: 'tlsPrivateKeyFile', kind: 'string', help: 'File containing the default x509 private key matching --tls-cert-file.' },
+  { name: 'proxy-client-cert-file', key: 'proxyClientCertFile', kind: 'string', help: 'Client certificate used to prove the identity of the aggregator or kube-apiserver when it must call out during a request (proxying to extension API servers).' },
+  { name: 'proxy-client-key-file', key: 'proxyClientKeyFile', kind: 'string', help: 'Private key for the client certificate in --proxy-client-cert-file.' },
+  { name: 'apiservice-availability-check-period', key: 'apiserviceAvailabilityCheckPeriod', kind: 'duration', help: 'How often the availability of each APIService served by an extension API server is checked (ours; upstream checks every 30s).' },
   { name: 'client-ca-file', key: 'clientCaFile', kind: 'string', help: 'If set, any request presenting a client certificate signed by one of the authorities in the client-ca-file is authenticated with an identity corresponding to the CommonName of the client certificate.' },
   { name: 'api-domain', key: 'apiDomain', kind: 'string', help: 'Domain suffix of the built-in API groups (ours).' },
   { name: 'token-auth-file', key: 'tokenAuthFile', kind: 'string', help: 'If set, the file that will be used to secure the secure port of the API server via token authentication.' },
@@ -262,6 +281,7 @@ export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'livez-grace-period', key: 'livezGracePeriod', kind: 'duration', help: 'This option represents the maximum amount of time it should take for apiserver to complete its startup sequence and become live.' },
   { name: 'shutdown-delay-duration', key: 'shutdownDelayDuration', kind: 'duration', help: 'Time to delay the termination. During that time the server keeps serving requests normally while /readyz returns failure.' },
   { name: 'request-timeout', key: 'requestTimeout', kind: 'duration', help: 'An optional field indicating the duration a handler must keep a request open before timing it out.' },
+  { name: 'enable-priority-and-fairness', key: 'enablePriorityAndFairness', kind: 'bool', help: 'If true, replace the max-in-flight handler with an enhanced one that queues and dispatches with priority and fairness' },
   { name: 'max-requests-inflight', key: 'maxRequestsInflight', kind: 'int', help: 'The maximum number of non-mutating requests in flight at a given time. Zero for no limit.' },
   { name: 'max-mutating-requests-inflight', key: 'maxMutatingRequestsInflight', kind: 'int', help: 'The maximum number of mutating requests in flight at a given time. Zero for no limit.' },
   { name: 'watch-cache-history', key: 'watchCacheHistory', kind: 'duration', help: 'How long the watch cache keeps past events for watches resuming from an older resourceVersion (ours).' },
@@ -269,9 +289,11 @@ export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'cluster-signing-cert-file', key: 'clusterSigningCertFile', kind: 'string', help: 'Filename containing a PEM-encoded X509 CA certificate used to issue cluster-scoped certificates. Defaults to the CA generated in the data directory.' },
   { name: 'node-join-bindings', key: 'nodeJoinBindings', kind: 'bool', help: 'Install the RBAC bindings a cluster installer adds so machines can join: group system:bootstrappers may create certificate signing requests and have node-agent client requests auto-approved, and group system:nodes may renew its certificates.' },
   { name: 'cluster-signing-key-file', key: 'clusterSigningKeyFile', kind: 'string', help: 'Filename containing a PEM-encoded RSA or ECDSA private key used to sign cluster-scoped certificates. Defaults to the key of the CA generated in the data directory.' },
+  { name: 'enable-admission-plugins', key: 'enableAdmissionPlugins', kind: 'stringSlice', help: 'admission plugins that should be enabled in addition to default enabled ones. Of the plugins upstream leaves off by default this server has OwnerReferencesPermissionEnforcement; naming a default-on plugin changes nothing.' },
   { name: 'controllers', key: 'controllers', kind: 'stringSlice', help: "A list of controllers to enable. '*' enables all on-by-default controllers, 'foo' enables the controller named 'foo', '-foo' disables the controller named 'foo'." },
   { name: 'audit-log-path', key: 'auditLogPath', kind: 'string', help: "If set, all requests coming to the apiserver will be logged to this file. '-' means standard out." },
   { name: 'show-hidden-metrics-for-version', key: 'showHiddenMetricsForVersion', kind: 'string', help: 'The previous version for which you want to show hidden metrics. Only the previous minor version is meaningful, other values will not be allowed. The format is <major>.<minor>, e.g.: \'1.16\'.' },
+  { name: 'admission-control-config-file', key: 'admissionControlConfigFile', kind: 'string', help: 'File with admission control configuration.' },
   { name: 'audit-policy-file', key: 'auditPolicyFile', kind: 'string', help: 'Path to the file that defines the audit policy configuration.' },
   { name: 'audit-log-maxsize', key: 'auditLogMaxsize', kind: 'int', help: 'The maximum size in megabytes of the audit log file before it gets rotated.' },
   { name: 'audit-log-maxbackup', key: 'auditLogMaxbackup', kind: 'int', help: 'The maximum number of old audit log files to retain. Setting a value of 0 will mean there\'s no restriction on the number of files.' },

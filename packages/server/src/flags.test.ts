@@ -147,6 +147,7 @@ describe('parseFlags errors', () => {
     [['--feature-gates=Nope=true'], 'invalid argument for "--feature-gates" flag: unrecognized feature gate: Nope'],
     [['--feature-gates=WatchBookmark=false'], 'invalid argument for "--feature-gates" flag: cannot set feature gate WatchBookmark to false, feature is locked to true'],
     [['--controllers=-nope'], '"nope" is not in the list of known controllers'],
+    [['--enable-admission-plugins=NamespaceLifecycle,AlwaysPullImages'], 'enable-admission-plugins plugin "AlwaysPullImages" is unknown or not supported by this server (opt-in plugins supported: OwnerReferencesPermissionEnforcement)'],
     [['--cluster-signing-key-file=/k'], '--cluster-signing-cert-file and --cluster-signing-key-file must be specified together'],
     [['--log-level=loud'], '--log-level "loud" must be one of trace, debug, info, warn, error, fatal, silent'],
     [['--dev-insecure-http', '--bind-address=0.0.0.0'], '--dev-insecure-http serves plain HTTP on loopback only, but --bind-address is 0.0.0.0'],

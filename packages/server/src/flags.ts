@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { builtinResourceInfos, parseIPv4Range, parsePortRange, validateShowHiddenMetricsVersion } from '@cluster/apiserver';
 import { knownControllerNames } from '@cluster/controllers';
+import { admissionPluginErrors } from './admission-plugins.js';
 import {
   FLAG_DEFINITIONS,
   defaultServerOptions,
@@ -234,6 +235,7 @@ function validate(o: ServerOptions): void {
     const name = c.startsWith('-') ? c.slice(1) : c;
     if (c !== '*' && !known.includes(name)) errors.push(`${goQuote(name)} is not in the list of known controllers`);
   }
+  errors.push(...admissionPluginErrors(o.enableAdmissionPlugins));
   for (const [flag, v] of [['audit-log-maxsize', o.auditLogMaxsize], ['audit-log-maxbackup', o.auditLogMaxbackup], ['audit-log-maxage', o.auditLogMaxage]] as const) {
     if (v < 0) errors.push(`--${flag} must be greater than or equal to 0`);
   }

@@ -6,6 +6,8 @@ export interface ServedGroupVersion {
   resources: readonly string[];
   /** Versions removed upstream (SPEC 9.4) are served only when asked for. */
   removed?: boolean;
+  /** On by default whatever the stability (early betas, e.g. flowcontrol v1beta2 and its deprecated v1beta1). */
+  servedByDefault?: boolean;
 }
 
 export type StabilityLevel = 'alpha' | 'beta' | 'ga';
@@ -50,7 +52,7 @@ export function parseRuntimeConfig(config: Readonly<Record<string, string>>, ser
   }
   const byKey = new Map(served.map((gv) => [keyOf(gv), gv]));
   const versionOn = new Map<string, boolean>();
-  for (const gv of served) versionOn.set(keyOf(gv), !gv.removed && stabilityOf(gv.version) === 'ga');
+  for (const gv of served) versionOn.set(keyOf(gv), gv.servedByDefault === true || (!gv.removed && stabilityOf(gv.version) === 'ga'));
   const setLevel = (level: StabilityLevel | 'all', on: boolean) => {
     for (const gv of served) if (level === 'all' || stabilityOf(gv.version) === level) versionOn.set(keyOf(gv), on);
   };
@@ -85,12 +87,17 @@ export function parseRuntimeConfig(config: Readonly<Record<string, string>>, ser
 }
 
 /** The served group versions of a set of resources (removed versions are those marked deprecated). */
-export function servedGroupVersions(infos: readonly { group: string; version: string; resource: string; deprecated?: unknown }[]): ServedGroupVersion[] {
-  const out = new Map<string, { group: string; version: string; resources: string[]; removed?: boolean }>();
+export function servedGroupVersions(
+  infos: readonly { group: string; version: string; resource: string; deprecated?: unknown; servedByDefault?: boolean }[],
+): ServedGroupVersion[] {
+  const out = new Map<string, { group: string; version: string; resources: string[]; removed?: boolean; servedByDefault?: boolean }>();
   for (const i of infos) {
     const key = `${i.group}/${i.version}`;
     let gv = out.get(key);
-    if (!gv) out.set(key, (gv = { group: i.group, version: i.version, resources: [], ...(i.deprecated ? { removed: true } : {}) }));
+    if (!gv) {
+      gv = { group: i.group, version: i.version, resources: [], ...(i.deprecated ? { removed: true } : {}), ...(i.servedByDefault ? { servedByDefault: true } : {}) };
+      out.set(key, gv);
+    }
     gv.resources.push(i.resource);
   }
   return [...out.values()];

@@ -30,6 +30,10 @@ import { etcdComponentProbe } from './start-component-status.js';
 import { retryStartupStep } from './startup-retry.js';
 import { protobufCodecFor } from './protobuf.js';
 import { readBuildInfo } from './build-info.js';
+import { optInAdmissionPlugins } from './admission-plugins.js';
+import { aggregationConfig } from './start-aggregator.js';
+import { buildPriorityAndFairness } from './start-apf.js';
+import { webhookCredentialsFor } from './start-admission.js';
 
 /** The API stage of a replica: the Koa app with every registry, its authorizers and admission, bootstrapped. */
 export interface Api {
@@ -69,7 +73,8 @@ export async function startApi(inputs: ApiStageInputs): Promise<Api> {
   const serviceRanges = { ipRange: parseIPv4Range(opts.serviceClusterIpRange), nodePorts: parsePortRange(opts.serviceNodePortRange) };
   const sa = authn.serviceAccounts;
   // Dynamic admission webhooks run after the built-in plugins; their configurations are watched.
-  const webhooks = webhookAdmission(() => api.registries, { apiDomain: opts.apiDomain, metrics, log: (msg, err) => logger.warn({ err, component: 'admission-webhooks' }, msg) });
+  const webhooks = webhookAdmission(() => api.registries, { apiDomain: opts.apiDomain, metrics, credentials: webhookCredentialsFor(opts), log: (msg, err) => logger.warn({ err, component: 'admission-webhooks' }, msg) });
+  const apf = buildPriorityAndFairness(opts, metrics, logger, () => store.cachedObjectCounts);
   const api = createApiServer({
     store,
     logger,
@@ -77,15 +82,16 @@ export async function startApi(inputs: ApiStageInputs): Promise<Api> {
     metricsText: inputs.worker?.metricsText,
     apiDomain: opts.apiDomain,
     registrations: builtinResources(opts.apiDomain, {
-      tokens: { issuer: authn.tokenIssuer, apiAudiences: sa.apiAudiences, secrets: authn.secretLookup, apiDomain: opts.apiDomain },
+      tokens: { issuer: authn.tokenIssuer, apiAudiences: sa.apiAudiences, secrets: authn.secretLookup, pods: authn.podLookup, apiDomain: opts.apiDomain },
       tokenReview: { tokens: authn.tokenAuthenticator, apiAudiences: sa.apiAudiences },
       authorizer,
     }, serviceRanges, Math.ceil(opts.eventTtl / 1000), etcdComponentProbe(storage.endpoints)),
     authenticators: authn.authenticators,
     anonymousAuth: opts.anonymousAuth,
     authorizer,
-    extraAdmission: [rbacEscalationPlugin(opts.apiDomain, () => authorizer, rbac), ...certificateAdmissionPlugins(opts.apiDomain, () => authorizer), ...webhooks.plugins],
+    extraAdmission: [rbacEscalationPlugin(opts.apiDomain, () => authorizer, rbac), ...certificateAdmissionPlugins(opts.apiDomain, () => authorizer), ...optInAdmissionPlugins(opts.enableAdmissionPlugins, () => authorizer, () => api.registries), ...webhooks.plugins],
     audit: audit?.config,
+    aggregation: await aggregationConfig(opts, logger),
     shutdownSignal: watchesEnd.signal,
     listChunking: inputs.gates.enabled['APIListChunking']!,
     garbageCollection: opts.enableGarbageCollector,
@@ -94,6 +100,7 @@ export async function startApi(inputs: ApiStageInputs): Promise<Api> {
     protobuf: protobufCodecFor(opts.apiDomain),
     build: readBuildInfo(),
     inflight: { readOnly: opts.maxRequestsInflight, mutating: opts.maxMutatingRequestsInflight },
+    flowControl: apf.deps,
     requestTimeoutMs: opts.requestTimeout,
     health: { livez: health.livez, readyz: health.readyz },
     serverAddress: `${opts.bindAddress === '0.0.0.0' ? '127.0.0.1' : opts.bindAddress}:${opts.securePort}`,
@@ -126,6 +133,7 @@ export async function startApi(inputs: ApiStageInputs): Promise<Api> {
   });
   await crds.start();
   await webhooks.source.start();
+  await apf.start(() => api.registries);
   return {
     api,
     serviceRanges,
@@ -134,6 +142,7 @@ export async function startApi(inputs: ApiStageInputs): Promise<Api> {
       stopAggregator();
       crds.stop();
       webhooks.source.stop();
+      apf.stop();
       rbac.stop();
       node?.stop();
       await audit?.backend.close();

@@ -36,6 +36,7 @@ export interface Authentication {
   serviceAccounts: ServiceAccountConfig;
   /** Secrets read through the registries (bootstrap tokens, bound service-account tokens). */
   secretLookup: ReturnType<typeof registryLookup>;
+  podLookup: ReturnType<typeof registryLookup>;
   /** The admin's generated token (the data dir's token file). */
   adminToken: string;
   /** The controllers' loopback identity: privileged, known only to this replica. */
@@ -73,6 +74,7 @@ export async function buildAuthentication(opts: ServerOptions, logger: Logger, d
   const sa = await loadServiceAccountConfig(opts, opts.certDir || join(dataDir, 'certs'));
   let registries: RegistrySet | undefined;
   const secretLookup = registryLookup(() => registries, '', 'secrets');
+  const podLookup = registryLookup(() => registries, '', 'pods');
   const tokenMethods: TokenAuthenticator[] = [new TokenFileAuthenticator(tokens, sa.apiAudiences)];
   if (opts.enableBootstrapTokenAuth) {
     tokenMethods.push(new BootstrapTokenAuthenticator({ secrets: secretLookup, apiDomain: opts.apiDomain, apiAudiences: sa.apiAudiences }));
@@ -84,7 +86,7 @@ export async function buildAuthentication(opts: ServerOptions, logger: Logger, d
       apiAudiences: sa.apiAudiences,
       apiDomain: opts.apiDomain,
       // Every token issued here is bound: always checked, whatever --service-account-lookup says.
-      lookup: { serviceAccount: registryLookup(() => registries, '', 'serviceaccounts'), secret: secretLookup },
+      lookup: { serviceAccount: registryLookup(() => registries, '', 'serviceaccounts'), secret: secretLookup, pod: podLookup },
     }),
   );
   // OIDC after service accounts, as upstream: both read JWTs, and an OIDC miss may refetch keys.
@@ -99,6 +101,7 @@ export async function buildAuthentication(opts: ServerOptions, logger: Logger, d
     tokenIssuer: new ServiceAccountTokenIssuer(sa.signingKey, sa.issuers[0]!, opts.apiDomain),
     serviceAccounts: sa,
     secretLookup,
+    podLookup,
     adminToken: admin.token,
     loopbackToken,
     requestHeaderCaPem,

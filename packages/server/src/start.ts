@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { startControllerManager } from '@cluster/controllers';
+import { garbageCollectorControllers } from './start-garbage-collector.js';
 import { pino, type Logger } from 'pino';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { builtinResourceInfos, firstIP, startKubernetesServiceReconciler, type ApiServer } from '@cluster/apiserver';
@@ -19,6 +20,7 @@ import { buildStorage } from './start-storage.js';
 import { buildHealth } from './start-health.js';
 import { servingTls, type ServingTls } from './start-tls.js';
 import { startApi, type Api } from './start-api.js';
+import { availabilitySettings, startAggregation, withFrontProxyDefaults } from './start-aggregator.js';
 
 export { servingHosts } from './start-tls.js';
 
@@ -108,6 +110,7 @@ async function startWithEtcd(
   worker: WorkerRole | undefined,
 ): Promise<RunningServer> {
   const runsSingletons = worker?.runsSingletons ?? true;
+  opts = await withFrontProxyDefaults(opts, dataDir);
   const gates = resolveFeatureGates(opts.featureGates);
   for (const w of gates.warnings) logger.warn(w);
   const runtimeConfig = parseRuntimeConfig(opts.runtimeConfig, servedGroupVersions(builtinResourceInfos(opts.apiDomain)));
@@ -121,6 +124,7 @@ async function startWithEtcd(
   const storage = buildStorage(opts, gates, endpoints, metrics, logger, runsSingletons);
   const health = buildHealth(storage.store, opts.livezGracePeriod);
   const api = await startApi({ opts, logger, metrics, gates, runtimeConfig, worker, runsSingletons, authn, storage, health });
+  const aggregation = await startAggregation(api.api, opts, logger, runsSingletons, { clientCaPem: serving.clientCaPem, requestHeaderCaPem: authn.requestHeaderCaPem });
   const listening = await listen(opts, serving, api.api);
   const kubeconfigPath = join(dataDir, 'admin.kubeconfig');
   // A worker's primary writes the kubeconfig once, so workers do not replace each other's file.
@@ -145,6 +149,7 @@ async function startWithEtcd(
       if (opts.shutdownDelayDuration > 0) await new Promise((r) => setTimeout(r, opts.shutdownDelayDuration));
       api.endWatches();
       await listening.server.close(opts.requestTimeout > 0 ? opts.requestTimeout : 60_000);
+      aggregation.stop();
       await api.stop();
       authn.stop();
       await storage.stop();
@@ -205,7 +210,7 @@ async function startSingletons(
     apiDomain: opts.apiDomain,
     identity: `${hostname()}_${randomUUID()}`,
     logger: logger.child({ component: 'controllers' }),
-    enabled: opts.controllers,
+    enabled: garbageCollectorControllers(opts, logger),
     metrics,
     settings: {
       signingAuthority: await clusterSigningAuthority(opts, serving.dataDirCa),
@@ -215,6 +220,7 @@ async function startSingletons(
       // With explicit serving certificates that is taken to be the --client-ca-file, as in a
       // kubeadm cluster where one CA signs both; in plain-HTTP development there is none.
       clusterInfo: { serverUrl: listening.url, caPem: serving.caPem ?? serving.clientCaPem },
+      apiServiceAvailability: await availabilitySettings(opts, metrics),
     },
   });
   return { stop: () => [kubernetesService.stop(), controllers.stop()] };

@@ -110,7 +110,8 @@ export function metaObjectDefinitions(): Record<string, JsonObject> {
 function objectMeta(): JsonObject {
   return objectSchema('Metadata every persisted object carries, including the fields users set when creating it.', {
     annotations: stringMapProp('Unstructured key/value data set by external tools; not queryable.'),
-    creationTimestamp: refProp(`${META_V1}.Time`, 'Server time at which the object was created. Read-only.'),
+    // Opens as upstream's does: conformance checks `kubectl explain <crd>.metadata` for that phrase.
+    creationTimestamp: refProp(`${META_V1}.Time`, 'CreationTimestamp is a timestamp of the server time at which the object was created (RFC 3339, UTC). Read-only.'),
     deletionGracePeriodSeconds: integerProp(
       'Seconds allowed for graceful termination before the object is removed. Read-only.',
       'int64',

@@ -1,5 +1,8 @@
 import type { KubeObject } from '@cluster/apimachinery';
-import type { ResourceInfo } from '../registry/resource-info.js';
+import type { ResourceInfo, SubresourceInfo } from '../registry/resource-info.js';
+import type { KindSchemas } from '../registry/registry-types.js';
+import type { SubresourceView } from '../registry/strategy.js';
+import type { AdmissionStepObserver } from './step-metrics.js';
 import type { UserInfo } from '../authn/user.js';
 
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE';
@@ -15,6 +18,40 @@ export interface AdmissionAttributes {
   dryRun: boolean;
   /** The requester; absent for the server's own writes. */
   user?: UserInfo;
+  /** Where webhooks leave warnings and audit annotations for the request's answer (absent: dropped). */
+  report?: AdmissionReport;
+  /** The kind's schemas: an object a webhook patched is decoded against them again (unknown fields dropped). */
+  schemas?: KindSchemas;
+  /**
+   * A subresource served as an object of its own kind (deployments/scale): webhooks see and patch
+   * that kind (a Scale), while `object` stays the parent.
+   */
+  view?: { info: SubresourceInfo; view: SubresourceView };
+  /** Set by mutating webhooks when a later round of mutating admission is needed (reinvocationPolicy). */
+  reinvocation?: Reinvocation;
+}
+
+/**
+ * The request's own record of what admission adds to its answer: the request state (its warnings
+ * and its audit event's annotations) is passed as is, so this costs nothing per request.
+ */
+export interface AdmissionReport {
+  warnings: string[];
+  audit?: { annotations: Record<string, string> };
+}
+
+/**
+ * Upstream's reinvocation context: after a webhook changed the object, the chain of mutating
+ * plugins runs once more (built-in ones in full, webhooks only if their reinvocationPolicy is
+ * IfNeeded and they ran before the change).
+ */
+export interface Reinvocation {
+  /** The second round is running. */
+  reinvoking: boolean;
+  /** A webhook changed the object: run the mutating chain again. */
+  shouldReinvoke: boolean;
+  /** Plugin-private state, by plugin name. */
+  state: Map<string, unknown>;
 }
 
 /**
@@ -32,11 +69,31 @@ export interface AdmissionPlugin {
  * changes are validated like the requester's own (and, as upstream, not recorded as theirs in
  * managedFields).
  */
-export async function runMutatingAdmission(plugins: readonly AdmissionPlugin[], attrs: AdmissionAttributes): Promise<void> {
-  for (const p of plugins) await p.admit?.(attrs);
+export async function runMutatingAdmission(plugins: readonly AdmissionPlugin[], attrs: AdmissionAttributes, observe?: AdmissionStepObserver): Promise<void> {
+  const started = observe ? performance.now() : 0;
+  try {
+    for (const p of plugins) await p.admit?.(attrs);
+    // A webhook changed the object: one more round, as upstream's reinvoker runs.
+    const r = attrs.reinvocation;
+    if (r?.shouldReinvoke && !r.reinvoking) {
+      r.reinvoking = true;
+      for (const p of plugins) await p.admit?.(attrs);
+    }
+  } catch (e) {
+    observe?.('admit', attrs.operation, true, (performance.now() - started) / 1000);
+    throw e;
+  }
+  observe?.('admit', attrs.operation, false, (performance.now() - started) / 1000);
 }
 
 /** Runs plugins in order; the first rejection wins. */
-export async function runAdmission(plugins: readonly AdmissionPlugin[], attrs: AdmissionAttributes): Promise<void> {
-  for (const p of plugins) await p.validate(attrs);
+export async function runAdmission(plugins: readonly AdmissionPlugin[], attrs: AdmissionAttributes, observe?: AdmissionStepObserver): Promise<void> {
+  const started = observe ? performance.now() : 0;
+  try {
+    for (const p of plugins) await p.validate(attrs);
+  } catch (e) {
+    observe?.('validate', attrs.operation, true, (performance.now() - started) / 1000);
+    throw e;
+  }
+  observe?.('validate', attrs.operation, false, (performance.now() - started) / 1000);
 }

@@ -1,71 +1,140 @@
-import { applyJsonPatch, newInternalError, type JsonValue, type KubeObject } from '@cluster/apimachinery';
+import { applyJsonPatch, checkAgainstSchema, newInternalError, type JsonValue, type KubeObject } from '@cluster/apimachinery';
 import type { AdmissionAttributes, AdmissionPlugin } from './admission.js';
 import {
+  annotate,
   callFailure,
   callWebhook,
   checkDryRun,
   denial,
   matchingWebhooks,
-  recordWarnings,
+  recordAnswer,
+  versionedObject,
   WebhookCallError,
+  type Invocation,
   type WebhookDeps,
 } from './webhook-dispatcher.js';
 import type { WebhookSource } from './webhook-source.js';
+
+const NAME = 'MutatingAdmissionWebhook';
+
+/**
+ * What this plugin remembers between the two rounds of mutating admission (upstream's
+ * webhookReinvokeContext): the IfNeeded webhooks called before the last change, the ones to call
+ * again, and the object as the last webhook left it.
+ */
+interface ReinvokeState {
+  previouslyInvoked: Set<string>;
+  toReinvoke: Set<string>;
+  lastOutput: string;
+}
 
 /**
  * Upstream's MutatingAdmissionWebhook: after the built-in mutating plugins, each matching webhook of
  * the MutatingWebhookConfigurations (by configuration name, then webhook order) is called in turn
  * and its JSONPatch applied to the object before the next one sees it. A denial answers with the
  * webhook's code; a failed call is ignored or answered 500 by the webhook's failurePolicy.
- * DELETE and subresource requests are sent too (a patch to them is not applied).
+ * DELETE requests are sent too (a patch to them is not applied).
+ *
+ * When a webhook changes the object, the mutating chain runs once more (runMutatingAdmission):
+ * the built-in plugins again, and of the webhooks those with reinvocationPolicy IfNeeded that ran
+ * before a change (or all of them that ran, when the built-in plugins changed the object since).
  */
 export function mutatingWebhookAdmission(source: WebhookSource, deps: WebhookDeps): AdmissionPlugin {
   return {
-    name: 'MutatingAdmissionWebhook',
+    name: NAME,
     async admit(a) {
       if (source.mutating.length === 0) return;
       await source.ready();
-      for (const e of await matchingWebhooks(source.mutating, a, deps)) {
-        const w = e.webhook;
-        const name = w.name ?? '';
-        checkDryRun(w, a);
-        const started = performance.now();
-        const observe = (rejected: boolean, failed = false) =>
-          deps.observe?.({ name, type: 'admit', operation: a.operation, rejected, seconds: (performance.now() - started) / 1000, errorType: failed ? 'calling_webhook_error' : 'no_error' });
-        let answer;
-        try {
-          answer = await callWebhook(w, a, deps);
-        } catch (err) {
-          if (!(err instanceof WebhookCallError)) throw err;
-          const ignore = w.failurePolicy === 'Ignore';
-          observe(!ignore, true);
-          if (ignore) continue;
-          throw callFailure(name, err);
-        }
-        observe(!answer.allowed);
-        recordWarnings(answer.warnings);
-        if (!answer.allowed) throw denial(name, answer.status);
-        if (answer.patch !== undefined) applyPatch(name, a, answer.patch, answer.patchType);
+      const reinvoking = a.reinvocation?.reinvoking === true;
+      let state = a.reinvocation?.state.get(NAME) as ReinvokeState | undefined;
+      if (reinvoking) {
+        if (!state) return;
+        // The built-in plugins changed the object in their second round: every IfNeeded webhook runs again.
+        if (JSON.stringify(a.object ?? null) !== state.lastOutput) requireReinvoking(state);
       }
+      const hooks = await matchingWebhooks(source.mutating, a, deps);
+      if (hooks.length === 0) return;
+      a.reinvocation ??= { reinvoking: false, shouldReinvoke: false, state: new Map() };
+      if (!state) {
+        state = { previouslyInvoked: new Set(), toReinvoke: new Set(), lastOutput: '' };
+        a.reinvocation.state.set(NAME, state);
+      }
+      const round = reinvoking ? 1 : 0;
+      for (const [index, inv] of hooks.entries()) {
+        const w = inv.entry.webhook;
+        const name = w.name ?? '';
+        const id = `${inv.entry.configuration}/${name}`;
+        if (reinvoking && !state.toReinvoke.has(id)) continue;
+        checkDryRun(w, a);
+        const changed = await invoke(inv, a, deps);
+        annotate(a, `mutation.webhook.admission.${deps.apiDomain}/round_${round}_index_${index}`, JSON.stringify({ configuration: inv.entry.configuration, webhook: name, mutated: changed }));
+        if (changed) {
+          requireReinvoking(state);
+          a.reinvocation.shouldReinvoke = true;
+        }
+        if (w.reinvocationPolicy === 'IfNeeded') state.previouslyInvoked.add(id);
+      }
+      state.lastOutput = JSON.stringify(a.object ?? null);
     },
     async validate() {},
   };
 }
 
-function applyPatch(name: string, a: AdmissionAttributes, patch: string, patchType: string | undefined): void {
-  if (patchType !== 'JSONPatch') {
-    throw callFailure(name, new Error(`unsupported patch type ${JSON.stringify(patchType ?? '')}`));
+function requireReinvoking(state: ReinvokeState): void {
+  for (const id of state.previouslyInvoked) state.toReinvoke.add(id);
+  state.previouslyInvoked.clear();
+}
+
+/** Calls one webhook and applies its patch; resolves whether the object changed. */
+async function invoke(inv: Invocation, a: AdmissionAttributes, deps: WebhookDeps): Promise<boolean> {
+  const w = inv.entry.webhook;
+  const name = w.name ?? '';
+  const started = performance.now();
+  const observe = (rejected: boolean, failed: boolean, code?: number) =>
+    deps.observe?.({ name, type: 'admit', operation: a.operation, rejected, seconds: (performance.now() - started) / 1000, errorType: failed ? 'calling_webhook_error' : 'no_error', code });
+  let answer;
+  try {
+    answer = await callWebhook(inv, a, deps, true);
+  } catch (err) {
+    if (!(err instanceof WebhookCallError)) throw err;
+    const ignore = w.failurePolicy === 'Ignore';
+    observe(!ignore, true, 500);
+    if (ignore) return false;
+    throw callFailure(name, err);
   }
-  if (!a.object || a.operation === 'DELETE') return;
+  recordAnswer(a, name, answer);
+  if (!answer.allowed) {
+    const denied = denial(name, answer.status);
+    observe(true, false, denied.status.code);
+    throw denied;
+  }
+  observe(false, false);
+  if (answer.patch === undefined) return false;
+  return applyPatch(inv, name, a, answer.patch);
+}
+
+const identity = (o: KubeObject) => JSON.stringify([o.apiVersion, o.kind, o.metadata?.name, o.metadata?.namespace ?? '']);
+
+/**
+ * Applies a webhook's JSONPatch to the object as the webhook saw it, converts the result back to
+ * the request's kind, and decodes it against the kind's schema again (unknown fields dropped, a
+ * value of the wrong type refused), as upstream decodes a patched object into its type. Schema
+ * validation of the result follows in the registry. Returns whether the object changed.
+ */
+function applyPatch(inv: Invocation, name: string, a: AdmissionAttributes, patch: string): boolean {
+  if (!a.object || a.operation === 'DELETE') return false;
+  // An answer that decoded but whose patch does not apply is the server's error whatever the
+  // failure policy (upstream answers 500 InternalError too).
   let ops: JsonValue;
   try {
     ops = JSON.parse(Buffer.from(patch, 'base64').toString('utf8')) as JsonValue;
   } catch {
-    throw callFailure(name, new Error('the patch is not base64-encoded JSON'));
+    throw newInternalError(new Error(`the JSON patch of webhook ${JSON.stringify(name)} is not JSON`));
   }
+  const seen = versionedObject(inv, a, a.object)!;
   let patched: JsonValue;
   try {
-    patched = applyJsonPatch(a.object as unknown as JsonValue, ops);
+    patched = applyJsonPatch(seen as unknown as JsonValue, ops);
   } catch (e) {
     throw newInternalError(new Error(`JSON patch of webhook ${JSON.stringify(name)} could not be applied: ${(e as Error).message}`));
   }
@@ -73,15 +142,24 @@ function applyPatch(name: string, a: AdmissionAttributes, patch: string, patchTy
     throw callFailure(name, new Error('the patch did not leave an object'));
   }
   // The object's identity picks where it is stored: a webhook may not move it elsewhere.
-  const after = patched as unknown as KubeObject;
-  const identity = (o: KubeObject) => JSON.stringify([o.apiVersion, o.kind, o.metadata?.name, o.metadata?.namespace ?? '']);
-  if (identity(after) !== identity(a.object)) {
+  let after = patched as unknown as KubeObject;
+  if (identity(after) !== identity(seen)) {
     throw callFailure(name, new Error('the patch may not change apiVersion, kind, metadata.name or metadata.namespace'));
   }
+  after.metadata ??= {};
+  if (a.view) after = a.view.view.fromView(after, a.object);
+  else if (inv.equivalent) after = inv.equivalent.back(after);
+  // (A subresource's own kind without a view, a TokenRequest, has no schema of the resource's.)
+  if (a.schemas && (after.kind ?? a.resource.kind) === a.resource.kind) {
+    const check = checkAgainstSchema(after as unknown as JsonValue, a.schemas.definitions, a.schemas.definitionName);
+    if (check.decodeError) throw newInternalError(new Error(`the object patched by webhook ${JSON.stringify(name)} does not decode: ${check.decodeError.goMessage}`));
+    after = check.value as unknown as KubeObject;
+  }
+  const before = JSON.stringify(a.object);
+  if (JSON.stringify(after) === before) return false;
   // The registry holds on to a.object: change it in place.
   const target = a.object as unknown as Record<string, unknown>;
   for (const k of Object.keys(target)) delete target[k];
-  Object.assign(target, patched as unknown as KubeObject);
-  const obj = target as unknown as KubeObject;
-  obj.metadata ??= {};
+  Object.assign(target, after);
+  return true;
 }

@@ -49,3 +49,115 @@ describe('serviceAccountAdmission', () => {
     expect(obj.spec.serviceAccountName).toBe(defaulted ? 'default' : undefined);
   });
 });
+
+const MOUNT = '/var/run/secrets/kubernetes.io/serviceaccount';
+interface TestPod extends KubeObject {
+  spec: {
+    serviceAccountName?: string;
+    automountServiceAccountToken?: boolean;
+    containers: { name: string; volumeMounts?: { name: string; mountPath: string; readOnly?: boolean }[] }[];
+    initContainers?: { name: string; volumeMounts?: { name: string; mountPath: string; readOnly?: boolean }[] }[];
+    volumes?: { name: string; projected?: unknown; emptyDir?: unknown }[];
+    imagePullSecrets?: { name: string }[];
+  };
+}
+const pod = (spec: Partial<TestPod['spec']> = {}, annotations?: Record<string, string>): TestPod => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name: 'p', namespace: 'ns', ...(annotations ? { annotations } : {}) },
+  spec: { containers: [{ name: 'c' }], ...spec },
+});
+const accounts: Record<string, KubeObject> = {
+  default: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: 'ns' } },
+  mount: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'mount', namespace: 'ns' }, automountServiceAccountToken: true } as KubeObject,
+  nomount: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'nomount', namespace: 'ns' }, automountServiceAccountToken: false } as KubeObject,
+  puller: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'puller', namespace: 'ns' }, imagePullSecrets: [{ name: 'registry' }] } as KubeObject,
+};
+async function admitPod(p: TestPod, lookup = async (_ns: string, name: string) => accounts[name]): Promise<TestPod> {
+  const attrs: AdmissionAttributes = { operation: 'CREATE', resource: info('pods'), subresource: '', namespace: 'ns', name: 'p', object: p, dryRun: false };
+  await serviceAccountAdmission(D, lookup).admit!(attrs);
+  return p;
+}
+const mounted = (p: TestPod) => p.spec.containers.some((c) => (c.volumeMounts ?? []).some((m) => m.mountPath === MOUNT));
+
+describe('serviceAccountAdmission: the API credentials volume', () => {
+  // The cases of upstream's conformance spec "should allow opting out of API token automount".
+  test.each<[string, boolean | undefined, boolean]>([
+    ['default', undefined, true],
+    ['mount', undefined, true],
+    ['nomount', undefined, false],
+    ['default', true, true],
+    ['mount', true, true],
+    ['nomount', true, true],
+    ['default', false, false],
+    ['mount', false, false],
+    ['nomount', false, false],
+    ['missing', undefined, true],
+    ['missing', false, false],
+  ])('account %s, pod automount %s: mounted %s', async (account, automount, want) => {
+    const p = await admitPod(pod({ serviceAccountName: account, ...(automount === undefined ? {} : { automountServiceAccountToken: automount }) }));
+    expect(mounted(p)).toBe(want);
+    expect((p.spec.volumes ?? []).some((v) => v.name.startsWith('kube-api-access-'))).toBe(want);
+  });
+
+  test('the volume and mounts are upstream\'s, in containers and init containers', async () => {
+    const p = await admitPod(pod({ initContainers: [{ name: 'i' }], containers: [{ name: 'a' }, { name: 'b', volumeMounts: [{ name: 'data', mountPath: '/data' }] }], volumes: [{ name: 'data', emptyDir: {} }] }));
+    const vol = p.spec.volumes!.find((v) => v.name !== 'data')!;
+    expect(vol.name).toMatch(/^kube-api-access-[a-z0-9]{5}$/);
+    expect(vol).toEqual({
+      name: vol.name,
+      projected: {
+        defaultMode: 420,
+        sources: [
+          { serviceAccountToken: { path: 'token', expirationSeconds: 3607 } },
+          { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
+          { downwardAPI: { items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } },
+        ],
+      },
+    });
+    const m = { name: vol.name, readOnly: true, mountPath: MOUNT };
+    expect(p.spec.initContainers![0]!.volumeMounts).toEqual([m]);
+    expect(p.spec.containers[0]!.volumeMounts).toEqual([m]);
+    expect(p.spec.containers[1]!.volumeMounts).toEqual([{ name: 'data', mountPath: '/data' }, m]);
+  });
+
+  test('not added twice: an existing kube-api-access volume is reused, an existing mount kept', async () => {
+    const p = await admitPod(
+      pod({
+        containers: [{ name: 'a', volumeMounts: [{ name: 'own', mountPath: MOUNT }] }, { name: 'b' }],
+        volumes: [{ name: 'kube-api-access-abcde', projected: { sources: [] } }],
+      }),
+    );
+    expect(p.spec.volumes).toEqual([{ name: 'kube-api-access-abcde', projected: { sources: [] } }]);
+    expect(p.spec.containers[0]!.volumeMounts).toEqual([{ name: 'own', mountPath: MOUNT }]);
+    expect(p.spec.containers[1]!.volumeMounts).toEqual([{ name: 'kube-api-access-abcde', readOnly: true, mountPath: MOUNT }]);
+    // Admitting the result again changes nothing.
+    const again = JSON.parse(JSON.stringify(p)) as TestPod;
+    await admitPod(again);
+    expect(again).toEqual(p);
+  });
+
+  test('every container already mounting the path: no volume is added', async () => {
+    const p = await admitPod(pod({ containers: [{ name: 'a', volumeMounts: [{ name: 'own', mountPath: MOUNT }] }], volumes: [{ name: 'own', emptyDir: {} }] }));
+    expect(p.spec.volumes).toEqual([{ name: 'own', emptyDir: {} }]);
+  });
+
+  test('mirror pods are left alone', async () => {
+    const p = await admitPod(pod({}, { 'example.org/config.mirror': 'x' }));
+    expect(p.spec).toEqual({ containers: [{ name: 'c' }] });
+  });
+
+  test("the account's imagePullSecrets fill a pod that names none", async () => {
+    expect((await admitPod(pod({ serviceAccountName: 'puller' }))).spec.imagePullSecrets).toEqual([{ name: 'registry' }]);
+    expect((await admitPod(pod({ serviceAccountName: 'puller', imagePullSecrets: [{ name: 'own' }] }))).spec.imagePullSecrets).toEqual([{ name: 'own' }]);
+  });
+
+  test('the account looked up is the defaulted one, in the pod\'s namespace', async () => {
+    const seen: string[] = [];
+    await admitPod(pod(), async (ns, name) => {
+      seen.push(`${ns}/${name}`);
+      return undefined;
+    });
+    expect(seen).toEqual(['ns/default']);
+  });
+});

@@ -6,7 +6,7 @@ import {
   checkDryRun,
   denial,
   matchingWebhooks,
-  recordWarnings,
+  recordAnswer,
   WebhookCallError,
   type WebhookDeps,
 } from './webhook-dispatcher.js';
@@ -25,23 +25,28 @@ export function validatingWebhookAdmission(source: WebhookSource, deps: WebhookD
       if (source.validating.length === 0) return;
       await source.ready();
       const hooks = await matchingWebhooks(source.validating, a, deps);
-      for (const e of hooks) checkDryRun(e.webhook, a);
+      for (const inv of hooks) checkDryRun(inv.entry.webhook, a);
       const outcomes = await Promise.all(
-        hooks.map(async (e): Promise<StatusError | undefined> => {
-          const w = e.webhook;
+        hooks.map(async (inv): Promise<StatusError | undefined> => {
+          const w = inv.entry.webhook;
           const name = w.name ?? '';
           const started = performance.now();
-          const observe = (rejected: boolean, failed = false) =>
-            deps.observe?.({ name, type: 'validating', operation: a.operation, rejected, seconds: (performance.now() - started) / 1000, errorType: failed ? 'calling_webhook_error' : 'no_error' });
+          const observe = (rejected: boolean, failed: boolean, code?: number) =>
+            deps.observe?.({ name, type: 'validating', operation: a.operation, rejected, seconds: (performance.now() - started) / 1000, errorType: failed ? 'calling_webhook_error' : 'no_error', code });
           try {
-            const answer = await callWebhook(w, a, deps);
-            observe(!answer.allowed);
-            recordWarnings(answer.warnings);
-            return answer.allowed ? undefined : denial(name, answer.status);
+            const answer = await callWebhook(inv, a, deps, false);
+            recordAnswer(a, name, answer);
+            if (answer.allowed) {
+              observe(false, false);
+              return undefined;
+            }
+            const denied = denial(name, answer.status);
+            observe(true, false, denied.status.code);
+            return denied;
           } catch (err) {
             if (!(err instanceof WebhookCallError)) throw err;
             const ignore = w.failurePolicy === 'Ignore';
-            observe(!ignore, true);
+            observe(!ignore, true, 500);
             return ignore ? undefined : callFailure(name, err);
           }
         }),

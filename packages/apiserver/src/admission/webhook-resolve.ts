@@ -1,7 +1,9 @@
 import { isNotFound, type KubeObject } from '@cluster/apimachinery';
+import type { GenericRegistry } from '../registry/generic-registry.js';
 import type { RegistrySet } from '../registry/registry-set.js';
+import type { ResourceInfo } from '../registry/resource-info.js';
 import type { ResolvedService, ServiceResolver } from './webhook-dispatcher.js';
-import type { NamespaceLabels } from './webhook-match.js';
+import type { EquivalentResource, EquivalentResources, NamespaceLabels } from './webhook-match.js';
 
 interface ServiceShape extends KubeObject {
   spec?: { ports?: Array<{ name?: string; port?: number }> };
@@ -52,4 +54,53 @@ export function serviceResolverFrom(registries: () => RegistrySet): ServiceResol
     }
     throw new Error(`no endpoints available for service "${name}"`);
   };
+}
+
+const withApiVersion = (o: KubeObject, apiVersion: string): KubeObject => ({ ...o, apiVersion });
+
+/**
+ * The resources served over the same stored objects as a request's (upstream's equivalent
+ * resource mapper): the other versions of its group and resource (versions of a custom resource,
+ * a removed version served again), whose objects differ only in apiVersion here, and a resource
+ * stored as another one (events.<domain> events over core events), converted field by field.
+ * Computed once per resource: the registrations of a custom resource are replaced as a whole.
+ */
+export function equivalentsFrom(registries: () => RegistrySet): EquivalentResources {
+  const cache = new WeakMap<ResourceInfo, readonly EquivalentResource[]>();
+  return (info) => {
+    let out = cache.get(info);
+    if (!out) {
+      out = computeEquivalents(registries(), info);
+      cache.set(info, out);
+    }
+    return out;
+  };
+}
+
+function computeEquivalents(set: RegistrySet, info: ResourceInfo): EquivalentResource[] {
+  const own = set.lookup(info.group, info.version, info.resource);
+  if (!own || own.operations.virtual) return [];
+  const ownApiVersion = own.apiVersion();
+  const out: EquivalentResource[] = [];
+  const sameStore = (r: GenericRegistry) => r.operations.storedAs && (r.operations.storedAs.group !== r.info.group || r.operations.storedAs.resource !== r.info.resource);
+  for (const r of set.all()) {
+    if (r === own || r.operations.virtual) continue;
+    const target = r.apiVersion();
+    if (r.info.group === info.group && r.info.resource === info.resource) {
+      out.push({ info: r.info, to: (o) => withApiVersion(o, target), back: (o) => withApiVersion(o, ownApiVersion) });
+      continue;
+    }
+    // The request's resource is stored as this one's objects.
+    const mine = own.operations.storedAs;
+    if (mine && sameStore(own) && mine.group === r.info.group && mine.resource === r.info.resource) {
+      out.push({ info: r.info, to: (o) => withApiVersion(mine.toStorage(o), target), back: (o) => withApiVersion(mine.fromStorage(o), ownApiVersion) });
+      continue;
+    }
+    // This resource is stored as the request's objects.
+    const theirs = r.operations.storedAs;
+    if (theirs && sameStore(r) && theirs.group === info.group && theirs.resource === info.resource) {
+      out.push({ info: r.info, to: (o) => withApiVersion(theirs.fromStorage(o), target), back: (o) => withApiVersion(theirs.toStorage(o), ownApiVersion) });
+    }
+  }
+  return out;
 }

@@ -4,12 +4,15 @@ import type { AdmissionPlugin } from './admission.js';
 import { mutatingWebhookAdmission } from './mutating-webhook.js';
 import { validatingWebhookAdmission } from './validating-webhook.js';
 import type { WebhookDeps } from './webhook-dispatcher.js';
-import { namespaceLabelsFrom, serviceResolverFrom } from './webhook-resolve.js';
+import type { WebhookPluginCredentials } from './webhook-credentials.js';
+import { equivalentsFrom, namespaceLabelsFrom, serviceResolverFrom } from './webhook-resolve.js';
 import { WebhookSource } from './webhook-source.js';
 
 export interface WebhookAdmissionOptions {
   apiDomain: string;
   metrics?: Registry;
+  /** Credentials per webhook host (--admission-control-config-file). */
+  credentials?: WebhookPluginCredentials;
   log?: (msg: string, err?: unknown) => void;
 }
 
@@ -24,6 +27,7 @@ export function webhookAdmission(registries: () => RegistrySet, opts: WebhookAdm
     apiDomain: opts.apiDomain,
     namespaceLabels: namespaceLabelsFrom(registries),
     resolveService: serviceResolverFrom(registries),
+    equivalents: equivalentsFrom(registries),
   };
   if (opts.metrics) {
     const duration = new Histogram({
@@ -39,10 +43,25 @@ export function webhookAdmission(registries: () => RegistrySet, opts: WebhookAdm
       labelNames: ['name', 'type', 'operation', 'error_type', 'rejection_code'],
       registers: [opts.metrics],
     });
+    const failOpen = new Counter({
+      name: 'apiserver_admission_webhook_fail_open_count',
+      help: 'Admission webhook fail open count, identified by name and broken out for each admission type (validating or mutating).',
+      labelNames: ['name', 'type'],
+      registers: [opts.metrics],
+    });
     deps.observe = (e) => {
       duration.observe({ name: e.name, type: e.type, operation: e.operation, rejected: String(e.rejected) }, e.seconds);
-      if (e.rejected) rejections.inc({ name: e.name, type: e.type, operation: e.operation, error_type: e.errorType ?? 'no_error', rejection_code: e.errorType === 'calling_webhook_error' ? '500' : '400' });
+      if (e.rejected) rejections.inc({ name: e.name, type: e.type, operation: e.operation, error_type: e.errorType ?? 'no_error', rejection_code: String(e.code ?? 0) });
+      else if (e.errorType === 'calling_webhook_error') failOpen.inc({ name: e.name, type: e.type === 'admit' ? 'admit' : 'validating' });
     };
   }
-  return { source, plugins: [mutatingWebhookAdmission(source, deps), validatingWebhookAdmission(source, deps)] };
+  const mutating = opts.credentials?.mutating;
+  const validating = opts.credentials?.validating;
+  return {
+    source,
+    plugins: [
+      mutatingWebhookAdmission(source, mutating ? { ...deps, credentials: mutating } : deps),
+      validatingWebhookAdmission(source, validating ? { ...deps, credentials: validating } : deps),
+    ],
+  };
 }

@@ -46,4 +46,41 @@ describe('RequestHeaderAuthenticator: the proxy certificate', () => {
     now += 2 * 24 * 3600 * 1000;
     expect(authn.authenticate(request(proxy))).toBeUndefined();
   });
+
+  // One connection carries many requests: its certificate is judged once, its window every time.
+  const onSocket = (socket: object, rawHeaders: string[]) => {
+    const headers: Record<string, string> = {};
+    for (let i = 0; i < rawHeaders.length; i += 2) headers[rawHeaders[i]!.toLowerCase()] = rawHeaders[i + 1]!;
+    return { socket, headers, rawHeaders: [...rawHeaders] } as unknown as IncomingMessage;
+  };
+  const socketOf = (raw: Buffer) => ({ authorized: true, getPeerCertificate: () => ({ raw }) });
+
+  test('on a kept-alive connection the validity window still applies to every request', () => {
+    let now = Date.now();
+    const authn = new RequestHeaderAuthenticator({ ...opts, cas: [ca], allowedNames: ['front-proxy'], now: () => now });
+    const socket = socketOf(proxy);
+    expect(authn.authenticate(onSocket(socket, ['X-Remote-User', 'alice']))).toEqual({ username: 'alice', groups: [] });
+    expect(authn.authenticate(onSocket(socket, ['X-Remote-User', 'bob', 'X-Remote-Group', 'g']))).toEqual({ username: 'bob', groups: ['g'] });
+    now += 2 * 24 * 3600 * 1000;
+    expect(authn.authenticate(onSocket(socket, ['X-Remote-User', 'alice']))).toBeUndefined();
+  });
+
+  test('identity headers from a connection that is no allowed proxy are never believed, and are stripped', () => {
+    const authn = new RequestHeaderAuthenticator({ ...opts, cas: [ca], allowedNames: ['someone-else'] });
+    const socket = socketOf(proxy);
+    // A first request without the headers takes the quick path; the next ones must still be judged.
+    expect(authn.authenticate(onSocket(socket, ['Accept', '*/*']))).toBeUndefined();
+    for (let i = 0; i < 2; i++) {
+      const req = onSocket(socket, ['X-Remote-User', 'system:admin', 'X-Remote-Group', 'system:masters', 'X-Remote-Extra-Scopes', 's', 'Accept', '*/*']);
+      expect(authn.authenticate(req)).toBeUndefined();
+      expect(req.rawHeaders).toEqual(['Accept', '*/*']);
+      expect(Object.keys(req.headers)).toEqual(['accept']);
+    }
+    // A forged certificate on its own connection is refused too, whatever came before.
+    const good = new RequestHeaderAuthenticator({ ...opts, cas: [ca], allowedNames: ['front-proxy'] });
+    expect(good.authenticate(onSocket(socketOf(proxy), ['X-Remote-User', 'alice']))).toEqual({ username: 'alice', groups: [] });
+    expect(good.authenticate(onSocket(socketOf(forged), ['X-Remote-User', 'alice']))).toBeUndefined();
+    // Not authorized at the TLS layer: no identity, whatever the certificate.
+    expect(good.authenticate(onSocket({ ...socketOf(proxy), authorized: false }, ['X-Remote-User', 'alice']))).toBeUndefined();
+  });
 });

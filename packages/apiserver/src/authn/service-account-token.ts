@@ -21,6 +21,8 @@ export interface PrivateClaims {
   namespace: string;
   serviceaccount: { name: string; uid: string };
   secret?: { name: string; uid: string };
+  /** The pod a token is bound to (a node agent's projected token): valid only while it exists. */
+  pod?: { name: string; uid: string };
 }
 
 /** What a TokenRequest asks for, once defaulted and checked. */
@@ -28,6 +30,7 @@ export interface TokenSpec {
   namespace: string;
   serviceAccount: { name: string; uid: string };
   secret?: { name: string; uid: string };
+  pod?: { name: string; uid: string };
   audiences: readonly string[];
   expirationSeconds: number;
   /** Issue time in ms since the epoch; `exp` is this plus expirationSeconds. */
@@ -58,6 +61,7 @@ export class ServiceAccountTokenIssuer {
     const jti = randomUUID();
     const priv: PrivateClaims = { namespace: spec.namespace, serviceaccount: { ...spec.serviceAccount } };
     if (spec.secret) priv.secret = { ...spec.secret };
+    if (spec.pod) priv.pod = { ...spec.pod };
     const token = await new SignJWT({ [privateClaimName(this.apiDomain)]: priv })
       .setProtectedHeader({ alg: this.alg, kid: this.kid })
       .setIssuer(this.issuer)

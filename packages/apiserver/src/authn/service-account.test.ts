@@ -24,17 +24,18 @@ function authenticator(opts: { apiAudiences?: string[] } = {}) {
     issuers: ['https://other.example', ISS],
     apiAudiences: opts.apiAudiences ?? [ISS],
     apiDomain: 'k8s.io',
-    lookup: { serviceAccount: lookup('sa'), secret: lookup('secret') },
+    lookup: { serviceAccount: lookup('sa'), secret: lookup('secret'), pod: lookup('pod') },
     now: () => NOW,
   });
 }
 
-async function issue(key: KeyObject, over: { secret?: boolean; audiences?: string[]; now?: number; expirationSeconds?: number; issuer?: string } = {}) {
+async function issue(key: KeyObject, over: { secret?: boolean; pod?: boolean; audiences?: string[]; now?: number; expirationSeconds?: number; issuer?: string } = {}) {
   const issuer = new ServiceAccountTokenIssuer(key, over.issuer ?? ISS, 'k8s.io');
   const { token } = await issuer.issue({
     namespace: 'ns',
     serviceAccount: { name: 'robot', uid: 'sa-uid' },
     secret: over.secret ? { name: 'anchor', uid: 'secret-uid' } : undefined,
+    pod: over.pod ? { name: 'web', uid: 'pod-uid' } : undefined,
     audiences: over.audiences ?? [ISS],
     expirationSeconds: over.expirationSeconds ?? 3600,
     now: over.now ?? NOW,
@@ -46,6 +47,7 @@ beforeEach(() => {
   objects.clear();
   put('sa', 'robot', 'sa-uid');
   put('secret', 'anchor', 'secret-uid');
+  put('pod', 'web', 'pod-uid');
 });
 
 describe('ServiceAccountAuthenticator', () => {
@@ -135,6 +137,45 @@ describe('ServiceAccountAuthenticator', () => {
     await expect(a.authenticateToken(plain)).rejects.toMatchObject(unauthorized);
     objects.delete('sa/ns/robot');
     await expect(a.authenticateToken(plain)).rejects.toMatchObject(unauthorized);
+  });
+
+  test('a pod-bound token: pod name and uid in the claims and the user extras; invalid once the pod is gone or replaced', async () => {
+    const token = await issue(ec256.privateKey, { pod: true });
+    const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString());
+    expect(claims['k8s.io']).toEqual({ namespace: 'ns', serviceaccount: { name: 'robot', uid: 'sa-uid' }, pod: { name: 'web', uid: 'pod-uid' } });
+    const a = authenticator();
+    expect((await a.authenticateToken(token))?.user.extra).toMatchObject({ 'authentication.k8s.io/pod-name': ['web'], 'authentication.k8s.io/pod-uid': ['pod-uid'] });
+    put('pod', 'web', 'pod-uid', new Date(NOW - 30_000).toISOString());
+    expect(await a.authenticateToken(token)).toBeDefined();
+    put('pod', 'web', 'pod-uid', new Date(NOW - 120_000).toISOString());
+    await expect(a.authenticateToken(token)).rejects.toMatchObject(unauthorized);
+    put('pod', 'web', 'other-uid');
+    await expect(a.authenticateToken(token)).rejects.toMatchObject(unauthorized);
+    objects.delete('pod/ns/web');
+    await expect(a.authenticateToken(token)).rejects.toMatchObject(unauthorized);
+  });
+
+  test('a pod claim is never ignored: malformed, or with no pod lookup, it is 401', async () => {
+    const forged = (pod: unknown) =>
+      new SignJWT({ 'k8s.io': { namespace: 'ns', serviceaccount: { name: 'robot', uid: 'sa-uid' }, pod } })
+        .setProtectedHeader({ alg: 'ES256' })
+        .setIssuer(ISS)
+        .setAudience(ISS)
+        .setSubject('system:serviceaccount:ns:robot')
+        .setExpirationTime(NOW / 1000 + 600)
+        .sign(ec256.privateKey);
+    for (const pod of [null, 'web', { uid: 'pod-uid' }, { name: 'web' }]) {
+      await expect(authenticator().authenticateToken(await forged(pod))).rejects.toMatchObject(unauthorized);
+    }
+    const noPods = new ServiceAccountAuthenticator({
+      keys: [ec256.publicKey],
+      issuers: [ISS],
+      apiAudiences: [ISS],
+      apiDomain: 'k8s.io',
+      lookup: { serviceAccount: lookup('sa'), secret: lookup('secret') },
+      now: () => NOW,
+    });
+    await expect(noPods.authenticateToken(await issue(ec256.privateKey, { pod: true }))).rejects.toMatchObject(unauthorized);
   });
 
   test('an account whose deletion began within the leeway still authenticates', async () => {

@@ -20,11 +20,11 @@ export interface ServiceAccountAuthenticatorOptions {
   apiAudiences: readonly string[];
   apiDomain: string;
   /**
-   * Reads the objects a token is bound to: its account (and bound Secret) must still exist with
+   * Reads the objects a token is bound to: its account (and bound Secret or Pod) must still exist with
    * the token's uids. Always consulted, as upstream checks every bound token whatever
    * --service-account-lookup says (that flag governs only legacy Secret tokens, not issued here).
    */
-  lookup: { serviceAccount: ObjectLookup; secret: ObjectLookup };
+  lookup: { serviceAccount: ObjectLookup; secret: ObjectLookup; pod?: ObjectLookup };
   /** Clock in ms; Date.now by default. */
   now?: () => number;
 }
@@ -59,8 +59,13 @@ export class ServiceAccountAuthenticator implements TokenAuthenticator {
     const ns = claims?.namespace;
     const sa = claims?.serviceaccount;
     if (!ns || !sa?.name || !sa.uid || payload.sub !== serviceAccountUsername(ns, sa.name)) throw newUnauthorized();
-    await this.checkLive(ns, sa, claims.secret, this.opts.lookup);
+    await this.checkLive(ns, sa, claims, this.opts.lookup);
     const extra: Record<string, string[]> = {};
+    // Upstream's pod-name / pod-uid extras, which the Node authorizer and audit read.
+    if (claims.pod?.name && claims.pod.uid) {
+      extra[`authentication.${this.opts.apiDomain}/pod-name`] = [claims.pod.name];
+      extra[`authentication.${this.opts.apiDomain}/pod-uid`] = [claims.pod.uid];
+    }
     if (typeof payload.jti === 'string') extra[`authentication.${this.opts.apiDomain}/credential-id`] = [`JTI=${payload.jti}`];
     return {
       user: {
@@ -94,12 +99,12 @@ export class ServiceAccountAuthenticator implements TokenAuthenticator {
     throw newUnauthorized();
   }
 
-  /** The account, and a bound Secret, must exist with the uids of the claims and not be long deleted. */
+  /** The account, and a bound Secret or Pod, must exist with the uids of the claims and not be long deleted. */
   private async checkLive(
     ns: string,
     sa: { name: string; uid: string },
-    secret: { name: string; uid: string } | undefined,
-    lookup: { serviceAccount: ObjectLookup; secret: ObjectLookup },
+    claims: PrivateClaims,
+    lookup: { serviceAccount: ObjectLookup; secret: ObjectLookup; pod?: ObjectLookup },
   ): Promise<void> {
     const now = this.opts.now?.() ?? Date.now();
     const live = (obj: KubeObject | undefined, uid: string) =>
@@ -108,6 +113,11 @@ export class ServiceAccountAuthenticator implements TokenAuthenticator {
       // Upstream keeps a token valid for a short while after its object's deletion starts.
       !(obj.metadata.deletionTimestamp && Date.parse(obj.metadata.deletionTimestamp) < now - SERVICE_ACCOUNT_LEEWAY_SECONDS * 1000);
     if (!live(await lookup.serviceAccount(ns, sa.name), sa.uid)) throw newUnauthorized();
-    if (secret && !live(await lookup.secret(ns, secret.name), secret.uid)) throw newUnauthorized();
+    const { secret, pod } = claims;
+    if (secret !== undefined && (typeof secret?.name !== 'string' || !live(await lookup.secret(ns, secret.name), secret.uid))) throw newUnauthorized();
+    if (pod !== undefined) {
+      // A pod claim this server cannot check (no pods served) is refused, never ignored.
+      if (typeof pod?.name !== 'string' || !lookup.pod || !live(await lookup.pod(ns, pod.name), pod.uid)) throw newUnauthorized();
+    }
   }
 }

@@ -20,6 +20,7 @@ export async function createResource(scope: RequestScope): Promise<HandlerResult
     dryRun: opts.dryRun,
     fieldManager: managerFor(opts, scope.userAgent),
     user: scope.user,
+    report: scope.report,
   });
   const warnings = [...decodeWarnings, ...(reg.strategy.warnings?.(created) ?? [])];
   return { code: 201, object: withTypeMeta(scope, created), warnings };
@@ -40,7 +41,7 @@ async function createSubresource(scope: RequestScope, dryRun: boolean): Promise<
   const { object: body, warnings } = decodeObjectBody(scope, sub.kind, apiVersion, 'Warn', sub.definitionName);
   scope.onRequestObject?.(body);
   const parent = await reg.get(scope.info.namespace, scope.info.name);
-  await reg.admitSubresourceCreate(scope.info.namespace, scope.info.name, name, body, { dryRun, user: scope.user });
+  await reg.admitSubresourceCreate(scope.info.namespace, scope.info.name, name, body, { dryRun, user: scope.user, report: scope.report });
   const answer = await creater.create({ user: scope.user, namespace: scope.info.namespace, name: scope.info.name, dryRun }, parent, body);
   return { code: 201, object: { ...answer, apiVersion, kind: sub.kind }, warnings };
 }

@@ -13,7 +13,7 @@ import { successStatus } from '@cluster/apimachinery';
 export async function deleteResource(scope: RequestScope): Promise<HandlerResult> {
   const opts = parseDeleteOptions(scope.query, decodeDeleteOptionsBody(scope));
   const reg = scope.registry;
-  const res = await reg.delete(scope.info.namespace, scope.info.name, { ...opts, user: scope.user });
+  const res = await reg.delete(scope.info.namespace, scope.info.name, { ...opts, user: scope.user, report: scope.report });
   if (!res.deleted) return { code: 200, object: withTypeMeta(scope, res.object) };
   return { code: 200, object: reg.deletedStatus(res.object) };
 }
@@ -23,6 +23,6 @@ export async function deleteCollection(scope: RequestScope): Promise<HandlerResu
   const opts = parseDeleteOptions(scope.query, decodeDeleteOptionsBody(scope));
   const q = parseListQuery(scope.query, false);
   const predicate = selectionPredicate(scope.registry, q.labelSelector, q.fieldSelector);
-  await scope.registry.deleteCollection(scope.info.namespace, { predicate, hasSelector: predicate !== undefined }, { ...opts, user: scope.user });
+  await scope.registry.deleteCollection(scope.info.namespace, { predicate, hasSelector: predicate !== undefined }, { ...opts, user: scope.user, report: scope.report });
   return { code: 200, object: successStatus() };
 }

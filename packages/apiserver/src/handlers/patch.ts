@@ -85,7 +85,7 @@ async function mergingPatch(scope: RequestScope, type: PatchType, body: string, 
       }
       return checkObjectShape(patched, reg.info.kind, reg.apiVersion());
     },
-    { dryRun: opts.dryRun, subresource: scope.info.subresource || undefined, fieldManager: managerFor(opts, scope.userAgent), user: scope.user },
+    { dryRun: opts.dryRun, subresource: scope.info.subresource || undefined, fieldManager: managerFor(opts, scope.userAgent), user: scope.user, report: scope.report },
   );
 }
 
@@ -154,6 +154,7 @@ async function serverSideApply(scope: RequestScope, body: string, opts: WriteQue
       subresource: scope.info.subresource || undefined,
       apply: true,
       user: scope.user,
+      report: scope.report,
       beforeCreate: authorizeCreateFor(scope),
     },
   );

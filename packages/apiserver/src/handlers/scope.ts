@@ -1,3 +1,4 @@
+import type { AdmissionReport } from '../admission/admission.js';
 import type { Readable } from 'node:stream';
 import type { JsonObject, KubeObject, Status } from '@cluster/apimachinery';
 import type { GenericRegistry } from '../registry/generic-registry.js';
@@ -42,6 +43,8 @@ export interface RequestScope {
   signal: AbortSignal;
   /** Told the decoded body of a create, for the audit event's objectRef (absent when not audited). */
   onRequestObject?: (obj: KubeObject) => void;
+  /** Where admission webhooks leave warnings and audit annotations (the request state itself). */
+  report?: AdmissionReport;
 }
 
 /** What a handler answers: a status code and an object (or Status), plus Warning header texts. */

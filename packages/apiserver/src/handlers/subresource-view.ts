@@ -50,7 +50,7 @@ export async function updateView(scope: RequestScope, target: ViewTarget, opts: 
       if (!current) throw newNotFound(reg.groupResource, name);
       return target.view.fromView(body, current);
     },
-    { dryRun: opts.dryRun, subresource: scope.info.subresource, fieldManager: managerFor(opts, scope.userAgent), user: scope.user },
+    { dryRun: opts.dryRun, subresource: scope.info.subresource, fieldManager: managerFor(opts, scope.userAgent), user: scope.user, report: scope.report },
   );
   return { code: 200, object: present(target, object), warnings };
 }
@@ -72,7 +72,7 @@ export async function patchView(scope: RequestScope, target: ViewTarget, media: 
       const view = checkObjectShape(patched, target.info.kind, target.apiVersion);
       return target.view.fromView(view, current);
     },
-    { dryRun: opts.dryRun, subresource: scope.info.subresource, fieldManager: managerFor(opts, scope.userAgent), user: scope.user },
+    { dryRun: opts.dryRun, subresource: scope.info.subresource, fieldManager: managerFor(opts, scope.userAgent), user: scope.user, report: scope.report },
   );
   return { code: 200, object: present(target, object) };
 }

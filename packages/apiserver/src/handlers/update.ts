@@ -17,6 +17,7 @@ export async function updateResource(scope: RequestScope): Promise<HandlerResult
     subresource: scope.info.subresource || undefined,
     fieldManager: managerFor(opts, scope.userAgent),
     user: scope.user,
+    report: scope.report,
     beforeCreate: authorizeCreateFor(scope),
   });
   const warnings = [...decodeWarnings, ...(reg.strategy.warnings?.(object) ?? [])];

@@ -16,7 +16,8 @@ import {
 } from '@cluster/apimachinery';
 import type { Predicate, Store, WatchOptions, WatchStream } from '@cluster/storage';
 import { isStorageError, parseRevision } from '@cluster/storage';
-import { runAdmission, runMutatingAdmission, type AdmissionPlugin, type AdmissionOperation } from '../admission/admission.js';
+import type { AdmissionStepObserver } from '../admission/step-metrics.js';
+import { runAdmission, runMutatingAdmission, type AdmissionAttributes, type AdmissionPlugin, type AdmissionOperation, type AdmissionReport } from '../admission/admission.js';
 import type { ResourceInfo } from './resource-info.js';
 import type { UserInfo } from '../authn/user.js';
 import type { ObjectAllocations, RegistrationOperations, Reservation, StorageConversion } from './registration.js';
@@ -37,6 +38,8 @@ export interface RegistryBehaviour {
    * upstream's store with garbage collection disabled) and such deletes finish at once.
    */
   garbageCollection: boolean;
+  /** Observes the duration of each admission phase (apiserver_admission_step_admission_duration_seconds). */
+  admissionSteps?: AdmissionStepObserver;
 }
 
 /**
@@ -198,10 +201,15 @@ export class GenericRegistry {
    * plugins may change `object` in place.
    * @throws the first plugin's rejection (a StatusError).
    */
-  async admitSubresourceCreate(namespace: string, name: string, subresource: string, object: KubeObject, opts: { dryRun: boolean; user?: UserInfo }): Promise<void> {
+  async admitSubresourceCreate(namespace: string, name: string, subresource: string, object: KubeObject, opts: { dryRun: boolean; user?: UserInfo; report?: AdmissionReport }): Promise<void> {
     const attrs = this.attrs('CREATE', namespace, name, object, undefined, opts, subresource);
-    await runMutatingAdmission(this.admissionPlugins(), attrs);
-    await runAdmission(this.admissionPlugins(), attrs);
+    await runMutatingAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
+    await runAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
+  }
+
+  /** The kind orphans dependents when a delete names no policy (upstream's DefaultGarbageCollectionPolicy). */
+  private get defaultOrphan(): boolean {
+    return this.strategy.defaultGarbageCollectionPolicy === 'OrphanDependents';
   }
 
   async delete(namespace: string, name: string, req: DeleteRequest): Promise<DeleteResult> {
@@ -210,11 +218,11 @@ export class GenericRegistry {
       const current = await this.store.get(key);
       // Preconditions are checked by the store against the state each write acts on.
       const deleteAttrs = this.attrs('DELETE', namespace, name, undefined, this.fromStorage(current), req);
-      await runMutatingAdmission(this.admissionPlugins(), deleteAttrs);
-      await runAdmission(this.admissionPlugins(), deleteAttrs);
+      await runMutatingAdmission(this.admissionPlugins(), deleteAttrs, this.behaviour.admissionSteps);
+      await runAdmission(this.admissionPlugins(), deleteAttrs, this.behaviour.admissionSteps);
       // Orphan and Foreground deletes leave the object to a garbage collector under a finalizer.
       const gc = this.behaviour.garbageCollection;
-      const gcFinalizers = gc ? garbageCollectionFinalizers(current.metadata.finalizers, req.propagationPolicy) : undefined;
+      const gcFinalizers = gc ? garbageCollectionFinalizers(current.metadata.finalizers, req.propagationPolicy, this.defaultOrphan) : undefined;
       const withGcFinalizers = gcFinalizers ? { ...current, metadata: { ...current.metadata, finalizers: gcFinalizers } } : current;
       // (A changed list is written first even when nothing is left pending: a stale `orphan` goes.)
       if (this.pendingFinalization(withGcFinalizers) || gcFinalizers) {
@@ -225,7 +233,7 @@ export class GenericRegistry {
             if (!cur) throw newConflict(this.groupResource, name, 'the object was deleted concurrently');
             // A fresh read for this attempt: changing it in place is safe.
             const next = cur;
-            const finalizers = gc ? garbageCollectionFinalizers(next.metadata.finalizers, req.propagationPolicy) : undefined;
+            const finalizers = gc ? garbageCollectionFinalizers(next.metadata.finalizers, req.propagationPolicy, this.defaultOrphan) : undefined;
             if (finalizers) {
               if (finalizers.length > 0) next.metadata.finalizers = finalizers;
               else delete next.metadata.finalizers;
@@ -360,11 +368,11 @@ export class GenericRegistry {
     this.strategy.prepareForCreate(next, { user: opts.user });
     this.trackManagedFields(next, undefined, opts);
     const attrs = this.attrs(op, next.metadata.namespace ?? '', next.metadata.name ?? '', next, undefined, opts);
-    await runMutatingAdmission(this.admissionPlugins(), attrs);
+    await runMutatingAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
     const errs = this.strategy.validate(next);
     if (errs.length) throw newInvalid({ group: this.info.group, kind: this.info.kind }, next.metadata.name ?? '', errs);
     if (this.allocations && reservations) reservations.push(await this.allocations.reserve(next, undefined, opts.dryRun));
-    await runAdmission(this.admissionPlugins(), attrs);
+    await runAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
     return this.toStorageVersion(next);
   }
 
@@ -413,12 +421,12 @@ export class GenericRegistry {
       this.trackManagedFields(next, current, opts);
     }
     const attrs = this.attrs('UPDATE', next.metadata.namespace ?? '', name, next, current, opts, subresourceName);
-    await runMutatingAdmission(this.admissionPlugins(), attrs);
+    await runMutatingAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
     // Mutating admission (webhooks included) runs before validation, as upstream's.
     const errs = sub ? sub.validateUpdate(next, current) : this.strategy.validateUpdate(next, current);
     if (errs.length) throw newInvalid({ group: this.info.group, kind: this.info.kind }, name, errs);
     if (this.allocations && reservations && !sub) reservations.push(await this.allocations.reserve(next, current, opts.dryRun));
-    await runAdmission(this.admissionPlugins(), attrs);
+    await runAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
     delete next.metadata.resourceVersion;
     return this.toStorageVersion(next);
   }
@@ -457,10 +465,16 @@ export class GenericRegistry {
     name: string,
     object: KubeObject | undefined,
     oldObject: KubeObject | undefined,
-    opts: { dryRun: boolean; user?: UserInfo },
+    opts: { dryRun: boolean; user?: UserInfo; report?: AdmissionReport },
     subresource = '',
-  ) {
-    return { operation, resource: this.info, subresource, namespace, name, object, oldObject, dryRun: opts.dryRun, user: opts.user };
+  ): AdmissionAttributes {
+    const attrs: AdmissionAttributes = { operation, resource: this.info, subresource, namespace, name, object, oldObject, dryRun: opts.dryRun, user: opts.user, report: opts.report, schemas: this.schemas };
+    if (subresource) {
+      const view = this.strategy.subresources?.[subresource]?.view;
+      const info = this.info.subresources?.find((s) => s.name === subresource);
+      if (view && info) attrs.view = { info, view };
+    }
+    return attrs;
   }
 
   /** A stored object in the served form (unchanged unless the resource is stored as another). */

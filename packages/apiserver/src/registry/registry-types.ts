@@ -1,6 +1,7 @@
 import type { JsonObject, KubeList, KubeObject, PatchSchema, StructuredType } from '@cluster/apimachinery';
 import type { Predicate, Preconditions, RawItem } from '@cluster/storage';
 import type { UserInfo } from '../authn/user.js';
+import type { AdmissionReport } from '../admission/admission.js';
 
 /**
  * What the generic registry takes and gives: the options and results of its operations, apart
@@ -24,6 +25,8 @@ export interface WriteOptions {
   apply?: boolean;
   /** The requester, handed to strategies and admission (absent for the server's own writes). */
   user?: UserInfo;
+  /** Where admission webhooks leave warnings and audit annotations for the answer. */
+  report?: AdmissionReport;
   /** Run before an update or patch creates the object (authorizes `create`, SPEC 5.7); throws to refuse. */
   beforeCreate?: () => Promise<void>;
 }

@@ -64,6 +64,10 @@ import { persistentVolumeClaims } from './core/persistentvolumeclaims/register.j
 import { webhookConfigurations } from './admissionregistration/register.js';
 import { admissionRegistrationDefinitions } from './admissionregistration/schemas.js';
 import { moreKindDefinitions } from './more-kinds-schemas.js';
+import { apiServices } from './apiregistration/register.js';
+import { apiRegistrationDefinitions } from './apiregistration/schemas.js';
+import { flowControlResources } from './flowcontrol/register.js';
+import { flowControlDefinitions } from './flowcontrol/schemas.js';
 
 /** What the identity resources need of the server: token issuing, token review and the authorizer. */
 export interface IdentityDeps {
@@ -122,6 +126,8 @@ export function builtinResources(
     horizontalPodAutoscalersV1,
     componentStatuses(componentProbe),
     ...webhookConfigurations(apiDomain),
+    apiServices(apiDomain),
+    ...flowControlResources(apiDomain),
   ];
   return [...current, ...removedVersionRegistrations(apiDomain, current)];
 }
@@ -160,6 +166,8 @@ export function builtinDefinitions(apiDomain: string): Definitions {
     ...clusterKindDefinitions(apiDomain),
     ...moreKindDefinitions(apiDomain),
     ...admissionRegistrationDefinitions(apiDomain),
+    ...apiRegistrationDefinitions(apiDomain),
+    ...flowControlDefinitions(apiDomain),
   };
   const describeOnly = builtinResources(apiDomain, describeOnlyDeps());
   return { ...current, ...removedVersionDefinitions(apiDomain, describeOnly, current) };

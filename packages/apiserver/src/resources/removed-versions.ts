@@ -2,6 +2,7 @@ import type { KubeObject } from '@cluster/apimachinery';
 import type { ResourceRegistration } from '../registry/registration.js';
 import type { Definitions, SchemaObject } from '../registry/resource-info.js';
 import { csrV1beta1Strategy } from './certificates/certificatesigningrequests/strategy-v1beta1.js';
+import { webhookConfigurationStrategy } from './admissionregistration/strategy.js';
 
 /**
  * A removed version (SPEC 9.4) of a served kind, servable again through --runtime-config: the
@@ -20,7 +21,7 @@ interface RemovedVersion {
   convertIn?: (body: KubeObject) => KubeObject;
   convertOut?: (answer: KubeObject) => KubeObject;
   /** The old version's own behaviour (defaults, validation), when it differs from the current one. */
-  strategy?: (apiDomain: string) => ResourceRegistration['strategy'];
+  strategy?: (apiDomain: string, resource: string) => ResourceRegistration['strategy'];
 }
 
 /** authorization/v1beta1's SubjectAccessReviewSpec names the groups `group`; v1 `groups`. */
@@ -42,7 +43,16 @@ const REMOVED: readonly RemovedVersion[] = [
     resources: ['certificatesigningrequests'],
     strategy: (apiDomain) => csrV1beta1Strategy(apiDomain) as ResourceRegistration['strategy'],
   },
+  {
+    prefix: 'admissionregistration',
+    version: 'v1beta1',
+    deprecatedRelease: '1.16',
+    removedRelease: '1.22',
+    resources: ['validatingwebhookconfigurations', 'mutatingwebhookconfigurations'],
+    strategy: (_apiDomain, resource) => webhookConfigurationStrategy(resource === 'mutatingwebhookconfigurations', 'v1beta1') as unknown as ResourceRegistration['strategy'],
+  },
   { prefix: 'authentication', version: 'v1beta1', deprecatedRelease: '1.19', removedRelease: '1.22', resources: ['tokenreviews'] },
+  { prefix: 'apiregistration', version: 'v1beta1', deprecatedRelease: '1.19', removedRelease: '1.22', resources: ['apiservices'] },
   { prefix: 'events', version: 'v1beta1', deprecatedRelease: '1.22', removedRelease: '1.25', resources: ['events'] },
   // Kinds whose old version has the current one's schema and defaults (issue 31).
   { prefix: 'batch', bare: true, version: 'v1beta1', deprecatedRelease: '1.21', removedRelease: '1.25', resources: ['cronjobs'] },
@@ -88,7 +98,7 @@ export function removedVersionRegistrations(apiDomain: string, current: readonly
       const virtual = reg.virtual;
       out.push({
         ...reg,
-        ...(rv.strategy ? { strategy: rv.strategy(apiDomain) } : {}),
+        ...(rv.strategy ? { strategy: rv.strategy(apiDomain, reg.info.resource) } : {}),
         info,
         virtual: virtual && {
           async create(req, body) {

@@ -4,6 +4,7 @@ import {
   openApiV2Definition,
   patchMetaFromOpenApi,
   type JsonObject,
+  type KubeObject,
   type OpenApiSchema,
   structuredTypeFromOpenApi,
 } from '@cluster/apimachinery';
@@ -12,6 +13,7 @@ import { serviceAccountAdmission } from '../admission/service-account.js';
 import { limitRanger, type LimitRangeObject } from '../admission/limit-ranger.js';
 import { nodeRestriction } from '../admission/node-restriction.js';
 import { defaultIngressClassAdmission } from '../admission/default-ingress-class.js';
+import { resourceQuotaPlugin } from '../admission/quota/wiring.js';
 import { priorityAdmission, priorityClassLookup } from '../admission/priority.js';
 import { defaultStorageClassAdmission } from '../admission/default-storage-class.js';
 import type { AdmissionPlugin } from '../admission/admission.js';
@@ -35,6 +37,8 @@ import type { KindSchemas } from '../registry/registry-types.js';
 import type { ResourceRegistration } from '../registry/registration.js';
 import type { Definitions, ResourceInfo } from '../registry/resource-info.js';
 import { builtinDefinitions } from '../resources/builtin.js';
+import { mergeExternalGroups, withExternalAggregated, type ExternalGroupVersion } from '../aggregator/discovery-merge.js';
+import { localPriority, type ServedGroupVersion } from '../aggregator/priorities.js';
 
 export interface ServedDocument {
   contentType: string;
@@ -64,6 +68,10 @@ export class ApiCatalog {
   private kindSchemas = new Map<string, KindSchemas>();
   /** `definitions` as /openapi/v2 publishes them. */
   private definitionsV2: Definitions;
+  private custom: readonly ResourceRegistration[] = [];
+  private external: readonly ExternalGroupVersion[] = [];
+  private served: ServedGroupVersion[] = [];
+  private readonly listeners = new Set<() => void>();
 
   constructor(
     private readonly registrations: readonly ResourceRegistration[],
@@ -93,33 +101,75 @@ export class ApiCatalog {
   }
 
   private build(custom: readonly ResourceRegistration[]): void {
+    this.custom = custom;
     const apiDomain = this.apiDomain;
-    const serverAddress = this.serverAddress;
     const resources: ResourceInfo[] = [...this.registrations, ...custom].map((r) => r.info);
-    const docs = new Map<string, SerializedDocument>();
-    const aggregated = new Map<string, SerializedDocument>();
     const json = (doc: JsonObject) => serializeDocument(doc);
-    docs.set('/version', json(versionInfo({ build: this.buildInfo })));
-    docs.set('/api', json(apiVersions(serverAddress)));
-    const groups = groupsFromResources(resources);
-    docs.set('/apis', json(apiGroupList(groups)));
-    for (const g of groups) {
-      docs.set(`/apis/${g.name}`, json(apiGroup(g)));
-      for (const v of g.versions) docs.set(`/apis/${g.name}/${v}`, json(apiResourceList(`${g.name}/${v}`, resources)));
-    }
-    const coreVersions = new Set(resources.filter((r) => r.group === '').map((r) => r.version));
-    for (const v of coreVersions) docs.set(`/api/${v}`, json(apiResourceList(v, resources)));
     const opts = { resources, definitions: this.definitions, apiDomain };
     const gitVersion = serverGitVersion(this.buildInfo);
     // Custom resources' definitions in their v2 form (upstream's CRD builder for V2).
     const openApiV2 = buildOpenApiV2({ ...opts, definitions: this.definitionsV2, version: { gitVersion } });
+    this.openApiV3 = buildOpenApiV3({ ...opts, versionInfo: { gitVersion } });
+    this.openApiV2 = new OpenApiV2Forms(openApiV2);
+    this.served = [];
+    const seen = new Set<string>();
+    for (const r of resources) {
+      const key = `${r.group}/${r.version}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      this.served.push({ group: r.group, version: r.version, custom: r.customResource === true });
+    }
+    this.buildDiscovery(resources, json);
+    for (const listener of this.listeners) listener();
+  }
+
+  /**
+   * The discovery documents of the local resources and of the extensions' available group
+   * versions (their /apis/<group>/<version> is proxied, not served from here).
+   */
+  private buildDiscovery(resources: readonly ResourceInfo[], json: (doc: JsonObject) => SerializedDocument): void {
+    const apiDomain = this.apiDomain;
+    const docs = new Map<string, SerializedDocument>();
+    const aggregated = new Map<string, SerializedDocument>();
+    docs.set('/version', json(versionInfo({ build: this.buildInfo })));
+    docs.set('/api', json(apiVersions(this.serverAddress)));
+    const localGroups = groupsFromResources(resources);
+    const custom = new Set(resources.filter((r) => r.customResource).map((r) => r.group));
+    const merged = mergeExternalGroups(localGroups, this.external, (g) => localPriority(g.name, g.versions[0] ?? '', apiDomain, custom.has(g.name)).group);
+    docs.set('/apis', json(apiGroupList(merged.groups)));
+    for (const g of merged.groups) {
+      docs.set(`/apis/${g.name}`, json(apiGroup(g)));
+      for (const v of g.versions) {
+        if (!merged.external.has(`${g.name}/${v}`)) docs.set(`/apis/${g.name}/${v}`, json(apiResourceList(`${g.name}/${v}`, resources)));
+      }
+    }
+    const coreVersions = new Set(resources.filter((r) => r.group === '').map((r) => r.version));
+    for (const v of coreVersions) docs.set(`/api/${v}`, json(apiResourceList(v, resources)));
     const core = [{ name: '', versions: [...coreVersions] }];
     aggregated.set('/api', json(aggregatedDiscovery(core, resources, apiDomain)));
-    aggregated.set('/apis', json(aggregatedDiscovery(groups, resources, apiDomain)));
-    this.openApiV3 = buildOpenApiV3({ ...opts, versionInfo: { gitVersion } });
+    aggregated.set('/apis', json(withExternalAggregated(aggregatedDiscovery(merged.groups, resources, apiDomain), merged.groups, this.external)));
     this.docs = docs;
     this.aggregated = aggregated;
-    this.openApiV2 = new OpenApiV2Forms(openApiV2);
+  }
+
+  /** The group versions served here (built-in and custom), as of the last rebuild. */
+  servedGroupVersions(): readonly ServedGroupVersion[] {
+    return this.served;
+  }
+
+  /** Calls `listener` after every rebuild of the served resources (CRDs coming and going); returns its removal. */
+  onResourcesChanged(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Lists the extensions' available group versions in /apis, /apis/<group> and aggregated
+   * discovery (replacing the previous set); only discovery documents are rebuilt.
+   */
+  setExternalGroupVersions(external: readonly ExternalGroupVersion[]): void {
+    this.external = external;
+    this.buildDiscovery([...this.registrations, ...this.custom].map((r) => r.info), (doc) => serializeDocument(doc));
   }
 
   /** A discovery, version or OpenAPI document for `path`, or undefined when it names none. */
@@ -211,7 +261,8 @@ export class ApiCatalog {
       const list = async (namespace: string) => (await limitRanges.list(namespace, { hasSelector: false })).items as LimitRangeObject[];
       plugins.push(limitRanger(list, this.apiDomain));
     }
-    if (pods) plugins.push(serviceAccountAdmission(this.apiDomain));
+    const serviceAccounts = registries.byResource('', 'serviceaccounts');
+    if (pods) plugins.push(serviceAccountAdmission(this.apiDomain, serviceAccounts && cachedThenQuorum(serviceAccounts)));
     if (pods && nodes) plugins.push(nodeRestriction(this.apiDomain, { getNode: (ns, name) => nodes.get(ns, name), getPod: (ns, name) => pods.get(ns, name) }));
     const priorityClasses = registries.byResource(`scheduling.${this.apiDomain}`, 'priorityclasses');
     if (priorityClasses) plugins.push(priorityAdmission(`scheduling.${this.apiDomain}`, priorityClassLookup(priorityClasses)));
@@ -224,12 +275,36 @@ export class ApiCatalog {
       const list = async () => (await ingressClasses.list('', { hasSelector: false })).items;
       plugins.push(defaultIngressClassAdmission(`networking.${this.apiDomain}`, list));
     }
-    return [...plugins, ...extra];
+    // Upstream runs ResourceQuota last, after the validating webhooks: only a request every other
+    // plugin admitted is charged.
+    const quota = resourceQuotaPlugin(registries, this.apiDomain);
+    return [...plugins, ...extra, ...(quota ? [quota] : [])];
   }
 
   get domain(): string {
     return this.apiDomain;
   }
+}
+
+/**
+ * An admission plugin's read of one object: the watch cache answers almost every lookup; a miss
+ * (an object created a moment ago on another replica) is confirmed with a quorum read, as
+ * upstream's informer-backed plugins do. Undefined when it does not exist.
+ */
+function cachedThenQuorum(registry: { get(namespace: string, name: string, resourceVersion?: string): Promise<KubeObject> }): (namespace: string, name: string) => Promise<KubeObject | undefined> {
+  return async (namespace, name) => {
+    try {
+      return await registry.get(namespace, name, '0');
+    } catch (e) {
+      if (!isNotFound(e)) throw e;
+    }
+    try {
+      return await registry.get(namespace, name);
+    } catch (e) {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }
+  };
 }
 
 function served(doc: SerializedDocument, cacheControl?: string): ServedDocument {

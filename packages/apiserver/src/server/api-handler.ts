@@ -1,5 +1,4 @@
 import type { Context, Middleware } from 'koa';
-import { admissionWarnings } from '../admission/webhook-dispatcher.js';
 import { newMethodNotSupported, newNotFound, StatusError, type KubeObject, type KubeList, type Status } from '@cluster/apimachinery';
 import type { RequestState } from '../filters/state.js';
 import { handleResource } from '../handlers/resource-handler.js';
@@ -77,6 +76,7 @@ export function apiHandler(config: ApiServerConfig, registries: RegistrySet, cat
       plainJsonResponse: false,
       authorizer: config.authorizer,
       signal,
+      report: ctx.state,
     };
     const audit = ctx.state.audit;
     if (audit) {
@@ -106,9 +106,9 @@ export function apiHandler(config: ApiServerConfig, registries: RegistrySet, cat
       }
       return;
     }
-    const webhookWarnings: string[] = [];
-    const result = await admissionWarnings.run(webhookWarnings, () => handleResource(scope));
-    if (webhookWarnings.length) result.warnings = [...(result.warnings ?? []), ...webhookWarnings];
+    const result = await handleResource(scope);
+    // Warnings of admission webhooks (left in the request state) follow the handler's own.
+    if (ctx.state.warnings.length) result.warnings = [...(result.warnings ?? []), ...ctx.state.warnings];
     writeResult(ctx, result, registry, n, config, metaGroup, itemEncodings);
   };
 }
@@ -206,6 +206,12 @@ async function serveNonResource(ctx: Context, config: ApiServerConfig, catalog: 
     ctx.type = 'text/plain; charset=utf-8';
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.body = r.body;
+    return true;
+  }
+  const apf = /^\/debug\/api_priority_and_fairness\/(dump_priority_levels|dump_queues)$/.exec(path);
+  if (apf && config.flowControl) {
+    ctx.type = 'text/plain; charset=utf-8';
+    ctx.body = apf[1] === 'dump_queues' ? config.flowControl.control.dumpQueues() : config.flowControl.control.dumpPriorityLevels();
     return true;
   }
   if (path === '/metrics') {

@@ -3,9 +3,11 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Store } from '@cluster/storage';
 import type { AdmissionPlugin } from '../admission/admission.js';
+import { admissionStepMetrics } from '../admission/step-metrics.js';
 import type { Authenticator } from '../authn/authenticator.js';
 import type { Authorizer } from '../authz/authorizer.js';
 import type { AuditConfig } from '../filters/with-audit.js';
+import type { PriorityAndFairnessDeps } from '../filters/with-priority-and-fairness.js';
 import type { ResourceInfo } from '../registry/resource-info.js';
 import type { ProtobufCodec } from '../handlers/scope.js';
 import type { HealthCheck } from '../health/health.js';
@@ -15,6 +17,7 @@ import type { RequestState } from '../filters/state.js';
 import { buildHandlerChain } from './handler-chain.js';
 import { ApiCatalog } from './api-catalog.js';
 import type { BuildInfo } from '../discovery/server-version.js';
+import { Aggregator, type AggregationConfig } from '../aggregator/aggregator.js';
 
 export interface ApiServerConfig {
   store: Store;
@@ -35,6 +38,8 @@ export interface ApiServerConfig {
   /** The commit and date of this build, for /version (absent: unknown, as an unstamped build). */
   build?: BuildInfo;
   inflight: { readOnly: number; mutating: number };
+  /** --enable-priority-and-fairness: API priority and fairness in place of the in-flight limit. */
+  flowControl?: PriorityAndFairnessDeps;
   /** --request-timeout in ms: the longest a request other than a watch may take (0: no limit; default 60 s). */
   requestTimeoutMs?: number;
   health: { livez: HealthCheck[]; readyz: HealthCheck[] };
@@ -53,12 +58,16 @@ export interface ApiServerConfig {
   shutdownSignal?: AbortSignal;
   /** --audit-policy-file and --audit-log-path: absent, nothing is audited and the filter is not in the chain. */
   audit?: AuditConfig;
+  /** The aggregation layer's settings (the proxy client certificate, ...); it is always in the chain. */
+  aggregation?: AggregationConfig;
 }
 
 export interface ApiServer {
   app: Koa<RequestState>;
   registries: RegistrySet;
   catalog: ApiCatalog;
+  /** The aggregation layer: `start()` it once the server's start-up writes are done. */
+  aggregator: Aggregator;
 }
 
 /** Wires registries, documents and the filter chain into a Koa application (no listening). */
@@ -70,11 +79,13 @@ export function createApiServer(config: ApiServerConfig): ApiServer {
   let admission: readonly AdmissionPlugin[] = [];
   const registries = new RegistrySet(config.registrations, config.store, () => admission, (d, decode) => catalog.schemas(d, decode), {
     garbageCollection: config.garbageCollection ?? false,
+    admissionSteps: admissionStepMetrics(config.metrics),
   });
   admission = catalog.defaultAdmission(registries, config.extraAdmission ?? []);
   const app = new Koa<RequestState>();
   app.proxy = false;
   app.silent = true;
-  buildHandlerChain(app, config, registries, catalog);
-  return { app, registries, catalog };
+  const aggregator = new Aggregator(() => registries, catalog, config.apiDomain, config.requestTimeoutMs ?? 60_000, config.aggregation);
+  buildHandlerChain(app, config, registries, catalog, aggregator.middleware);
+  return { app, registries, catalog, aggregator };
 }

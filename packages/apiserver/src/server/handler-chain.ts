@@ -1,9 +1,11 @@
 import type Koa from 'koa';
+import type { Middleware } from 'koa';
 import type { RequestState } from '../filters/state.js';
 import { withRequestInfo } from '../filters/with-request-info.js';
 import { withRequestTarget } from '../filters/with-request-target.js';
 import { withObservability } from '../filters/with-observability.js';
 import { withInflightLimit } from '../filters/with-inflight-limit.js';
+import { withPriorityAndFairness } from '../filters/with-priority-and-fairness.js';
 import { withRequestDeadline } from '../filters/with-request-deadline.js';
 import { withBody } from '../filters/with-body.js';
 import { withAuthentication } from '../filters/with-authentication.js';
@@ -22,7 +24,8 @@ const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
  * The one place the filter order is written, upstream's (DESIGN "Decided for the third wave"):
  * request target (request line, Host and path checks that Go's server makes before upstream's
  * chain) -> request info -> metrics, log and recovery -> request deadline -> authentication ->
- * audit (when configured) -> impersonation -> in-flight limit -> authorization -> body -> handler
+ * audit (when configured) -> impersonation -> priority and fairness (or the in-flight limit when it is
+ * off) -> authorization -> aggregator proxy -> body -> handler
  * (admission runs inside it). The deadline comes before authentication, as upstream's does: a bad
  * `timeout` parameter is a 400 whoever sends it. Nothing before authorization reads a body, and
  * nothing before authentication holds an in-flight slot: an unauthenticated or forbidden request is
@@ -33,6 +36,7 @@ export function buildHandlerChain(
   config: ApiServerConfig,
   registries: RegistrySet,
   catalog: ApiCatalog,
+  aggregatorProxy?: Middleware<RequestState>,
 ): void {
   const metaGroup = `meta.${config.apiDomain}`;
   app.use(withRequestTarget(metaGroup, config.protobuf));
@@ -42,8 +46,10 @@ export function buildHandlerChain(
   app.use(withAuthentication(config.authenticators, config.anonymousAuth));
   if (config.audit) app.use(withAudit(config.audit, config.apiDomain));
   app.use(withImpersonation(config.authorizer, config.apiDomain));
-  app.use(withInflightLimit(config.inflight, config.metrics));
+  app.use(config.flowControl ? withPriorityAndFairness(config.flowControl) : withInflightLimit(config.inflight, config.metrics));
   app.use(withAuthorization(config.authorizer, config.apiDomain));
+  // Extension API servers' group versions are proxied once authorized, their bodies unread.
+  if (aggregatorProxy) app.use(aggregatorProxy);
   app.use(withBody());
   app.use(apiHandler(config, registries, catalog));
 }

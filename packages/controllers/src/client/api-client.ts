@@ -37,6 +37,12 @@ function parseJson(text: string): unknown {
   }
 }
 
+/** Media types of one request besides plain JSON. */
+export interface RequestMedia {
+  accept?: string;
+  contentType?: string;
+}
+
 export interface ApiClientOptions {
   baseUrl: string;
   token: string;
@@ -60,12 +66,14 @@ export class ApiClient {
     this.watchAgent = this.https ? new Agent({ keepAlive: false, ca: opts.caPem }) : new HttpAgent({ keepAlive: false });
   }
 
-  get<T extends KubeObject>(path: string): Promise<T> {
-    return this.call('GET', path) as Promise<T>;
+  /** GET one object; `accept` asks for another view (e.g. PartialObjectMetadata). */
+  get<T extends KubeObject>(path: string, accept?: string): Promise<T> {
+    return this.call('GET', path, undefined, accept ? { accept } : undefined) as Promise<T>;
   }
 
-  list<T extends KubeObject>(path: string): Promise<KubeList<T>> {
-    return this.call('GET', path) as Promise<KubeList<T>>;
+  /** LIST a collection; `accept` asks for another view (e.g. PartialObjectMetadataList). */
+  list<T extends KubeObject>(path: string, accept?: string): Promise<KubeList<T>> {
+    return this.call('GET', path, undefined, accept ? { accept } : undefined) as Promise<KubeList<T>>;
   }
 
   create<T extends KubeObject>(path: string, body: T): Promise<T> {
@@ -76,8 +84,16 @@ export class ApiClient {
     return this.call('PUT', path, body) as Promise<T>;
   }
 
+  /** PATCH with a JSON merge patch (`application/merge-patch+json`). */
+  mergePatch<T extends KubeObject>(path: string, patch: unknown): Promise<T> {
+    return this.call('PATCH', path, patch, { contentType: 'application/merge-patch+json' }) as Promise<T>;
+  }
+
   /** DELETE, optionally with DeleteOptions (preconditions, propagation). */
-  delete(path: string, options?: { preconditions?: { uid?: string; resourceVersion?: string } }): Promise<unknown> {
+  delete(
+    path: string,
+    options?: { preconditions?: { uid?: string; resourceVersion?: string }; propagationPolicy?: 'Background' | 'Foreground' | 'Orphan' },
+  ): Promise<unknown> {
     return this.call('DELETE', path, options && { apiVersion: 'v1', kind: 'DeleteOptions', ...options });
   }
 
@@ -86,10 +102,10 @@ export class ApiClient {
     this.watchAgent.destroy();
   }
 
-  private headers(): Record<string, string> {
+  private headers(accept = 'application/json'): Record<string, string> {
     return {
       Authorization: `Bearer ${this.opts.token}`,
-      Accept: 'application/json',
+      Accept: accept,
       'User-Agent': this.opts.userAgent ?? 'cluster-controller-manager',
     };
   }
@@ -99,12 +115,12 @@ export class ApiClient {
    * event line; resolves when the server ends the stream or `signal` aborts; rejects with ApiError
    * when the watch is refused (e.g. 410 for a compacted resourceVersion).
    */
-  watch(path: string, onEvent: (event: WatchEvent) => void, signal: AbortSignal): Promise<void> {
+  watch(path: string, onEvent: (event: WatchEvent) => void, signal: AbortSignal, accept?: string): Promise<void> {
     const url = new URL(path, this.opts.baseUrl);
     const send = this.https ? request : httpRequest;
     return new Promise((resolve, reject) => {
       if (signal.aborted) return resolve();
-      const req = send(url, { method: 'GET', headers: this.headers(), agent: this.watchAgent }, (res) => {
+      const req = send(url, { method: 'GET', headers: this.headers(accept), agent: this.watchAgent }, (res) => {
         const code = res.statusCode ?? 0;
         if (code >= 400) {
           const chunks: Buffer[] = [];
@@ -146,22 +162,22 @@ export class ApiClient {
    * its idle ones) fails with ECONNRESET before the request was read: that is sent again on a
    * fresh connection, as Node's documentation advises for `reusedSocket`, at most twice.
    */
-  async call(method: string, path: string, body?: unknown): Promise<unknown> {
+  async call(method: string, path: string, body?: unknown, media?: RequestMedia): Promise<unknown> {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.callOnce(method, path, body);
+        return await this.callOnce(method, path, body, media);
       } catch (err) {
         if (attempt >= 2 || !(err instanceof StaleConnectionError)) throw err instanceof StaleConnectionError ? err.cause : err;
       }
     }
   }
 
-  private callOnce(method: string, path: string, body?: unknown): Promise<unknown> {
+  private callOnce(method: string, path: string, body?: unknown, media: RequestMedia = {}): Promise<unknown> {
     const url = new URL(path, this.opts.baseUrl);
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-    const headers = this.headers();
+    const headers = this.headers(media.accept);
     if (payload) {
-      headers['Content-Type'] = 'application/json';
+      headers['Content-Type'] = media.contentType ?? 'application/json';
       headers['Content-Length'] = String(payload.length);
     }
     const send = this.https ? request : httpRequest;

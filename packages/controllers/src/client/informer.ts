@@ -3,7 +3,8 @@ import type { KubeList, KubeObject, Status } from '@cluster/apimachinery';
 import { ApiError, type ApiClient, type WatchEvent } from './api-client.js';
 
 export type InformerEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
-export type InformerHandler<T> = (type: InformerEventType, object: T) => void;
+/** A change: the object now (the last one held, for DELETED) and the copy held before, if any. */
+export type InformerHandler<T> = (type: InformerEventType, object: T, previous: T | undefined) => void;
 
 export interface InformerOptions {
   logger?: Logger;
@@ -11,6 +12,23 @@ export interface InformerOptions {
   retryMs?: number;
   /** Server-side bound of one watch request; the informer re-watches from where it was. */
   watchTimeoutSeconds?: number;
+  /** Accept headers of the list and the watch, for another view (metadata only); JSON by default. */
+  accept?: { list: string; watch: string };
+  /**
+   * Reduces each object before it is held and handed to handlers (client-go's SetTransform), so a
+   * controller that needs a few fields keeps only those. Must keep metadata name, namespace and
+   * resourceVersion.
+   */
+  transform?: (object: KubeObject) => KubeObject;
+  /**
+   * Reduces what is held further than what handlers get (after `transform`), or holds nothing of an
+   * object (undefined): a controller that keeps its own index needs only name, namespace, uid and
+   * resourceVersion of the objects it cares about. A relist's DELETED and `previous` carry the held
+   * form; the removal of an object not held is seen only from the watch (`relisted` covers a gap).
+   */
+  store?: (object: KubeObject) => KubeObject | undefined;
+  /** Called after each list that replaced the held state (`first`: the initial one). */
+  relisted?: (first: boolean) => void;
 }
 
 const keyOf = (o: KubeObject) => `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;
@@ -24,6 +42,7 @@ export class Informer<T extends KubeObject = KubeObject> {
   private readonly items = new Map<string, T>();
   private readonly handlers = new Set<InformerHandler<T>>();
   private resourceVersion = '';
+  private listedOnce = false;
   private syncedOnce!: () => void;
   /** Resolves once the first list has been loaded. */
   readonly synced = new Promise<void>((resolve) => (this.syncedOnce = resolve));
@@ -77,23 +96,26 @@ export class Informer<T extends KubeObject = KubeObject> {
   }
 
   private async relist(): Promise<void> {
-    const list = await this.client.list<T>(this.path);
+    const list = await this.client.list<T>(this.path, this.opts.accept?.list);
     const seen = new Set<string>();
-    for (const obj of list.items) {
+    for (const listed of list.items) {
+      const obj = this.reduce(listed);
       const key = keyOf(obj);
       seen.add(key);
       const old = this.items.get(key);
-      this.items.set(key, obj);
-      if (!old) this.emit('ADDED', obj);
-      else if (old.metadata.resourceVersion !== obj.metadata.resourceVersion) this.emit('MODIFIED', obj);
+      this.hold(key, obj);
+      if (!old) this.emit('ADDED', obj, undefined);
+      else if (old.metadata.resourceVersion !== obj.metadata.resourceVersion) this.emit('MODIFIED', obj, old);
     }
     for (const [key, old] of this.items) {
       if (!seen.has(key)) {
         this.items.delete(key);
-        this.emit('DELETED', old);
+        this.emit('DELETED', old, old);
       }
     }
     this.resourceVersion = (list as KubeList<T>).metadata.resourceVersion ?? '';
+    this.opts.relisted?.(!this.listedOnce);
+    this.listedOnce = true;
     this.syncedOnce();
   }
 
@@ -101,7 +123,17 @@ export class Informer<T extends KubeObject = KubeObject> {
     const sep = this.path.includes('?') ? '&' : '?';
     const timeout = this.opts.watchTimeoutSeconds ?? 300;
     const url = `${this.path}${sep}watch=1&allowWatchBookmarks=true&timeoutSeconds=${timeout}&resourceVersion=${encodeURIComponent(this.resourceVersion)}`;
-    await this.client.watch(url, (event) => this.apply(event as WatchEvent<T>), signal);
+    await this.client.watch(url, (event) => this.apply(event as WatchEvent<T>), signal, this.opts.accept?.watch);
+  }
+
+  private reduce(obj: T): T {
+    return this.opts.transform ? (this.opts.transform(obj) as T) : obj;
+  }
+
+  private hold(key: string, obj: T): void {
+    const held = this.opts.store ? (this.opts.store(obj) as T | undefined) : obj;
+    if (held) this.items.set(key, held);
+    else this.items.delete(key);
   }
 
   private apply(event: WatchEvent<T>): void {
@@ -112,16 +144,18 @@ export class Informer<T extends KubeObject = KubeObject> {
     const rv = event.object.metadata.resourceVersion;
     if (rv) this.resourceVersion = rv;
     if (event.type === 'BOOKMARK') return;
-    const key = keyOf(event.object);
+    const obj = this.reduce(event.object);
+    const key = keyOf(obj);
+    const old = this.items.get(key);
     if (event.type === 'DELETED') this.items.delete(key);
-    else this.items.set(key, event.object);
-    this.emit(event.type, event.object);
+    else this.hold(key, obj);
+    this.emit(event.type, obj, old);
   }
 
-  private emit(type: InformerEventType, obj: T): void {
+  private emit(type: InformerEventType, obj: T, previous: T | undefined): void {
     for (const h of this.handlers) {
       try {
-        h(type, obj);
+        h(type, obj, previous);
       } catch (err) {
         this.opts.logger?.warn({ err, path: this.path }, 'informer handler failed');
       }

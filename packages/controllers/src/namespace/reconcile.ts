@@ -1,5 +1,5 @@
 import type { KubeObject } from '@cluster/apimachinery';
-import type { ApiClient } from '../client/api-client.js';
+import { ApiError, type ApiClient } from '../client/api-client.js';
 import type { NamespacedCollection } from './discover.js';
 
 export interface Namespace extends KubeObject {
@@ -11,9 +11,13 @@ export const NAMESPACE_FINALIZER = 'kubernetes';
 
 export type ReconcileResult = 'done' | 'waiting' | 'nothing-to-do';
 
+const BACKGROUND = { apiVersion: 'v1', kind: 'DeleteOptions', propagationPolicy: 'Background' };
+
 /**
  * One pass over a namespace being deleted (SPEC 3.1 for namespaces): delete every collection in
- * it; when all are empty, remove the `kubernetes` finalizer through `/finalize`, which lets the
+ * it, with Background propagation as upstream's namespace deleter (dependents elsewhere are the
+ * garbage collector's; an `orphan` or `foregroundDeletion` finalizer left on an object is dropped;
+ * other finalizers hold their objects and the namespace waits); when all are empty, remove the `kubernetes` finalizer through `/finalize`, which lets the
  * server remove the namespace. Objects held by their own finalizers keep it waiting.
  */
 export async function reconcileNamespace(
@@ -26,7 +30,16 @@ export async function reconcileNamespace(
   let remaining = 0;
   for (const c of collections) {
     const path = `${c.groupVersionPath}/namespaces/${encodeURIComponent(name)}/${c.resource}`;
-    await client.call('DELETE', path);
+    if (c.deleteCollection) {
+      await client.call('DELETE', path, BACKGROUND);
+    } else {
+      for (const item of (await client.list(path)).items) {
+        if (item.metadata.deletionTimestamp) continue;
+        await client.call('DELETE', `${path}/${encodeURIComponent(item.metadata.name ?? '')}`, BACKGROUND).catch((e: unknown) => {
+          if (!(e instanceof ApiError && e.code === 404)) throw e;
+        });
+      }
+    }
     const left = await client.list(path);
     remaining += left.items.length;
   }

@@ -25,6 +25,8 @@ const ts = useTestServer([
   `--max-requests-inflight=${READ_LIMIT}`,
   `--max-mutating-requests-inflight=${WRITE_LIMIT}`,
   '--controllers=-namespace',
+  // This file is about the max-in-flight filter's place; priority-and-fairness.test.ts checks APF's.
+  '--enable-priority-and-fairness=false',
 ]);
 
 const G = 'rbac.authorization.k8s.io';

@@ -92,6 +92,56 @@ describe('service accounts and tokens (AlwaysAllow)', () => {
     expect((await ts.request('GET', '/api/v1/namespaces', { token: other.json.status.token })).status).toBe(401);
   });
 
+  test('pods get the API credentials volume; pod-bound tokens (forged bindings refused, invalid once the pod is gone)', async () => {
+    const ts = server();
+    const NS = '/api/v1/namespaces/default';
+    const tr = (spec: object) => ({ body: { kind: 'TokenRequest', apiVersion: 'authentication.k8s.io/v1', spec } });
+    for (const name of ['runner', 'other']) expect((await ts.request('POST', `${NS}/serviceaccounts`, { body: { metadata: { name } } })).status).toBe(201);
+    const mk = async (name: string, sa: string) => {
+      const res = await ts.request('POST', `${NS}/pods`, { body: { metadata: { name }, spec: { serviceAccountName: sa, containers: [{ name: 'c', image: 'x' }] } } });
+      expect(res.status).toBe(201);
+      return res.json;
+    };
+    const web = await mk('web', 'runner');
+    const vol = web.spec.volumes.find((v: { name: string }) => v.name.startsWith('kube-api-access-'));
+    expect(vol.projected.sources[0]).toEqual({ serviceAccountToken: { path: 'token', expirationSeconds: 3607 } });
+    expect(web.spec.containers[0].volumeMounts).toEqual([{ name: vol.name, readOnly: true, mountPath: '/var/run/secrets/kubernetes.io/serviceaccount' }]);
+    const theirs = await mk('theirs', 'other');
+    const url = `${NS}/serviceaccounts/runner/token`;
+
+    // Forged bindings: a pod of another account, a stale uid, a pod that does not exist.
+    const otherSa = await ts.request('POST', url, tr({ boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'theirs', uid: theirs.metadata.uid } }));
+    expect(otherSa.status).toBe(400);
+    expect(otherSa.json).toMatchObject({ reason: 'BadRequest', message: 'cannot bind token for serviceaccount "runner" to pod running with different serviceaccount name.' });
+    const wrongUid = await ts.request('POST', url, tr({ boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'web', uid: theirs.metadata.uid } }));
+    expect(wrongUid.status).toBe(409);
+    expect(wrongUid.json.message).toContain(`the UID in the bound object reference (${theirs.metadata.uid}) does not match the UID in record`);
+    const gone = await ts.request('POST', url, tr({ boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'nobody', uid: web.metadata.uid } }));
+    expect(gone.status).toBe(404);
+    expect(gone.json.message).toBe('pods "nobody" not found');
+
+    // The kubelet's request: bound to the pod, its uid, the volume's lifetime.
+    const res = await ts.request('POST', url, tr({ expirationSeconds: 3607, boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'web', uid: web.metadata.uid } }));
+    expect(res.status).toBe(201);
+    const token: string = res.json.status.token;
+    const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString());
+    expect(claims['k8s.io']).toMatchObject({ namespace: 'default', serviceaccount: { name: 'runner' }, pod: { name: 'web', uid: web.metadata.uid } });
+    expect(claims.exp - claims.iat).toBe(3607);
+    const review = await ts.request('POST', '/apis/authentication.k8s.io/v1/tokenreviews', { body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token } } });
+    expect(review.json.status).toMatchObject({
+      authenticated: true,
+      user: { username: 'system:serviceaccount:default:runner', extra: { 'authentication.k8s.io/pod-name': ['web'], 'authentication.k8s.io/pod-uid': [web.metadata.uid] } },
+    });
+    expect((await ts.request('GET', `${NS}/configmaps`, { token })).status).toBe(200);
+    // A pod with no node is deleted at once; its tokens stop working.
+    expect((await ts.request('DELETE', `${NS}/pods/web`)).status).toBe(200);
+    expect((await ts.request('GET', `${NS}/pods/web`)).status).toBe(404);
+    expect((await ts.request('GET', `${NS}/configmaps`, { token })).status).toBe(401);
+    // Recreated under the same name: a new uid, and the old token stays invalid.
+    await mk('web', 'runner');
+    expect((await ts.request('GET', `${NS}/configmaps`, { token })).status).toBe(401);
+  });
+
   test('secrets: stringData folded into data, type defaulted and immutable, base64 checked', async () => {
     const ts = server();
     const res = await ts.request('POST', '/api/v1/namespaces/default/secrets', { body: { metadata: { name: 'folded' }, data: { a: b64('x') }, stringData: { a: 'y', b: 'z' } } });

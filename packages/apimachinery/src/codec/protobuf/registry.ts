@@ -100,6 +100,12 @@ const TABLE: readonly GroupVersionKinds[] = [
     kinds: ['ValidatingWebhookConfiguration', 'ValidatingWebhookConfigurationList', 'MutatingWebhookConfiguration', 'MutatingWebhookConfigurationList'],
   },
   { prefix: 'node', version: 'v1', pkg: 'k8s.io.api.node.v1', kinds: ['RuntimeClass', 'RuntimeClassList'] },
+  ...['v1beta2', 'v1beta1'].map((version) => ({
+    prefix: 'flowcontrol.apiserver',
+    version,
+    pkg: `k8s.io.api.flowcontrol.${version}`,
+    kinds: ['FlowSchema', 'FlowSchemaList', 'PriorityLevelConfiguration', 'PriorityLevelConfigurationList'],
+  })),
   { prefix: 'scheduling', version: 'v1', pkg: 'k8s.io.api.scheduling.v1', kinds: ['PriorityClass', 'PriorityClassList'] },
   {
     prefix: 'storage',

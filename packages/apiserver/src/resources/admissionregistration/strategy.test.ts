@@ -57,3 +57,23 @@ describe('webhook configuration validation', () => {
     expect(brief(mutating.validate(config(good(), good())))).toEqual(['webhooks[1].name FieldValueDuplicate']);
   });
 });
+
+describe('admissionregistration/v1beta1 (a removed version over the same objects)', () => {
+  const beta = webhookConfigurationStrategy(true, 'v1beta1');
+  test('its own defaults', () => {
+    const c = config({ name: 'old.example.com', clientConfig: { url: 'https://127.0.0.1/' } });
+    beta.prepareForCreate(c);
+    expect(c.webhooks![0]).toMatchObject({ failurePolicy: 'Ignore', matchPolicy: 'Exact', timeoutSeconds: 30, sideEffects: 'Unknown', admissionReviewVersions: ['v1beta1'], reinvocationPolicy: 'Never' });
+    expect(brief(beta.validate(c))).toEqual([]);
+  });
+  test('Unknown or Some side effects and repeated names are allowed; v1 refuses them unless the stored object had them', () => {
+    const c = config({ ...good(), sideEffects: 'Some' }, { ...good(), sideEffects: 'Unknown' });
+    c.metadata.resourceVersion = '5';
+    beta.prepareForCreate(c);
+    expect(brief(beta.validate(c))).toEqual([]);
+    expect(brief(mutating.validate(c))).toEqual(['webhooks[0].sideEffects FieldValueNotSupported', 'webhooks[1].name FieldValueDuplicate', 'webhooks[1].sideEffects FieldValueNotSupported']);
+    expect(brief(mutating.validateUpdate(c, c))).toEqual([]);
+    const clean = config(good());
+    expect(brief(mutating.validateUpdate({ ...c, metadata: { ...c.metadata } }, clean))).toContain('webhooks[1].name FieldValueDuplicate');
+  });
+});

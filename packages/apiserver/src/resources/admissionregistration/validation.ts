@@ -14,6 +14,7 @@ import type { RuleWithOperations, Webhook, WebhookClientConfig, WebhookConfigura
 const FAILURE_POLICIES = ['Fail', 'Ignore'];
 const MATCH_POLICIES = ['Equivalent', 'Exact'];
 const SIDE_EFFECTS = ['None', 'NoneOnDryRun'];
+const V1BETA1_SIDE_EFFECTS = ['None', 'NoneOnDryRun', 'Some', 'Unknown'];
 const REVIEW_VERSIONS = ['v1', 'v1beta1'];
 const OPERATIONS = ['*', 'CONNECT', 'CREATE', 'DELETE', 'UPDATE'];
 const SCOPES = ['*', 'Cluster', 'Namespaced'];
@@ -29,6 +30,41 @@ export function defaultWebhook(w: Webhook, mutating: boolean): void {
   if (mutating) w.reinvocationPolicy ??= 'Never';
   for (const r of w.rules ?? []) r.scope ??= '*';
   if (w.clientConfig?.service) w.clientConfig.service.port ??= 443;
+}
+
+/** admissionregistration/v1beta1's defaults (a removed version): laxer than v1's. */
+export function defaultWebhookV1beta1(w: Webhook, mutating: boolean): void {
+  w.failurePolicy ??= 'Ignore';
+  w.matchPolicy ??= 'Exact';
+  w.sideEffects ??= 'Unknown';
+  w.timeoutSeconds ??= 30;
+  if (!w.admissionReviewVersions?.length) w.admissionReviewVersions = ['v1beta1'];
+  defaultWebhook(w, mutating);
+}
+
+/**
+ * What upstream's validation requires of a request's version: v1 requires unique webhook names,
+ * sideEffects None or NoneOnDryRun and an AdmissionReview version it knows; v1beta1 does not, and
+ * an update through v1 keeps what the stored object already had (as upstream's update validation).
+ */
+export interface WebhookValidationOptions {
+  uniqueNames: boolean;
+  noSideEffects: boolean;
+  knownReviewVersion: boolean;
+}
+
+export const V1_VALIDATION: WebhookValidationOptions = { uniqueNames: true, noSideEffects: true, knownReviewVersion: true };
+export const V1BETA1_VALIDATION: WebhookValidationOptions = { uniqueNames: false, noSideEffects: false, knownReviewVersion: false };
+
+/** v1's options for an update of `old`: a requirement the stored object did not meet is not imposed. */
+export function v1UpdateValidation(old: WebhookConfiguration): WebhookValidationOptions {
+  const webhooks = old.webhooks ?? [];
+  const names = webhooks.map((w) => w.name);
+  return {
+    uniqueNames: new Set(names).size === names.length,
+    noSideEffects: webhooks.every((w) => w.sideEffects === undefined || SIDE_EFFECTS.includes(w.sideEffects)),
+    knownReviewVersion: webhooks.every((w) => (w.admissionReviewVersions ?? []).some((v) => REVIEW_VERSIONS.includes(v))),
+  };
 }
 
 function validateRule(r: RuleWithOperations, path: string): FieldErrorList {
@@ -100,7 +136,7 @@ function validateClientConfig(cc: WebhookClientConfig | undefined, path: string)
   return errs;
 }
 
-function validateWebhook(w: Webhook, path: string, mutating: boolean): FieldErrorList {
+function validateWebhook(w: Webhook, path: string, mutating: boolean, o: WebhookValidationOptions): FieldErrorList {
   const errs: FieldErrorList = [];
   const np = child(path, 'name');
   if (!w.name) errs.push(required(np));
@@ -111,15 +147,16 @@ function validateWebhook(w: Webhook, path: string, mutating: boolean): FieldErro
   (w.rules ?? []).forEach((r, i) => errs.push(...validateRule(r, index(child(path, 'rules'), i))));
   if (w.failurePolicy !== undefined && !FAILURE_POLICIES.includes(w.failurePolicy)) errs.push(notSupported(child(path, 'failurePolicy'), w.failurePolicy, FAILURE_POLICIES));
   if (w.matchPolicy !== undefined && !MATCH_POLICIES.includes(w.matchPolicy)) errs.push(notSupported(child(path, 'matchPolicy'), w.matchPolicy, MATCH_POLICIES));
-  if (w.sideEffects === undefined) errs.push(required(child(path, 'sideEffects'), `must specify one of ${SIDE_EFFECTS.join(', ')}`));
-  else if (!SIDE_EFFECTS.includes(w.sideEffects)) errs.push(notSupported(child(path, 'sideEffects'), w.sideEffects, SIDE_EFFECTS));
+  const sideEffects = o.noSideEffects ? SIDE_EFFECTS : V1BETA1_SIDE_EFFECTS;
+  if (w.sideEffects === undefined) errs.push(required(child(path, 'sideEffects'), `must specify one of ${sideEffects.join(', ')}`));
+  else if (!sideEffects.includes(w.sideEffects)) errs.push(notSupported(child(path, 'sideEffects'), w.sideEffects, sideEffects));
   if (w.timeoutSeconds !== undefined && (w.timeoutSeconds < 1 || w.timeoutSeconds > 30)) {
     errs.push(invalid(child(path, 'timeoutSeconds'), w.timeoutSeconds, 'the timeout value must be between 1 and 30 seconds'));
   }
   const versions = w.admissionReviewVersions ?? [];
   const vp = child(path, 'admissionReviewVersions');
   if (versions.length === 0) errs.push(required(vp, `must specify one of ${REVIEW_VERSIONS.join(', ')}`));
-  else if (!versions.some((v) => REVIEW_VERSIONS.includes(v))) errs.push(invalid(vp, versions, `must include at least one of ${REVIEW_VERSIONS.join(', ')}`));
+  else if (o.knownReviewVersion && !versions.some((v) => REVIEW_VERSIONS.includes(v))) errs.push(invalid(vp, versions, `must include at least one of ${REVIEW_VERSIONS.join(', ')}`));
   const seenVersions = new Set<string>();
   versions.forEach((v, i) => {
     if (seenVersions.has(v)) errs.push(invalid(index(vp, i), v, 'duplicate version'));
@@ -135,14 +172,14 @@ function validateWebhook(w: Webhook, path: string, mutating: boolean): FieldErro
 }
 
 /** Upstream's ValidateValidatingWebhookConfiguration / ValidateMutatingWebhookConfiguration (without the metadata). */
-export function validateWebhookConfiguration(c: WebhookConfiguration, mutating: boolean): FieldErrorList {
+export function validateWebhookConfiguration(c: WebhookConfiguration, mutating: boolean, o: WebhookValidationOptions = V1_VALIDATION): FieldErrorList {
   const errs: FieldErrorList = [];
   const names = new Set<string>();
   (c.webhooks ?? []).forEach((w, i) => {
     const path = index('webhooks', i);
-    if (w.name && names.has(w.name)) errs.push(duplicate(child(path, 'name'), w.name));
+    if (o.uniqueNames && w.name && names.has(w.name)) errs.push(duplicate(child(path, 'name'), w.name));
     if (w.name) names.add(w.name);
-    errs.push(...validateWebhook(w, path, mutating));
+    errs.push(...validateWebhook(w, path, mutating, o));
   });
   return errs;
 }

@@ -24,12 +24,13 @@ interface TokenRequest extends KubeObject {
   };
 }
 
-/** What the token subresource needs; `secrets` reads the Secret a token is bound to. */
+/** What the token subresource needs; `secrets` and `pods` read the object a token is bound to. */
 export interface TokenRequestDeps {
   issuer: ServiceAccountTokenIssuer;
   /** --api-audiences: the default `spec.audiences`. */
   apiAudiences: readonly string[];
   secrets: ObjectLookup;
+  pods: ObjectLookup;
   apiDomain: string;
   now?: () => number;
 }
@@ -56,9 +57,8 @@ function rfc3339(ms: number): string {
 
 /**
  * serviceaccounts/token (POST a TokenRequest): defaults audiences to the API audiences and
- * expirationSeconds to 3600, checks them (422), resolves a bound Secret (404 when missing, 409
- * on a uid mismatch; Pods are not served, so a Pod reference is 404 as for a missing pod; other
- * kinds 400), and answers the request with `status.token` and `status.expirationTimestamp`.
+ * expirationSeconds to 3600, checks them (422), resolves a bound Secret or Pod (404 when missing,
+ * 409 on a uid mismatch, 400 for a pod running as another account or any other kind), and answers the request with `status.token` and `status.expirationTimestamp`.
  */
 export function tokenRequestCreater(deps: TokenRequestDeps): SubresourceCreater {
   const gk = { group: `authentication.${deps.apiDomain}`, kind: 'TokenRequest' };
@@ -71,25 +71,33 @@ export function tokenRequestCreater(deps: TokenRequestDeps): SubresourceCreater 
       if (!spec.audiences || spec.audiences.length === 0) spec.audiences = [...deps.apiAudiences];
       spec.expirationSeconds ??= DEFAULT_TOKEN_SECONDS;
       let secret: { name: string; uid: string } | undefined;
+      let pod: { name: string; uid: string } | undefined;
       const ref = spec.boundObjectRef;
       if (ref) {
         const group = (ref.apiVersion ?? '').includes('/') ? ref.apiVersion!.split('/')[0] : '';
         const version = (ref.apiVersion ?? '').split('/').pop() ?? '';
         const name = ref.name ?? '';
-        if (group === '' && ref.kind === 'Secret') {
-          const obj = await deps.secrets(req.namespace, name);
-          if (!obj) throw newNotFound({ group: '', resource: 'secrets' }, name);
+        const bound = (resource: string, obj: KubeObject | undefined): { name: string; uid: string } => {
+          if (!obj) throw newNotFound({ group: '', resource }, name);
           const uid = obj.metadata.uid ?? '';
           if (ref.uid && ref.uid !== uid) {
             throw newConflict(
-              { group: '', resource: 'secrets' },
+              { group: '', resource },
               name,
               `the UID in the bound object reference (${ref.uid}) does not match the UID in record. The object might have been deleted and then recreated`,
             );
           }
-          secret = { name, uid };
+          return { name, uid };
+        };
+        if (group === '' && ref.kind === 'Secret') {
+          secret = bound('secrets', await deps.secrets(req.namespace, name));
         } else if (group === '' && ref.kind === 'Pod') {
-          throw newNotFound({ group: '', resource: 'pods' }, name);
+          const obj = await deps.pods(req.namespace, name);
+          // Only a pod running as this account may carry its token (a kubelet asks for the pod's own).
+          if (obj && (obj as { spec?: { serviceAccountName?: string } }).spec?.serviceAccountName !== req.name) {
+            throw newBadRequest(`cannot bind token for serviceaccount "${req.name}" to pod running with different serviceaccount name.`);
+          }
+          pod = bound('pods', obj);
         } else {
           throw newBadRequest(`cannot bind token to object of type ${group}/${version}, Kind=${ref.kind ?? ''}`);
         }
@@ -99,6 +107,7 @@ export function tokenRequestCreater(deps: TokenRequestDeps): SubresourceCreater 
         namespace: req.namespace,
         serviceAccount: { name: parent.metadata.name ?? req.name, uid: parent.metadata.uid ?? '' },
         secret,
+        pod,
         audiences: spec.audiences,
         expirationSeconds: spec.expirationSeconds,
         now,

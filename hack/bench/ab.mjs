@@ -1,0 +1,177 @@
+// Interleaved A/B of two server builds' CPU per request: `node hack/bench/ab.mjs --a=<main.js>
+// [--b=<main.js>] [--rounds=5] [--batch=2000] [--only=create,get,...] [-- <replica flags>]`.
+//
+// On a shared machine a whole `make bench` run of one build and then one of the other see
+// different machines (other processes come and go), so their CPU-per-request figures differ by
+// more than most changes do. Here both builds run at once, each with an etcd of its own, and
+// every round gives each workload a batch on A, then the same batch on B (then B before A in
+// the next round), so both sides see the same machine within seconds. For every batch the
+// replica's CPU (user + system of all its processes, from /proc) is divided by the operations.
+// The report gives per workload and side the median and the minimum over the rounds (the
+// minimum is what the build costs when least disturbed), and B/A of both.
+//
+// --b defaults to this tree's build (packages/server/dist/src/main.js). Needs etcd on PATH.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { newEtcdClient } from '../../packages/storage/dist/src/index.js';
+import { HttpClient, prepareNamespace, WORKLOAD_ROLE } from './lib/http-client.mjs';
+import { startBenchEtcd, startReplica, stopAll, readCpuSeconds, repoRoot } from './lib/processes.mjs';
+import { runLoad, quantile } from './lib/load.mjs';
+import { configMapBody, objectName, putStoredConfigMaps } from './lib/objects.mjs';
+
+const CONCURRENCY = 64;
+const NS = 'bench-ab';
+const LIST_NS = 'bench-ab-list';
+
+function arg(name, dflt) {
+  const a = process.argv.slice(2).find((x) => x.startsWith(`--${name}=`));
+  return a ? a.slice(name.length + 3) : dflt;
+}
+
+const A = arg('a');
+const B = arg('b', join(repoRoot, 'packages', 'server', 'dist', 'src', 'main.js'));
+const ROUNDS = Number(arg('rounds', '5'));
+const BATCH = Number(arg('batch', '2000'));
+const LIST_ITEMS = Number(arg('list-items', '2000'));
+const ONLY = arg('only', 'create,get,get-cached,list-cached,list-paged').split(',');
+const dd = process.argv.indexOf('--');
+const REPLICA_ARGS = dd >= 0 ? process.argv.slice(dd + 1) : [];
+if (!A) {
+  process.stderr.write('usage: node hack/bench/ab.mjs --a=<server main.js> [--b=<main.js>] [--rounds=5] [--batch=2000] [--only=...] [-- replica flags]\n');
+  process.exit(2);
+}
+const log = (m) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${m}\n`);
+
+async function startSide(label, main, tmp) {
+  const etcdProc = await startBenchEtcd(join(tmp, `${label}-etcd`));
+  const etcd = newEtcdClient([etcdProc.endpoint]);
+  const replica = await startReplica({ etcdEndpoint: etcdProc.endpoint, dataDir: join(tmp, `${label}-server`), main: resolve(main), extraArgs: REPLICA_ARGS });
+  const admin = new HttpClient({ host: replica.host, port: replica.port, ca: replica.ca, token: replica.token, maxSockets: 4 });
+  await admin.json('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', WORKLOAD_ROLE);
+  const api = new HttpClient({ host: replica.host, port: replica.port, ca: replica.ca, clientCert: replica.clientCert, maxSockets: CONCURRENCY });
+  await prepareNamespace(admin, api, NS, replica.workloadUser);
+  await prepareNamespace(admin, api, LIST_NS, replica.workloadUser);
+  await putStoredConfigMaps(etcd, LIST_NS, 'cm', LIST_ITEMS);
+  for (let i = 0; i < 120; i++) {
+    const res = await api.request('GET', `/api/v1/namespaces/${LIST_NS}/configmaps?resourceVersion=0`);
+    if (res.status === 200 && JSON.parse(res.body.toString('utf8')).items.length === LIST_ITEMS) break;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  log(`${label}: ${main} at ${replica.url} (pid ${replica.pid})`);
+  return { label, etcd, replica, admin, api, created: 0 };
+}
+
+/** Deterministic pseudo-random index (mulberry32 step). */
+function rnd(seed) {
+  let t = (seed + 0x6d2b79f5) >>> 0;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return (t ^ (t >>> 14)) >>> 0;
+}
+
+async function expect200(api, method, path, body) {
+  const res = await api.request(method, path, body);
+  if (res.status !== 200 && res.status !== 201) throw new Error(`${method} ${path}: HTTP ${res.status}: ${res.body.toString('utf8').slice(0, 200)}`);
+  return res;
+}
+
+/** One batch of a workload on one side; returns the operations done. */
+async function batch(side, workload, round) {
+  const { api } = side;
+  const path = `/api/v1/namespaces/${NS}/configmaps`;
+  if (workload === 'create') {
+    const first = side.created;
+    side.created += BATCH;
+    const bodies = Array.from({ length: BATCH }, (_, i) => JSON.stringify(configMapBody(NS, objectName('cm', first + i))));
+    const run = await runLoad({ total: BATCH, concurrency: CONCURRENCY, timeCapMs: 120_000, op: (i) => expect200(api, 'POST', path, bodies[i]) });
+    if (run.errors) throw new Error(`create: ${run.firstError}`);
+    return run.done;
+  }
+  if (workload === 'get' || workload === 'get-cached') {
+    const q = workload === 'get' ? '' : '?resourceVersion=0';
+    const n = side.created;
+    const run = await runLoad({
+      total: BATCH,
+      concurrency: CONCURRENCY,
+      timeCapMs: 120_000,
+      op: async (i) => JSON.parse((await expect200(api, 'GET', `${path}/${objectName('cm', rnd(round * BATCH + i) % n)}${q}`)).body.toString('utf8')),
+    });
+    if (run.errors) throw new Error(`${workload}: ${run.firstError}`);
+    return run.done;
+  }
+  const lists = Math.max(5, Math.round(BATCH / 100));
+  const listPath = `/api/v1/namespaces/${LIST_NS}/configmaps`;
+  for (let l = 0; l < lists; l++) {
+    if (workload === 'list-cached') JSON.parse((await expect200(api, 'GET', `${listPath}?resourceVersion=0`)).body.toString('utf8'));
+    else if (workload === 'list-quorum') JSON.parse((await expect200(api, 'GET', listPath)).body.toString('utf8'));
+    else {
+      let cont = '';
+      for (let p = 0; p < 1000; p++) {
+        const q = cont ? `limit=500&continue=${encodeURIComponent(cont)}` : 'limit=500';
+        cont = JSON.parse((await expect200(api, 'GET', `${listPath}?${q}`)).body.toString('utf8')).metadata?.continue ?? '';
+        if (!cont) break;
+      }
+    }
+  }
+  return lists;
+}
+
+async function main() {
+  const tmp = await mkdtemp(join(tmpdir(), 'cluster-ab-'));
+  const sides = [];
+  const figures = {};
+  try {
+    sides.push(await startSide('A', A, tmp));
+    sides.push(await startSide('B', B, tmp));
+    // Objects for the reads, and a warm-up of every workload (unmeasured).
+    for (const s of sides) {
+      await batch(s, 'create', 0);
+      for (const w of ONLY) if (w !== 'create') await batch(s, w, 0);
+    }
+    for (let r = 1; r <= ROUNDS; r++) {
+      for (const w of ONLY) {
+        const order = r % 2 ? sides : [...sides].reverse();
+        for (const s of order) {
+          const c0 = await readCpuSeconds(s.replica.pid);
+          const t0 = performance.now();
+          const ops = await batch(s, w, r);
+          const secs = (performance.now() - t0) / 1000;
+          const cpu = (await readCpuSeconds(s.replica.pid)) - c0;
+          ((figures[w] ??= { A: [], B: [] })[s.label]).push({ us: (cpu / ops) * 1e6, rate: ops / secs });
+        }
+      }
+      log(`round ${r}/${ROUNDS} done`);
+    }
+  } finally {
+    for (const s of sides) {
+      s.api.close();
+      s.admin.close();
+      s.etcd.close();
+    }
+    await stopAll();
+    await rm(tmp, { recursive: true, force: true }).catch(() => {});
+  }
+  const fmt = (us) => (us >= 10_000 ? `${(us / 1000).toFixed(1)} ms` : `${us.toFixed(0)} µs`);
+  const out = [`A = ${A}`, `B = ${B}`, `${ROUNDS} rounds of ${BATCH} requests (lists: ${Math.max(5, Math.round(BATCH / 100))} of ${LIST_ITEMS} items); replica flags: ${REPLICA_ARGS.join(' ') || '(default)'}`, ''];
+  out.push('workload      A median   A min   B median   B min   B/A median   B/A min   per-round A | B');
+  const json = {};
+  for (const [w, f] of Object.entries(figures)) {
+    const med = (xs) => quantile(xs.map((x) => x.us), 0.5);
+    const min = (xs) => Math.min(...xs.map((x) => x.us));
+    const [am, an, bm, bn] = [med(f.A), min(f.A), med(f.B), min(f.B)];
+    json[w] = { aMedianUs: Math.round(am), aMinUs: Math.round(an), bMedianUs: Math.round(bm), bMinUs: Math.round(bn) };
+    out.push(
+      `${w.padEnd(12)} ${fmt(am).padStart(9)} ${fmt(an).padStart(7)} ${fmt(bm).padStart(10)} ${fmt(bn).padStart(7)} ${(bm / am).toFixed(2).padStart(12)} ${(bn / an).toFixed(2).padStart(9)}   ` +
+        `${f.A.map((x) => fmt(x.us)).join(' ')} | ${f.B.map((x) => fmt(x.us)).join(' ')}`,
+    );
+  }
+  out.push('', JSON.stringify(json));
+  process.stdout.write(`${out.join('\n')}\n`);
+}
+
+main().catch(async (e) => {
+  process.stderr.write(`ab: ${e.stack ?? e}\n`);
+  await stopAll();
+  process.exit(1);
+});

@@ -1,0 +1,3 @@
+export * from './types.js';
+export * from './bootstrap.js';
+export * from './semantic.js';

@@ -1,0 +1,158 @@
+import type { JsonObject } from '@cluster/apimachinery';
+import { isAvailable, type ApiService } from '../resources/apiregistration/types.js';
+import type { ApiServiceIndex } from './apiservice-index.js';
+import type { ExternalGroupVersion } from './discovery-merge.js';
+import { REMOTE_GROUP_HEADER, REMOTE_USER_HEADER } from './proxy-headers.js';
+import type { ProxyTransport } from './proxy-transport.js';
+
+/** Upstream's identity for the aggregator's own discovery calls. */
+const AGGREGATOR_USER = 'system:kube-aggregator';
+const FETCH_TIMEOUT_MS = 5_000;
+/** An extension's APIResourceList larger than this is not read. */
+const MAX_DISCOVERY_BYTES = 4 << 20;
+
+export interface ExternalDiscoveryOptions {
+  index: ApiServiceIndex;
+  transport: ProxyTransport;
+  /** Receives the available external group versions whenever they or their resources change. */
+  publish: (external: ExternalGroupVersion[]) => void;
+  /** How often the extensions' resource lists are fetched again (ms); 30 s by default. */
+  refreshMs?: number;
+  log?: (msg: string, err?: unknown) => void;
+}
+
+/**
+ * Keeps the extensions' group versions in this replica's discovery (upstream's discovery
+ * aggregation controller): the Available ones are listed at once; each one's APIResourceList is
+ * fetched from the extension (as system:kube-aggregator) when its APIService changes and every
+ * `refreshMs`, so aggregated discovery lists its resources. A failing fetch keeps the last list.
+ */
+export class ExternalDiscovery {
+  private readonly resources = new Map<string, { version: string; resources: readonly JsonObject[] }>();
+  private timer?: NodeJS.Timeout;
+  private pending?: NodeJS.Timeout;
+  private running = false;
+  private again = false;
+  private stopped = false;
+  private unsubscribe?: () => void;
+
+  constructor(private readonly opts: ExternalDiscoveryOptions) {}
+
+  start(): void {
+    this.unsubscribe = this.opts.index.onChange(() => this.schedule());
+    this.timer = setInterval(() => this.schedule(true), this.opts.refreshMs ?? 30_000);
+    this.timer.unref();
+    this.schedule();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.unsubscribe?.();
+    clearInterval(this.timer);
+    clearTimeout(this.pending);
+  }
+
+  /** Runs a pass soon (changes come in bursts); `refetch` fetches every list again. */
+  private schedule(refetch = false): void {
+    if (refetch) this.resources.clear();
+    if (this.pending || this.stopped) return;
+    this.pending = setTimeout(() => {
+      this.pending = undefined;
+      // Availability shows at once; fetching resource lists (up to a timeout each) follows.
+      this.publish();
+      void this.pass();
+    }, 50);
+    this.pending.unref();
+  }
+
+  private async pass(): Promise<void> {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = true;
+    try {
+      const services = this.opts.index.externalServices();
+      this.opts.transport.retain(new Set(services.map((s) => s.metadata.name ?? '')));
+      const available = services.filter(isAvailable);
+      let fetched = false;
+      await Promise.all(
+        available.map(async (svc) => {
+          const name = svc.metadata.name ?? '';
+          if (this.resources.get(name)?.version === svc.metadata.resourceVersion) return;
+          try {
+            this.resources.set(name, { version: svc.metadata.resourceVersion ?? '', resources: await this.fetch(svc) });
+            fetched = true;
+          } catch (err) {
+            this.opts.log?.(`APIService ${name}: discovery failed`, err);
+          }
+        }),
+      );
+      for (const name of this.resources.keys()) if (!available.some((s) => s.metadata.name === name)) this.resources.delete(name);
+      if (fetched) this.publish();
+    } finally {
+      this.running = false;
+      if (this.again) {
+        this.again = false;
+        this.schedule();
+      }
+    }
+  }
+
+  /** Hands the currently available external group versions (with the resources known) to discovery. */
+  private publish(): void {
+    if (!this.stopped) this.opts.publish(this.opts.index.externalServices().filter(isAvailable).map((s) => this.entry(s)));
+  }
+
+  private entry(svc: ApiService): ExternalGroupVersion {
+    const spec = svc.spec ?? {};
+    const known = this.resources.get(svc.metadata.name ?? '');
+    return {
+      group: spec.group ?? '',
+      version: spec.version ?? '',
+      groupPriorityMinimum: spec.groupPriorityMinimum ?? 0,
+      versionPriority: spec.versionPriority ?? 0,
+      ...(known ? { resources: known.resources } : {}),
+    };
+  }
+
+  /** GET /apis/<group>/<version> from the extension. @throws on any failure or a body that is not an APIResourceList. */
+  private async fetch(svc: ApiService): Promise<JsonObject[]> {
+    const spec = svc.spec ?? {};
+    const target = await this.opts.transport.target(svc);
+    const path = `/apis/${spec.group ?? ''}/${spec.version ?? ''}`;
+    const body = await new Promise<string>((resolve, reject) => {
+      const req = this.opts.transport.request(
+        target,
+        'GET',
+        path,
+        { host: `${target.endpoint.serverName}:${target.options.port}`, accept: 'application/json', [REMOTE_USER_HEADER]: AGGREGATOR_USER, [REMOTE_GROUP_HEADER]: 'system:masters' },
+        (res) => {
+          if (res.statusCode !== 200) {
+            res.resume();
+            reject(new Error(`${path}: HTTP ${res.statusCode ?? 0}`));
+            return;
+          }
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on('data', (c: Buffer) => {
+            size += c.length;
+            if (size > MAX_DISCOVERY_BYTES) {
+              req.destroy(new Error(`${path}: answer too large`));
+              return;
+            }
+            chunks.push(c);
+          });
+          res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+          res.on('error', reject);
+        },
+      );
+      req.setTimeout(FETCH_TIMEOUT_MS, () => req.destroy(new Error(`${path}: timed out`)));
+      req.on('error', reject);
+      req.end();
+    });
+    const list = JSON.parse(body) as { resources?: unknown };
+    if (!list || typeof list !== 'object' || !Array.isArray(list.resources)) throw new Error(`${path}: not an APIResourceList`);
+    return list.resources.filter((r): r is JsonObject => !!r && typeof r === 'object' && !Array.isArray(r));
+  }
+}

@@ -1,0 +1,166 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { Middleware } from 'koa';
+import { newServiceUnavailable, newTimeout } from '@cluster/apimachinery';
+import type { RequestState } from '../filters/state.js';
+import { requestDeadlineMs } from '../filters/with-request-deadline.js';
+import { isAvailable, type ApiService } from '../resources/apiregistration/types.js';
+import type { ApiServiceIndex } from './apiservice-index.js';
+import { proxyRequestHeaders, proxyResponseHeaders } from './proxy-headers.js';
+import type { ProxyTarget, ProxyTransport } from './proxy-transport.js';
+
+/** Upstream's message (after "Timeout: ") when a request outlives its deadline. */
+const DEADLINE_EXCEEDED = 'request did not complete within requested timeout - context deadline exceeded';
+
+/** `/apis/<group>/<version>` and anything under it. */
+const GROUP_VERSION_PATH = /^\/apis\/([^/]+)\/([^/]+)(?:\/|$)/;
+
+export interface ProxyHandlerOptions {
+  index: ApiServiceIndex;
+  transport: ProxyTransport;
+  /** --request-timeout in ms (0: none): how long a request other than a watch may wait for the extension. */
+  requestTimeoutMs: number;
+  /** This server's --requestheader-* names: dropped from forwarded requests like X-Remote-*. */
+  stripHeaders?: { names: readonly string[]; prefixes: readonly string[] };
+  log?: (msg: string, err?: unknown) => void;
+}
+
+/**
+ * The aggregator's proxy (upstream's proxyHandler), right after authorization: a request under
+ * `/apis/<group>/<version>` of an APIService with a service is sent to the extension as this
+ * server (the proxy client certificate) on behalf of the authenticated caller (X-Remote-*
+ * headers), its body streamed through and the answer streamed back, watches included. An
+ * APIService that is not Available, a Service without endpoints or an extension that cannot be
+ * reached is a 503 Status; an extension that does not answer in time a 504; nothing an extension
+ * sends can make this server answer otherwise or hold other requests. Other paths go on.
+ */
+export function withAggregatorProxy(opts: ProxyHandlerOptions): Middleware<RequestState> {
+  const log = opts.log ?? (() => {});
+  return async (ctx, next) => {
+    const m = GROUP_VERSION_PATH.exec(ctx.path);
+    const svc = m ? opts.index.lookup(m[1]!, m[2]!) : undefined;
+    if (!svc) return next();
+    if (!isAvailable(svc)) throw unavailable();
+    let target: ProxyTarget;
+    try {
+      target = await opts.transport.target(svc);
+    } catch (err) {
+      log(`APIService ${svc.metadata.name ?? ''}: no endpoint`, err);
+      throw unavailable();
+    }
+    const watch = ctx.state.requestInfo.verb === 'watch';
+    const timeoutMs = watch ? 0 : requestDeadlineMs(ctx.URL.searchParams.get('timeout'), opts.requestTimeoutMs);
+    const headers = proxyRequestHeaders(ctx.req.headers, {
+      user: ctx.state.user!,
+      host: `${target.endpoint.serverName}:${target.options.port}`,
+      stripNames: opts.stripHeaders?.names,
+      stripPrefixes: opts.stripHeaders?.prefixes,
+    });
+    // A protocol switch (exec-style) the listener handed over with its connection: asked of the
+    // extension too, and the two connections joined once it agrees.
+    const upgrade = (ctx.req as { upgrade?: boolean }).upgrade === true && typeof ctx.req.headers.upgrade === 'string';
+    if (upgrade) {
+      headers['connection'] = 'Upgrade';
+      headers['upgrade'] = ctx.req.headers.upgrade;
+    }
+    const deadlineAt = timeoutMs > 0 ? Date.now() + timeoutMs : Infinity;
+    await new Promise<void>((resolve, reject) => {
+      let answered = false;
+      let timer: NodeJS.Timeout | undefined;
+      const finish = (err?: Error) => {
+        clearTimeout(timer);
+        if (answered) return;
+        answered = true;
+        if (err) reject(err);
+        else resolve();
+      };
+      const upstream = opts.transport.request(target, ctx.method, ctx.req.url ?? ctx.url, headers, (res: IncomingMessage) => {
+        clearTimeout(timer);
+        // Too late (the deadline filter may be answering 504 now), or answered already.
+        if (answered || ctx.res.headersSent || Date.now() >= deadlineAt) {
+          res.destroy();
+          finish(newTimeout(DEADLINE_EXCEEDED, 0));
+          return;
+        }
+        // From here the answer is the extension's: Koa must not write one.
+        ctx.respond = false;
+        answered = true;
+        resolve();
+        const out = ctx.res;
+        out.writeHead(res.statusCode ?? 502, proxyResponseHeaders(res.headers));
+        if (typeof (out as { flushHeaders?: () => void }).flushHeaders === 'function') out.flushHeaders();
+        res.on('data', (chunk: Buffer) => {
+          if (!out.write(chunk)) {
+            res.pause();
+            out.once('drain', () => res.resume());
+          }
+        });
+        res.on('end', () => out.end());
+        // The extension reset or broke off mid-answer: the client sees its stream cut, as upstream's.
+        res.on('error', () => out.destroy());
+        res.on('aborted', () => out.destroy());
+      });
+      if (upgrade) {
+        upstream.on('upgrade', (res: IncomingMessage, upSocket: Duplex, upHead: Buffer) => {
+          clearTimeout(timer);
+          const client = ctx.req.socket as Duplex;
+          if (answered || ctx.res.headersSent) {
+            upSocket.destroy();
+            return;
+          }
+          ctx.respond = false;
+          answered = true;
+          resolve();
+          (ctx.res as ServerResponse).detachSocket(client as Socket);
+          joinUpgraded(client, upSocket, res, upHead);
+        });
+      }
+      upstream.on('error', (err) => {
+        if (!answered) log(`APIService ${svc.metadata.name ?? ''}: proxy error`, err);
+        finish(unavailable(svc));
+        if (ctx.respond === false && !ctx.res.writableEnded) ctx.res.destroy();
+      });
+      if (timeoutMs > 0) {
+        timer = setTimeout(() => {
+          finish(newTimeout(DEADLINE_EXCEEDED, 0));
+          upstream.destroy();
+        }, timeoutMs);
+      }
+      // The caller leaving ends the extension's request (a watch, a slow list).
+      ctx.res.once('close', () => {
+        if (!ctx.res.writableFinished) upstream.destroy();
+      });
+      ctx.req.on('error', () => upstream.destroy());
+      if (upgrade) upstream.end();
+      else ctx.req.pipe(upstream);
+    });
+  };
+}
+
+/**
+ * Joins a client connection and an extension's after the extension answered 101: the client gets
+ * the extension's status line and headers as sent, then bytes flow both ways until either side
+ * closes; an error on one side closes both.
+ */
+function joinUpgraded(client: Duplex, upstream: Duplex, res: IncomingMessage, head: Buffer): void {
+  const lines = [`HTTP/1.1 ${res.statusCode ?? 101} ${res.statusMessage ?? 'Switching Protocols'}`];
+  for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) lines.push(`${res.rawHeaders[i]}: ${res.rawHeaders[i + 1]}`);
+  client.write(`${lines.join('\r\n')}\r\n\r\n`);
+  if (head.length > 0) client.write(head);
+  const closeBoth = () => {
+    client.destroy();
+    upstream.destroy();
+  };
+  client.on('error', closeBoth);
+  upstream.on('error', closeBoth);
+  client.on('close', closeBoth);
+  upstream.on('close', closeBoth);
+  client.pipe(upstream);
+  upstream.pipe(client);
+}
+
+/** Upstream's answer for an APIService it cannot reach: 503 "service unavailable". */
+function unavailable(_svc?: ApiService) {
+  return newServiceUnavailable('service unavailable');
+}

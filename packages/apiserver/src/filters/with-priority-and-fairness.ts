@@ -1,0 +1,74 @@
+import type { Middleware } from 'koa';
+import { newTooManyRequests } from '@cluster/apimachinery';
+import type { UserInfo } from '../authn/user.js';
+import { RejectedRequest, type FlowControl } from '../flowcontrol/flow-control.js';
+import { estimateSeats } from '../flowcontrol/width.js';
+import type { RequestState } from './state.js';
+
+/** What the filter needs: the replica's flow control and, for list seats, stored object counts. */
+export interface PriorityAndFairnessDeps {
+  control: FlowControl;
+  /** Objects stored of a group ('' core) and resource, when cheaply known (watch cache sizes). */
+  objectCount?: (group: string, resource: string) => number | undefined;
+}
+
+const ANONYMOUS: UserInfo = { username: 'system:anonymous', groups: ['system:unauthenticated'] };
+
+/** GETs of the health endpoints never wait, whatever the configuration (a load balancer's checks). */
+const isHealthProbe = (method: string, path: string): boolean => method === 'GET' && /^\/(healthz|livez|readyz)(\/|$)/.test(path);
+
+/**
+ * API priority and fairness (upstream's WithPriorityAndFairness), in place of the max-in-flight
+ * limit: after authentication and impersonation, each request is classified by the flow schemas
+ * into a priority level and a flow, and answered with the X-Kubernetes-PF-FlowSchema-UID and
+ * X-Kubernetes-PF-PriorityLevel-UID headers. Exempt levels (system:masters, the probes) and health
+ * probes run at once; other requests take seats of their level (lists by the objects they read),
+ * waiting fairly in its queues when it is full. A full queue, a level without queues at its limit,
+ * or a wait past the limit is 429 with Retry-After. A watch waits for its turn like any request
+ * but gives its seat back as soon as it is admitted: it is long-running and streams from the watch
+ * cache, so it holds no seat while it runs (upstream holds one only for its initial events).
+ */
+export function withPriorityAndFairness(deps: PriorityAndFairnessDeps): Middleware<RequestState> {
+  const { control } = deps;
+  return async (ctx, next) => {
+    const info = ctx.state.requestInfo;
+    const c = control.classify(ctx.state.user ?? ANONYMOUS, info);
+    if (!c) return next();
+    ctx.set('X-Kubernetes-PF-FlowSchema-UID', c.flowSchemaUid);
+    ctx.set('X-Kubernetes-PF-PriorityLevel-UID', c.level.uid);
+    if (c.level.exempt || !c.level.queueSet || (!info.isResourceRequest && isHealthProbe(ctx.method, ctx.path))) {
+      if (info.verb === 'watch') return next();
+      const done = control.runExempt(c);
+      try {
+        return await next();
+      } finally {
+        done();
+      }
+    }
+    const count = info.verb === 'list' && deps.objectCount ? deps.objectCount(info.apiGroup, info.resource) : undefined;
+    const seats = estimateSeats(info, count === undefined ? undefined : ctx.URL.searchParams, count);
+    let ticket;
+    try {
+      const admitted = control.admit(c, seats, (cancel) => {
+        const onClose = () => {
+          if (!ctx.res.writableEnded) cancel();
+        };
+        ctx.res.once('close', onClose);
+        return () => ctx.res.off('close', onClose);
+      });
+      ticket = admitted instanceof Promise ? await admitted : admitted;
+    } catch (e) {
+      if (e instanceof RejectedRequest) throw newTooManyRequests('Too many requests, please try again later.', 1);
+      throw e;
+    }
+    if (info.verb === 'watch') {
+      ticket.done();
+      return next();
+    }
+    try {
+      await next();
+    } finally {
+      ticket.done();
+    }
+  };
+}
