@@ -86,6 +86,29 @@ describe('scheduling.k8s.io/v1 PriorityClass and the Priority admission plugin',
   }, 120_000);
 });
 
+describe('PriorityClass endpoints, shaped like upstream\'s conformance spec (Protobuf, as Go clients send)', () => {
+  test('immutable value refused by patch and update; description patched and updated; list, get, deletecollection', async () => {
+    const base = '/apis/scheduling.k8s.io/v1/priorityclasses';
+    for (const [name, value] of [['p1', 1], ['p2', 2]] as const) {
+      const created = await protobuf('POST', base, { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name, labels: { e2e: 'pc-endpoints' } }, value } as KubeObject);
+      expect(created.status).toBe(201);
+    }
+    const valuePatch = await client.call('PATCH', `${base}/p1`, { value: 10 }, 'application/strategic-merge-patch+json');
+    expect(valuePatch.status).toBe(422);
+    const p2 = (await protobuf('GET', `${base}/p2`)).body;
+    expect((await protobuf('PUT', `${base}/p2`, { ...p2, value: 20 } as KubeObject)).status).toBe(422);
+    expect((await client.call('PATCH', `${base}/p1`, { description: 'updated description' }, 'application/strategic-merge-patch+json')).status).toBe(200);
+    expect((await protobuf('PUT', `${base}/p2`, { ...p2, description: 'updated description' } as KubeObject)).status).toBe(200);
+    const list = await protobuf('GET', base);
+    expect(list.body.kind).toBe('PriorityClassList');
+    for (const [name, value] of [['p1', 1], ['p2', 2]] as const) {
+      expect((await protobuf('GET', `${base}/${name}`)).body).toMatchObject({ value, description: 'updated description' });
+    }
+    expect((await protobuf('DELETE', `${base}?labelSelector=e2e%3Dpc-endpoints`)).status).toBe(200);
+    expect((await client.call('GET', `${base}?labelSelector=e2e%3Dpc-endpoints`)).json.items).toEqual([]);
+  }, 60_000);
+});
+
 describe('core/v1 PersistentVolume and PersistentVolumeClaim', () => {
   test('kubectl create/get/apply/delete, table columns, status subresource, 422 naming the field', async () => {
     const created = await applyFile(
