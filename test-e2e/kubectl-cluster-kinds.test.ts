@@ -13,7 +13,7 @@ let server: ServerProcess;
 let client: KubeconfigClient;
 beforeAll(async () => {
   // Two removed versions served again (SPEC 9.4), for the round-trip test at the end.
-  server = await startServerProcess(['--controllers=-namespace', '--runtime-config=batch/v1beta1=true,storage.k8s.io/v1beta1=true']);
+  server = await startServerProcess(['--controllers=-namespace', '--runtime-config=batch/v1beta1=true,storage.k8s.io/v1beta1=true,policy/v1beta1=true']);
   client = new KubeconfigClient(server.kubeconfig);
 }, 60_000);
 afterAll(async () => {
@@ -427,5 +427,27 @@ describe('removed versions served again through --runtime-config (SPEC 9.4)', ()
     expect(parseYaml(await ok(['get', 'sc', 'legacy', '-o', 'yaml']))).toMatchObject({ apiVersion: 'storage.k8s.io/v1', reclaimPolicy: 'Delete', volumeBindingMode: 'Immediate' });
     await ok(['delete', 'cronjob', 'legacy']);
     await ok(['delete', 'sc', 'legacy']);
+  }, 60_000);
+
+  test('policy/v1beta1 PodDisruptionBudget: an empty selector keeps its meaning across versions', async () => {
+    const pdb = (v: string, name: string) => ({ apiVersion: `policy/${v}`, kind: 'PodDisruptionBudget', metadata: { name }, spec: { minAvailable: 1, selector: {} } });
+    const v1beta1 = '/apis/policy/v1beta1/namespaces/default/poddisruptionbudgets';
+    const v1 = '/apis/policy/v1/namespaces/default/poddisruptionbudgets';
+    // v1beta1's {} selects no pods: v1 reads a selector that matches none.
+    expect((await client.call('POST', v1beta1, pdb('v1beta1', 'none'))).status).toBe(201);
+    const none = (await client.call('GET', `${v1}/none`)).json;
+    expect(none.spec.selector).toEqual({ matchExpressions: [{ key: 'pdb.kubernetes.io/deprecated-v1beta1-empty-selector-match', operator: 'Exists' }] });
+    expect((await client.call('GET', `${v1beta1}/none`)).json.spec.selector).toEqual({});
+    // v1's {} selects all pods: v1beta1 reads a selector that matches all.
+    expect((await client.call('POST', v1, pdb('v1', 'all'))).status).toBe(201);
+    expect((await client.call('GET', `${v1beta1}/all`)).json.spec.selector).toEqual({ matchExpressions: [{ key: 'pdb.kubernetes.io/deprecated-v1beta1-empty-selector-match', operator: 'DoesNotExist' }] });
+    expect((await client.call('GET', `${v1}/all`)).json.spec.selector).toEqual({});
+    // An update through v1beta1 of what it read keeps the stored meaning.
+    const read = (await client.call('GET', `${v1beta1}/all`)).json;
+    read.spec.minAvailable = 2;
+    expect((await client.call('PUT', `${v1beta1}/all`, read)).status).toBe(200);
+    expect((await client.call('GET', `${v1}/all`)).json.spec).toEqual({ minAvailable: 2, selector: {} });
+    expect((await client.call('GET', `${v1beta1}?labelSelector=`)).json.items.map((i: KubeObject) => i.metadata.name).sort()).toEqual(['all', 'none']);
+    await ok(['delete', 'pdb', 'none', 'all']);
   }, 60_000);
 });

@@ -2,6 +2,7 @@ import type { KubeObject } from '@cluster/apimachinery';
 import type { ResourceRegistration } from '../registry/registration.js';
 import type { Definitions, SchemaObject } from '../registry/resource-info.js';
 import { csrV1beta1Strategy } from './certificates/certificatesigningrequests/strategy-v1beta1.js';
+import { pdbV1beta1ToV1, pdbV1ToV1beta1 } from './policy/poddisruptionbudgets/v1beta1-conversion.js';
 import { webhookConfigurationStrategy } from './admissionregistration/strategy.js';
 
 /**
@@ -22,6 +23,12 @@ interface RemovedVersion {
   convertOut?: (answer: KubeObject) => KubeObject;
   /** The old version's own behaviour (defaults, validation), when it differs from the current one. */
   strategy?: (apiDomain: string, resource: string) => ResourceRegistration['strategy'];
+  /**
+   * Conversion of stored objects when the old version reads some values differently (policy/v1beta1
+   * PodDisruptionBudget's empty selector): old form -> current (stored) form and back. Neither may
+   * change its argument.
+   */
+  stored?: { toCurrent(obj: KubeObject, apiVersion: string): KubeObject; fromCurrent(obj: KubeObject, apiVersion: string): KubeObject };
 }
 
 /** authorization/v1beta1's SubjectAccessReviewSpec names the groups `group`; v1 `groups`. */
@@ -56,6 +63,15 @@ const REMOVED: readonly RemovedVersion[] = [
   { prefix: 'events', version: 'v1beta1', deprecatedRelease: '1.22', removedRelease: '1.25', resources: ['events'] },
   // Kinds whose old version has the current one's schema and defaults (issue 31).
   { prefix: 'batch', bare: true, version: 'v1beta1', deprecatedRelease: '1.21', removedRelease: '1.25', resources: ['cronjobs'] },
+  {
+    prefix: 'policy',
+    bare: true,
+    version: 'v1beta1',
+    deprecatedRelease: '1.21',
+    removedRelease: '1.25',
+    resources: ['poddisruptionbudgets'],
+    stored: { toCurrent: pdbV1beta1ToV1, fromCurrent: pdbV1ToV1beta1 },
+  },
   { prefix: 'node', version: 'v1beta1', deprecatedRelease: '1.22', removedRelease: '1.25', resources: ['runtimeclasses'] },
   { prefix: 'scheduling', version: 'v1beta1', deprecatedRelease: '1.14', removedRelease: '1.22', resources: ['priorityclasses'] },
   { prefix: 'storage', version: 'v1beta1', deprecatedRelease: '1.19', removedRelease: '1.22', resources: ['storageclasses', 'volumeattachments', 'csidrivers'] },
@@ -96,9 +112,20 @@ export function removedVersionRegistrations(apiDomain: string, current: readonly
         subresources: reg.info.subresources,
       };
       const virtual = reg.virtual;
+      const stored = rv.stored;
       out.push({
         ...reg,
         ...(rv.strategy ? { strategy: rv.strategy(apiDomain, reg.info.resource) } : {}),
+        ...(stored
+          ? {
+              storedAs: {
+                group,
+                resource: reg.info.resource,
+                toStorage: (obj: KubeObject) => stored.toCurrent(obj, `${group}/v1`),
+                fromStorage: (obj: KubeObject) => stored.fromCurrent(obj, `${group}/${rv.version}`),
+              },
+            }
+          : {}),
         info,
         virtual: virtual && {
           async create(req, body) {
