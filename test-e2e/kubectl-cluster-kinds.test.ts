@@ -376,6 +376,10 @@ describe('autoscaling/v2 and autoscaling/v1 HorizontalPodAutoscaler over one sto
     const pbPut = await protobuf('PUT', `${base('v2')}/multi`, { ...pb2.body['items'][0], apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', spec: { ...pb2.body['items'][0].spec, minReplicas: 2 } });
     expect(pbPut.status).toBe(200);
     expect((await client.call('GET', `${base('v1')}/multi`)).json.spec.minReplicas).toBe(2);
+    // autoscaling/v2beta2 is still served by default, with upstream's deprecation Warning.
+    const beta = await kubectl(server, ['get', 'horizontalpodautoscalers.v2beta2.autoscaling', 'multi', '-o', 'yaml']);
+    expect(beta.stderr).toContain('Warning: autoscaling/v2beta2 HorizontalPodAutoscaler is deprecated in v1.23+, unavailable in v1.26+; use autoscaling/v2 HorizontalPodAutoscaler');
+    expect(parseYaml(beta.stdout)).toMatchObject({ apiVersion: 'autoscaling/v2beta2', spec: { minReplicas: 2, maxReplicas: 12 } });
     await ok(['delete', 'hpa', 'multi']);
   }, 120_000);
 });

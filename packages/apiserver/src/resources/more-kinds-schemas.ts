@@ -46,5 +46,11 @@ export function moreKindDefinitions(apiDomain: string): Definitions {
     };
     defs[`${name}List`] = listSchema(name, { ...gvk, kind: `${kind}List` }, `The ${kind} objects.`);
   }
+  // autoscaling/v2beta2 (deprecated, still served) has v2's schema: its kind and list under the old names.
+  const hpa = 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler';
+  const old = 'io.k8s.api.autoscaling.v2beta2.HorizontalPodAutoscaler';
+  const oldGvk = { group: AUTOSCALING_GROUP, version: 'v2beta2', kind: 'HorizontalPodAutoscaler' };
+  defs[old] = { ...defs[hpa]!, 'x-kubernetes-group-version-kind': [oldGvk] };
+  defs[`${old}List`] = listSchema(old, { ...oldGvk, kind: 'HorizontalPodAutoscalerList' }, 'The HorizontalPodAutoscaler objects.');
   return defs;
 }

@@ -30,6 +30,20 @@ function info(version: string) {
 export const horizontalPodAutoscalersV2: ResourceRegistration = { info: info('v2'), strategy: hpaV2Strategy };
 
 /**
+ * autoscaling/v2beta2: v2's schema and defaults over the same stored objects, served by default
+ * with upstream's deprecation (1.23; removed in 1.26) as SPEC 9.4 lists it.
+ */
+export const horizontalPodAutoscalersV2beta2: ResourceRegistration = {
+  info: {
+    ...info('v2beta2'),
+    storageVersion: 'v2',
+    servedByDefault: true,
+    deprecated: { deprecatedRelease: '1.23', removedRelease: '1.26', replacementApiVersion: `${AUTOSCALING_GROUP}/v2` },
+  },
+  strategy: hpaV2Strategy,
+};
+
+/**
  * autoscaling/v1 horizontalpodautoscalers over the same stored v2 objects: targetCPUUtilizationPercentage
  * is v2's CPU utilization metric; what v1 cannot hold travels in annotations, as upstream's conversion does.
  */
