@@ -13,7 +13,7 @@ let server: ServerProcess;
 let client: KubeconfigClient;
 beforeAll(async () => {
   // Two removed versions served again (SPEC 9.4), for the round-trip test at the end.
-  server = await startServerProcess(['--controllers=-namespace', '--runtime-config=batch/v1beta1=true,storage.k8s.io/v1beta1=true,policy/v1beta1=true']);
+  server = await startServerProcess(['--controllers=-namespace', '--runtime-config=batch/v1beta1=true,storage.k8s.io/v1beta1/storageclasses=true,policy/v1beta1=true']);
   client = new KubeconfigClient(server.kubeconfig);
 }, 60_000);
 afterAll(async () => {
@@ -431,6 +431,12 @@ describe('removed versions served again through --runtime-config (SPEC 9.4)', ()
     expect(parseYaml(await ok(['get', 'sc', 'legacy', '-o', 'yaml']))).toMatchObject({ apiVersion: 'storage.k8s.io/v1', reclaimPolicy: 'Delete', volumeBindingMode: 'Immediate' });
     await ok(['delete', 'cronjob', 'legacy']);
     await ok(['delete', 'sc', 'legacy']);
+    // storage/v1beta1: CSIStorageCapacity is still served by default (deprecated in 1.24); the removed kinds only when asked.
+    const discovery = (await client.call('GET', '/apis/storage.k8s.io/v1beta1')).json;
+    expect(discovery.resources.map((r: { name: string }) => r.name).sort()).toEqual(['csistoragecapacities', 'storageclasses']);
+    expect((await client.call('GET', '/apis/storage.k8s.io/v1beta1/volumeattachments')).status).toBe(404);
+    const capacities = await kubectl(server, ['get', 'csistoragecapacities.v1beta1.storage.k8s.io', '-A']);
+    expect(capacities.stderr).toContain('Warning: storage.k8s.io/v1beta1 CSIStorageCapacity is deprecated in v1.24+, unavailable in v1.27+; use storage.k8s.io/v1 CSIStorageCapacity');
   }, 60_000);
 
   test('policy/v1beta1 PodDisruptionBudget: an empty selector keeps its meaning across versions', async () => {
