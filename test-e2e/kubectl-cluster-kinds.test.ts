@@ -13,7 +13,7 @@ let server: ServerProcess;
 let client: KubeconfigClient;
 beforeAll(async () => {
   // Two removed versions served again (SPEC 9.4), for the round-trip test at the end.
-  server = await startServerProcess(['--controllers=-namespace', '--runtime-config=batch/v1beta1=true,storage.k8s.io/v1beta1/storageclasses=true,policy/v1beta1=true']);
+  server = await startServerProcess(['--controllers=-namespace', '--runtime-config=batch/v1beta1=true,storage.k8s.io/v1beta1/storageclasses=true,policy/v1beta1=true,networking.k8s.io/v1beta1=true']);
   client = new KubeconfigClient(server.kubeconfig);
 }, 60_000);
 afterAll(async () => {
@@ -437,6 +437,40 @@ describe('removed versions served again through --runtime-config (SPEC 9.4)', ()
     expect((await client.call('GET', '/apis/storage.k8s.io/v1beta1/volumeattachments')).status).toBe(404);
     const capacities = await kubectl(server, ['get', 'csistoragecapacities.v1beta1.storage.k8s.io', '-A']);
     expect(capacities.stderr).toContain('Warning: storage.k8s.io/v1beta1 CSIStorageCapacity is deprecated in v1.24+, unavailable in v1.27+; use storage.k8s.io/v1 CSIStorageCapacity');
+  }, 60_000);
+
+  test('networking.k8s.io/v1beta1 Ingress: backend, serviceName and servicePort converted to and from v1', async () => {
+    const v1beta1 = '/apis/networking.k8s.io/v1beta1/namespaces/default/ingresses';
+    const v1 = '/apis/networking.k8s.io/v1/namespaces/default/ingresses';
+    const created = await client.call('POST', v1beta1, {
+      apiVersion: 'networking.k8s.io/v1beta1',
+      kind: 'Ingress',
+      metadata: { name: 'old' },
+      spec: {
+        backend: { serviceName: 'default-web', servicePort: 8080 },
+        rules: [{ host: 'a.example.com', http: { paths: [{ path: '/api', backend: { serviceName: 'api', servicePort: 'http' } }] } }],
+      },
+    });
+    expect(created.status).toBe(201);
+    expect(created.json.apiVersion).toBe('networking.k8s.io/v1beta1');
+    expect(created.json.spec.rules[0].http.paths[0]).toEqual({ path: '/api', pathType: 'ImplementationSpecific', backend: { serviceName: 'api', servicePort: 'http' } });
+    const asV1 = (await client.call('GET', `${v1}/old`)).json;
+    expect(asV1.spec).toEqual({
+      defaultBackend: { service: { name: 'default-web', port: { number: 8080 } } },
+      rules: [{ host: 'a.example.com', http: { paths: [{ path: '/api', pathType: 'ImplementationSpecific', backend: { service: { name: 'api', port: { name: 'http' } } } }] } }],
+    });
+    // A v1 write reads back through v1beta1.
+    asV1.spec.defaultBackend.service.port = { name: 'web' };
+    expect((await client.call('PUT', `${v1}/old`, asV1)).status).toBe(200);
+    const pb = await protobuf('GET', `${v1beta1}/old`);
+    expect(pb.body).toMatchObject({ apiVersion: 'networking.k8s.io/v1beta1', kind: 'Ingress', spec: { backend: { serviceName: 'default-web', servicePort: 'web' } } });
+    const r = await kubectl(server, ['get', 'ingresses.v1beta1.networking.k8s.io', 'old']);
+    expect(r.stderr).toContain('Warning: networking.k8s.io/v1beta1 Ingress is deprecated in v1.19+, unavailable in v1.22+; use networking.k8s.io/v1 Ingress');
+    expect(r.stdout).toMatch(/old\s+<none>\s+a.example.com\s+80/);
+    const bad = await client.call('POST', v1beta1, { apiVersion: 'networking.k8s.io/v1beta1', kind: 'Ingress', metadata: { name: 'bad' }, spec: { backend: { serviceName: 'x', servicePort: 70000 } } });
+    expect(bad.status).toBe(422);
+    expect(bad.json.details.causes[0].field).toBe('spec.defaultBackend.service.port.number');
+    await ok(['delete', 'ingress', 'old']);
   }, 60_000);
 
   test('policy/v1beta1 PodDisruptionBudget: an empty selector keeps its meaning across versions', async () => {

@@ -120,6 +120,7 @@ const SCHEDULING = { pkg: 'k8s.io.api.scheduling.v1', defPrefix: 'io.k8s.api.sch
 const STORAGE = { pkg: 'k8s.io.api.storage.v1', defPrefix: 'io.k8s.api.storage.v1', dir: 'storage/v1' };
 const AUTOSCALING_V2 = { pkg: 'k8s.io.api.autoscaling.v2', defPrefix: 'io.k8s.api.autoscaling.v2', dir: 'autoscaling/v2' };
 const AUTOSCALING_V1 = { pkg: 'k8s.io.api.autoscaling.v1', defPrefix: 'io.k8s.api.autoscaling.v1', dir: 'autoscaling/v1' };
+const NETWORKING_V1BETA1 = { pkg: 'k8s.io.api.networking.v1beta1', defPrefix: 'io.k8s.api.networking.v1beta1', dir: 'networking/v1beta1' };
 
 // Where the OpenAPI field shapes of each group go (one TypeScript module per entry).
 const CLUSTER_KINDS_TS = {
@@ -188,6 +189,8 @@ const groups = [
   { ...AUTOSCALING_V2, out: 'proto/autoscaling-v2.proto', ts: MORE_KINDS_TS, roots: ['HorizontalPodAutoscaler', 'HorizontalPodAutoscalerList'] },
   // Scale and its parts live in autoscaling-v1.proto (gen-workload-types); this file adds the HPA.
   { ...AUTOSCALING_V1, out: 'proto/autoscaling-v1-hpa.proto', ts: MORE_KINDS_TS, roots: ['HorizontalPodAutoscaler', 'HorizontalPodAutoscalerList'] },
+  // Removed version served again through --runtime-config (SPEC 9.4): backend/serviceName/servicePort.
+  { ...NETWORKING_V1BETA1, out: 'proto/networking-v1beta1.proto', ts: MORE_KINDS_TS, roots: ['Ingress', 'IngressList', 'IngressClass', 'IngressClassList'] },
 ];
 
 // Messages some .proto file here already defines (full name -> file): referenced, never emitted again.
@@ -221,7 +224,7 @@ function definitionName(fullMessage) {
 const existing = existingMessages();
 const protoByPkg = new Map();
 const goByPkg = new Map();
-for (const g of [CORE, EVENTS, DISCOVERY, BATCH, POLICY, NETWORKING, NODE, FLOWCONTROL_V1BETA2, FLOWCONTROL_V1BETA1, SCHEDULING, STORAGE, AUTOSCALING_V2, AUTOSCALING_V1]) {
+for (const g of [CORE, EVENTS, DISCOVERY, BATCH, POLICY, NETWORKING, NODE, FLOWCONTROL_V1BETA2, FLOWCONTROL_V1BETA1, SCHEDULING, STORAGE, AUTOSCALING_V2, AUTOSCALING_V1, NETWORKING_V1BETA1]) {
   const messages = parseProto(upstreamFile(`${g.dir}/generated.proto`));
   for (const [name, fields] of messages) {
     const skipped = SKIPPED_FIELDS.get(`${g.pkg}.${name}`);

@@ -3,6 +3,10 @@ import type { ResourceRegistration } from '../registry/registration.js';
 import type { Definitions, SchemaObject } from '../registry/resource-info.js';
 import { csrV1beta1Strategy } from './certificates/certificatesigningrequests/strategy-v1beta1.js';
 import { pdbV1beta1ToV1, pdbV1ToV1beta1 } from './policy/poddisruptionbudgets/v1beta1-conversion.js';
+import { ingressV1beta1ToV1, ingressV1ToV1beta1 } from './networking/ingresses/v1beta1-conversion.js';
+import { ingressV1beta1Strategy } from './networking/ingresses/strategy-v1beta1.js';
+import { ingressStrategy } from './networking/ingresses/strategy.js';
+import { ingressClassStrategy } from './networking/ingressclasses/strategy.js';
 import { webhookConfigurationStrategy } from './admissionregistration/strategy.js';
 
 /**
@@ -63,6 +67,18 @@ const REMOVED: readonly RemovedVersion[] = [
   { prefix: 'events', version: 'v1beta1', deprecatedRelease: '1.22', removedRelease: '1.25', resources: ['events'] },
   // Kinds whose old version has the current one's schema and defaults (issue 31).
   { prefix: 'batch', bare: true, version: 'v1beta1', deprecatedRelease: '1.21', removedRelease: '1.25', resources: ['cronjobs'] },
+  {
+    prefix: 'networking',
+    version: 'v1beta1',
+    deprecatedRelease: '1.19',
+    removedRelease: '1.22',
+    resources: ['ingresses', 'ingressclasses'],
+    strategy: (apiDomain, resource) =>
+      resource === 'ingresses'
+        ? (ingressV1beta1Strategy(ingressStrategy as unknown as ResourceRegistration['strategy'], `networking.${apiDomain}/v1beta1`, `networking.${apiDomain}/v1`) as ResourceRegistration['strategy'])
+        : (ingressClassStrategy as ResourceRegistration['strategy']),
+    stored: { toCurrent: ingressV1beta1ToV1, fromCurrent: ingressV1ToV1beta1 },
+  },
   {
     prefix: 'policy',
     bare: true,
@@ -148,6 +164,8 @@ export function removedVersionDefinitions(apiDomain: string, registrations: read
   const out: Definitions = {};
   for (const reg of registrations) {
     if (!reg.info.deprecated) continue;
+    // Old versions with their own schema (networking/v1beta1 Ingress) are defined already.
+    if (defs[reg.info.definitionName]) continue;
     const currentName = reg.info.definitionName.replace(/\.v1beta1\.([A-Za-z]+)$/, '.v1.$1');
     const source = defs[currentName];
     if (!source) continue;
