@@ -13,7 +13,7 @@ let server: ServerProcess;
 let client: KubeconfigClient;
 beforeAll(async () => {
   // Two removed versions served again (SPEC 9.4), for the round-trip test at the end.
-  server = await startServerProcess(['--controllers=-namespace', '--runtime-config=batch/v1beta1=true,storage.k8s.io/v1beta1/storageclasses=true,policy/v1beta1=true,networking.k8s.io/v1beta1=true']);
+  server = await startServerProcess(['--controllers=-namespace', '--runtime-config=batch/v1beta1=true,storage.k8s.io/v1beta1/storageclasses=true,policy/v1beta1=true,networking.k8s.io/v1beta1=true,extensions/v1beta1=true']);
   client = new KubeconfigClient(server.kubeconfig);
 }, 60_000);
 afterAll(async () => {
@@ -470,7 +470,19 @@ describe('removed versions served again through --runtime-config (SPEC 9.4)', ()
     const bad = await client.call('POST', v1beta1, { apiVersion: 'networking.k8s.io/v1beta1', kind: 'Ingress', metadata: { name: 'bad' }, spec: { backend: { serviceName: 'x', servicePort: 70000 } } });
     expect(bad.status).toBe(422);
     expect(bad.json.details.causes[0].field).toBe('spec.defaultBackend.service.port.number');
-    await ok(['delete', 'ingress', 'old']);
+    // extensions/v1beta1 Ingress: the same objects and conversion, in the old group.
+    const ext = await kubectl(server, ['get', 'ingresses.v1beta1.extensions', 'old', '-o', 'yaml']);
+    expect(ext.stderr).toContain('Warning: extensions/v1beta1 Ingress is deprecated in v1.14+, unavailable in v1.22+; use networking.k8s.io/v1 Ingress');
+    expect(parseYaml(ext.stdout)).toMatchObject({ apiVersion: 'extensions/v1beta1', spec: { backend: { serviceName: 'default-web', servicePort: 'web' } } });
+    const extCreated = await protobuf('POST', '/apis/extensions/v1beta1/namespaces/default/ingresses', {
+      apiVersion: 'extensions/v1beta1',
+      kind: 'Ingress',
+      metadata: { name: 'ext' },
+      spec: { backend: { serviceName: 'svc', servicePort: 80 } },
+    } as KubeObject);
+    expect(extCreated.status).toBe(201);
+    expect((await client.call('GET', `${v1}/ext`)).json.spec.defaultBackend).toEqual({ service: { name: 'svc', port: { number: 80 } } });
+    await ok(['delete', 'ingress', 'old', 'ext']);
   }, 60_000);
 
   test('policy/v1beta1 PodDisruptionBudget: an empty selector keeps its meaning across versions', async () => {

@@ -2217,5 +2217,198 @@ export const generatedMoreKindDefinitions: Definitions = {
         "type": "string"
       }
     }
+  },
+  "io.k8s.api.extensions.v1beta1.HTTPIngressPath": {
+    "type": "object",
+    "properties": {
+      "backend": {
+        "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.IngressBackend"
+      },
+      "path": {
+        "type": "string"
+      },
+      "pathType": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "backend"
+    ]
+  },
+  "io.k8s.api.extensions.v1beta1.HTTPIngressRuleValue": {
+    "type": "object",
+    "properties": {
+      "paths": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.HTTPIngressPath"
+        },
+        "x-kubernetes-list-type": "atomic"
+      }
+    },
+    "required": [
+      "paths"
+    ]
+  },
+  "io.k8s.api.extensions.v1beta1.Ingress": {
+    "type": "object",
+    "properties": {
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.IngressSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.IngressStatus"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.IngressBackend": {
+    "type": "object",
+    "properties": {
+      "resource": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.TypedLocalObjectReference"
+      },
+      "serviceName": {
+        "type": "string"
+      },
+      "servicePort": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.util.intstr.IntOrString"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.IngressList": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.Ingress"
+        }
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+    },
+    "required": [
+      "items"
+    ]
+  },
+  "io.k8s.api.extensions.v1beta1.IngressLoadBalancerIngress": {
+    "type": "object",
+    "properties": {
+      "hostname": {
+        "type": "string"
+      },
+      "ip": {
+        "type": "string"
+      },
+      "ports": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.IngressPortStatus"
+        },
+        "x-kubernetes-list-type": "atomic"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.IngressLoadBalancerStatus": {
+    "type": "object",
+    "properties": {
+      "ingress": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.IngressLoadBalancerIngress"
+        },
+        "x-kubernetes-list-type": "atomic"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.IngressPortStatus": {
+    "type": "object",
+    "properties": {
+      "error": {
+        "type": "string"
+      },
+      "port": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "protocol": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "port",
+      "protocol"
+    ]
+  },
+  "io.k8s.api.extensions.v1beta1.IngressRule": {
+    "type": "object",
+    "properties": {
+      "host": {
+        "type": "string"
+      },
+      "http": {
+        "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.HTTPIngressRuleValue"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.IngressRuleValue": {
+    "type": "object",
+    "properties": {
+      "http": {
+        "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.HTTPIngressRuleValue"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.IngressSpec": {
+    "type": "object",
+    "properties": {
+      "backend": {
+        "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.IngressBackend"
+      },
+      "ingressClassName": {
+        "type": "string"
+      },
+      "rules": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.IngressRule"
+        },
+        "x-kubernetes-list-type": "atomic"
+      },
+      "tls": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.IngressTLS"
+        },
+        "x-kubernetes-list-type": "atomic"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.IngressStatus": {
+    "type": "object",
+    "properties": {
+      "loadBalancer": {
+        "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.IngressLoadBalancerStatus"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.IngressTLS": {
+    "type": "object",
+    "properties": {
+      "hosts": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "x-kubernetes-list-type": "atomic"
+      },
+      "secretName": {
+        "type": "string"
+      }
+    }
   }
 };

@@ -33,6 +33,11 @@ interface RemovedVersion {
    * change its argument.
    */
   stored?: { toCurrent(obj: KubeObject, apiVersion: string): KubeObject; fromCurrent(obj: KubeObject, apiVersion: string): KubeObject };
+  /**
+   * Group prefix of the current version when the kind moved groups (extensions/v1beta1 Ingress is
+   * networking's); needs `stored`, since objects are kept under the current group.
+   */
+  currentPrefix?: string;
 }
 
 /** authorization/v1beta1's SubjectAccessReviewSpec names the groups `group`; v1 `groups`. */
@@ -67,6 +72,17 @@ const REMOVED: readonly RemovedVersion[] = [
   { prefix: 'events', version: 'v1beta1', deprecatedRelease: '1.22', removedRelease: '1.25', resources: ['events'] },
   // Kinds whose old version has the current one's schema and defaults (issue 31).
   { prefix: 'batch', bare: true, version: 'v1beta1', deprecatedRelease: '1.21', removedRelease: '1.25', resources: ['cronjobs'] },
+  {
+    prefix: 'extensions',
+    bare: true,
+    currentPrefix: 'networking',
+    version: 'v1beta1',
+    deprecatedRelease: '1.14',
+    removedRelease: '1.22',
+    resources: ['ingresses'],
+    strategy: (apiDomain) => ingressV1beta1Strategy(ingressStrategy as unknown as ResourceRegistration['strategy'], 'extensions/v1beta1', `networking.${apiDomain}/v1`) as ResourceRegistration['strategy'],
+    stored: { toCurrent: ingressV1beta1ToV1, fromCurrent: ingressV1ToV1beta1 },
+  },
   {
     prefix: 'networking',
     version: 'v1beta1',
@@ -103,6 +119,9 @@ const REMOVED: readonly RemovedVersion[] = [
   },
 ];
 
+/** `io.k8s.api.networking.v1beta1.Ingress` -> `io.k8s.api.extensions.v1beta1.Ingress` for a kind that moved groups. */
+const movedDefinitionName = (name: string, rv: RemovedVersion) => (rv.currentPrefix ? name.replace(`.${rv.currentPrefix}.`, `.${rv.prefix}.`) : name);
+
 /** `io.k8s.api.rbac.v1.Role` -> `io.k8s.api.rbac.v1beta1.Role`. */
 const oldDefinitionName = (name: string, version: string) => name.replace(/\.v1\.([A-Za-z]+)$/, `.${version}.$1`);
 
@@ -116,14 +135,16 @@ export function removedVersionRegistrations(apiDomain: string, current: readonly
   const out: ResourceRegistration[] = [];
   for (const rv of REMOVED) {
     const group = rv.bare ? rv.prefix : `${rv.prefix}.${apiDomain}`;
+    const currentGroup = rv.currentPrefix ? `${rv.currentPrefix}.${apiDomain}` : group;
     for (const reg of current) {
-      if (reg.info.group !== group || reg.info.version !== 'v1' || !rv.resources.includes(reg.info.resource)) continue;
+      if (reg.info.group !== currentGroup || reg.info.version !== 'v1' || !rv.resources.includes(reg.info.resource)) continue;
       const info = {
         ...reg.info,
+        group,
         version: rv.version,
         storageVersion: reg.virtual ? undefined : 'v1',
-        definitionName: oldDefinitionName(reg.info.definitionName, rv.version),
-        deprecated: { deprecatedRelease: rv.deprecatedRelease, removedRelease: rv.removedRelease, replacementApiVersion: `${group}/v1` },
+        definitionName: movedDefinitionName(oldDefinitionName(reg.info.definitionName, rv.version), rv),
+        deprecated: { deprecatedRelease: rv.deprecatedRelease, removedRelease: rv.removedRelease, replacementApiVersion: `${currentGroup}/v1` },
         // Subresources of other kinds (serviceaccounts/token) stay with their own versions.
         subresources: reg.info.subresources,
       };
@@ -135,9 +156,9 @@ export function removedVersionRegistrations(apiDomain: string, current: readonly
         ...(stored
           ? {
               storedAs: {
-                group,
+                group: currentGroup,
                 resource: reg.info.resource,
-                toStorage: (obj: KubeObject) => stored.toCurrent(obj, `${group}/v1`),
+                toStorage: (obj: KubeObject) => stored.toCurrent(obj, `${currentGroup}/v1`),
                 fromStorage: (obj: KubeObject) => stored.fromCurrent(obj, `${group}/${rv.version}`),
               },
             }
