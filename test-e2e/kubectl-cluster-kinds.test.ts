@@ -13,7 +13,7 @@ let server: ServerProcess;
 let client: KubeconfigClient;
 beforeAll(async () => {
   // Two removed versions served again (SPEC 9.4), for the round-trip test at the end.
-  server = await startServerProcess(['--controllers=-namespace', '--runtime-config=batch/v1beta1=true,storage.k8s.io/v1beta1/storageclasses=true,policy/v1beta1=true,networking.k8s.io/v1beta1=true,extensions/v1beta1=true']);
+  server = await startServerProcess(['--controllers=-namespace', '--runtime-config=batch/v1beta1=true,storage.k8s.io/v1beta1/storageclasses=true,policy/v1beta1=true,networking.k8s.io/v1beta1=true,extensions/v1beta1=true,discovery.k8s.io/v1beta1=true']);
   client = new KubeconfigClient(server.kubeconfig);
 }, 60_000);
 afterAll(async () => {
@@ -483,6 +483,34 @@ describe('removed versions served again through --runtime-config (SPEC 9.4)', ()
     expect(extCreated.status).toBe(201);
     expect((await client.call('GET', `${v1}/ext`)).json.spec.defaultBackend).toEqual({ service: { name: 'svc', port: { number: 80 } } });
     await ok(['delete', 'ingress', 'old', 'ext']);
+  }, 60_000);
+
+  test('discovery.k8s.io/v1beta1 EndpointSlice: topology is v1\'s zone, nodeName and read-only deprecatedTopology', async () => {
+    const v1beta1 = '/apis/discovery.k8s.io/v1beta1/namespaces/default/endpointslices';
+    const v1 = '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices';
+    const topology = { 'topology.kubernetes.io/zone': 'a', 'kubernetes.io/hostname': 'node-1', 'example.com/rack': 'r7' };
+    const created = await client.call('POST', v1beta1, {
+      apiVersion: 'discovery.k8s.io/v1beta1',
+      kind: 'EndpointSlice',
+      metadata: { name: 'old' },
+      addressType: 'IPv4',
+      endpoints: [{ addresses: ['10.1.2.3'], nodeName: 'node-1', topology }],
+      ports: [{ name: 'http', port: 80, protocol: 'TCP' }],
+    });
+    expect(created.status).toBe(201);
+    expect(created.json.endpoints[0].topology).toEqual(topology);
+    const asV1 = (await client.call('GET', `${v1}/old`)).json;
+    expect(asV1.endpoints[0]).toMatchObject({ addresses: ['10.1.2.3'], nodeName: 'node-1', zone: 'a', deprecatedTopology: { 'example.com/rack': 'r7' } });
+    // A v1 update leaving the endpoints alone keeps deprecatedTopology; changing them drops it (read-only at v1).
+    asV1.metadata.labels = { touched: 'yes' };
+    const kept = await client.call('PUT', `${v1}/old`, asV1);
+    expect(kept.json.endpoints[0].deprecatedTopology).toEqual({ 'example.com/rack': 'r7' });
+    kept.json.endpoints[0].addresses = ['10.1.2.4'];
+    const dropped = await client.call('PUT', `${v1}/old`, kept.json);
+    expect(dropped.json.endpoints[0].deprecatedTopology).toBeUndefined();
+    const back = await protobuf('GET', `${v1beta1}/old`);
+    expect(back.body['endpoints'][0].topology).toEqual({ 'topology.kubernetes.io/zone': 'a', 'kubernetes.io/hostname': 'node-1' });
+    await ok(['delete', 'endpointslices.v1.discovery.k8s.io', 'old']);
   }, 60_000);
 
   test('policy/v1beta1 PodDisruptionBudget: an empty selector keeps its meaning across versions', async () => {

@@ -120,6 +120,7 @@ const SCHEDULING = { pkg: 'k8s.io.api.scheduling.v1', defPrefix: 'io.k8s.api.sch
 const STORAGE = { pkg: 'k8s.io.api.storage.v1', defPrefix: 'io.k8s.api.storage.v1', dir: 'storage/v1' };
 const AUTOSCALING_V2 = { pkg: 'k8s.io.api.autoscaling.v2', defPrefix: 'io.k8s.api.autoscaling.v2', dir: 'autoscaling/v2' };
 const AUTOSCALING_V1 = { pkg: 'k8s.io.api.autoscaling.v1', defPrefix: 'io.k8s.api.autoscaling.v1', dir: 'autoscaling/v1' };
+const DISCOVERY_V1BETA1 = { pkg: 'k8s.io.api.discovery.v1beta1', defPrefix: 'io.k8s.api.discovery.v1beta1', dir: 'discovery/v1beta1' };
 const EXTENSIONS_V1BETA1 = { pkg: 'k8s.io.api.extensions.v1beta1', defPrefix: 'io.k8s.api.extensions.v1beta1', dir: 'extensions/v1beta1' };
 const NETWORKING_V1BETA1 = { pkg: 'k8s.io.api.networking.v1beta1', defPrefix: 'io.k8s.api.networking.v1beta1', dir: 'networking/v1beta1' };
 
@@ -193,6 +194,7 @@ const groups = [
   // Removed version served again through --runtime-config (SPEC 9.4): backend/serviceName/servicePort.
   { ...NETWORKING_V1BETA1, out: 'proto/networking-v1beta1.proto', ts: MORE_KINDS_TS, roots: ['Ingress', 'IngressList', 'IngressClass', 'IngressClassList'] },
   { ...EXTENSIONS_V1BETA1, out: 'proto/extensions-v1beta1.proto', ts: MORE_KINDS_TS, roots: ['Ingress', 'IngressList'] },
+  { ...DISCOVERY_V1BETA1, out: 'proto/discovery-v1beta1.proto', ts: MORE_KINDS_TS, roots: ['EndpointSlice', 'EndpointSliceList'] },
 ];
 
 // Messages some .proto file here already defines (full name -> file): referenced, never emitted again.
@@ -226,7 +228,7 @@ function definitionName(fullMessage) {
 const existing = existingMessages();
 const protoByPkg = new Map();
 const goByPkg = new Map();
-for (const g of [CORE, EVENTS, DISCOVERY, BATCH, POLICY, NETWORKING, NODE, FLOWCONTROL_V1BETA2, FLOWCONTROL_V1BETA1, SCHEDULING, STORAGE, AUTOSCALING_V2, AUTOSCALING_V1, NETWORKING_V1BETA1, EXTENSIONS_V1BETA1]) {
+for (const g of [CORE, EVENTS, DISCOVERY, BATCH, POLICY, NETWORKING, NODE, FLOWCONTROL_V1BETA2, FLOWCONTROL_V1BETA1, SCHEDULING, STORAGE, AUTOSCALING_V2, AUTOSCALING_V1, NETWORKING_V1BETA1, EXTENSIONS_V1BETA1, DISCOVERY_V1BETA1]) {
   const messages = parseProto(upstreamFile(`${g.dir}/generated.proto`));
   for (const [name, fields] of messages) {
     const skipped = SKIPPED_FIELDS.get(`${g.pkg}.${name}`);

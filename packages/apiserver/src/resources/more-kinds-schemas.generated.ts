@@ -2410,5 +2410,160 @@ export const generatedMoreKindDefinitions: Definitions = {
         "type": "string"
       }
     }
+  },
+  "io.k8s.api.discovery.v1beta1.Endpoint": {
+    "type": "object",
+    "properties": {
+      "addresses": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "x-kubernetes-list-type": "set"
+      },
+      "conditions": {
+        "$ref": "#/definitions/io.k8s.api.discovery.v1beta1.EndpointConditions"
+      },
+      "hints": {
+        "$ref": "#/definitions/io.k8s.api.discovery.v1beta1.EndpointHints"
+      },
+      "hostname": {
+        "type": "string"
+      },
+      "nodeName": {
+        "type": "string"
+      },
+      "targetRef": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.ObjectReference"
+      },
+      "topology": {
+        "type": "object",
+        "additionalProperties": {
+          "type": "string"
+        }
+      }
+    },
+    "required": [
+      "addresses"
+    ]
+  },
+  "io.k8s.api.discovery.v1beta1.EndpointConditions": {
+    "type": "object",
+    "properties": {
+      "ready": {
+        "type": "boolean"
+      },
+      "serving": {
+        "type": "boolean"
+      },
+      "terminating": {
+        "type": "boolean"
+      }
+    }
+  },
+  "io.k8s.api.discovery.v1beta1.EndpointHints": {
+    "type": "object",
+    "properties": {
+      "forNodes": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.discovery.v1beta1.ForNode"
+        },
+        "x-kubernetes-list-type": "atomic"
+      },
+      "forZones": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.discovery.v1beta1.ForZone"
+        },
+        "x-kubernetes-list-type": "atomic"
+      }
+    }
+  },
+  "io.k8s.api.discovery.v1beta1.EndpointPort": {
+    "type": "object",
+    "properties": {
+      "appProtocol": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      },
+      "port": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "protocol": {
+        "type": "string"
+      }
+    }
+  },
+  "io.k8s.api.discovery.v1beta1.EndpointSlice": {
+    "type": "object",
+    "properties": {
+      "addressType": {
+        "type": "string"
+      },
+      "endpoints": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.discovery.v1beta1.Endpoint"
+        },
+        "x-kubernetes-list-type": "atomic"
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      },
+      "ports": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.discovery.v1beta1.EndpointPort"
+        },
+        "x-kubernetes-list-type": "atomic"
+      }
+    },
+    "required": [
+      "addressType",
+      "endpoints"
+    ]
+  },
+  "io.k8s.api.discovery.v1beta1.EndpointSliceList": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.discovery.v1beta1.EndpointSlice"
+        }
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+    },
+    "required": [
+      "items"
+    ]
+  },
+  "io.k8s.api.discovery.v1beta1.ForNode": {
+    "type": "object",
+    "properties": {
+      "name": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "name"
+    ]
+  },
+  "io.k8s.api.discovery.v1beta1.ForZone": {
+    "type": "object",
+    "properties": {
+      "name": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "name"
+    ]
   }
 };

@@ -7,6 +7,8 @@ import { ingressV1beta1ToV1, ingressV1ToV1beta1 } from './networking/ingresses/v
 import { ingressV1beta1Strategy } from './networking/ingresses/strategy-v1beta1.js';
 import { ingressStrategy } from './networking/ingresses/strategy.js';
 import { ingressClassStrategy } from './networking/ingressclasses/strategy.js';
+import { sliceV1beta1ToV1, sliceV1ToV1beta1 } from './discovery/endpointslices/v1beta1-conversion.js';
+import { endpointSliceV1beta1Strategy } from './discovery/endpointslices/strategy-v1beta1.js';
 import { webhookConfigurationStrategy } from './admissionregistration/strategy.js';
 
 /**
@@ -72,6 +74,15 @@ const REMOVED: readonly RemovedVersion[] = [
   { prefix: 'events', version: 'v1beta1', deprecatedRelease: '1.22', removedRelease: '1.25', resources: ['events'] },
   // Kinds whose old version has the current one's schema and defaults (issue 31).
   { prefix: 'batch', bare: true, version: 'v1beta1', deprecatedRelease: '1.21', removedRelease: '1.25', resources: ['cronjobs'] },
+  {
+    prefix: 'discovery',
+    version: 'v1beta1',
+    deprecatedRelease: '1.21',
+    removedRelease: '1.25',
+    resources: ['endpointslices'],
+    strategy: (apiDomain) => endpointSliceV1beta1Strategy(apiDomain) as ResourceRegistration['strategy'],
+    stored: { toCurrent: sliceV1beta1ToV1, fromCurrent: sliceV1ToV1beta1 },
+  },
   {
     prefix: 'extensions',
     bare: true,
