@@ -2,11 +2,8 @@ import type { KubeObject } from '@cluster/apimachinery';
 import type { ResourceStrategy } from '../../../registry/strategy.js';
 import { defaultSlice, endpointSliceStrategy, type EndpointSlice } from './strategy.js';
 import { sliceV1beta1ToV1, sliceV1ToV1beta1 } from './v1beta1-conversion.js';
+import { replaceContents } from '../../replace-contents.js';
 
-function assignInPlace(target: KubeObject, source: KubeObject): void {
-  for (const k of Object.keys(target)) delete target[k];
-  Object.assign(target, source);
-}
 
 /**
  * EndpointSlice at discovery/v1beta1: v1's defaults and rules on the v1 form, except that its
@@ -19,7 +16,7 @@ export function endpointSliceV1beta1Strategy(apiDomain: string): ResourceStrateg
   const prepare = (obj: KubeObject) => {
     const converted = toV1(obj);
     defaultSlice(converted);
-    assignInPlace(obj, sliceV1ToV1beta1(converted, v1beta1));
+    replaceContents(obj, sliceV1ToV1beta1(converted, v1beta1));
   };
   return {
     ...(endpointSliceStrategy as ResourceStrategy<EndpointSlice>),

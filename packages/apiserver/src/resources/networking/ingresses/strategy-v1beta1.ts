@@ -1,12 +1,8 @@
 import type { FieldErrorList, KubeObject } from '@cluster/apimachinery';
 import type { ResourceStrategy, StrategyContext, SubresourceStrategy } from '../../../registry/strategy.js';
 import { defaultIngressV1beta1, ingressV1beta1ToV1, ingressV1ToV1beta1 } from './v1beta1-conversion.js';
+import { replaceContents } from '../../replace-contents.js';
 
-/** Replaces `target`'s content with `source`'s (strategies change objects in place). */
-function assignInPlace(target: KubeObject, source: KubeObject): void {
-  for (const k of Object.keys(target)) delete target[k];
-  Object.assign(target, source);
-}
 
 /**
  * The behaviour of Ingress at networking/v1beta1 (and extensions/v1beta1): v1beta1's defaults,
@@ -27,13 +23,13 @@ export function ingressV1beta1Strategy(v1: ResourceStrategy<KubeObject>, groupVe
       defaultIngressV1beta1(obj);
       const converted = toV1(obj);
       v1.prepareForCreate(converted, ctx);
-      assignInPlace(obj, back(converted));
+      replaceContents(obj, back(converted));
     },
     prepareForUpdate(obj: KubeObject, old: KubeObject, ctx: StrategyContext) {
       defaultIngressV1beta1(obj);
       const converted = toV1(obj);
       v1.prepareForUpdate(converted, toV1(old), ctx);
-      assignInPlace(obj, back(converted));
+      replaceContents(obj, back(converted));
     },
     validate: (obj) => v1.validate(toV1(obj)),
     validateUpdate: (obj, old) => v1.validateUpdate(toV1(obj), toV1(old)),
