@@ -13,7 +13,7 @@ let server: ServerProcess;
 let client: KubeconfigClient;
 beforeAll(async () => {
   // Two removed versions served again (SPEC 9.4), for the round-trip test at the end.
-  server = await startServerProcess(['--controllers=-namespace', '--runtime-config=batch/v1beta1=true,storage.k8s.io/v1beta1/storageclasses=true,policy/v1beta1=true,networking.k8s.io/v1beta1=true,extensions/v1beta1=true,discovery.k8s.io/v1beta1=true']);
+  server = await startServerProcess(['--controllers=-namespace', '--runtime-config=batch/v1beta1=true,storage.k8s.io/v1beta1/storageclasses=true,policy/v1beta1=true,networking.k8s.io/v1beta1=true,extensions/v1beta1=true,discovery.k8s.io/v1beta1=true,autoscaling/v2beta1=true']);
   client = new KubeconfigClient(server.kubeconfig);
 }, 60_000);
 afterAll(async () => {
@@ -511,6 +511,34 @@ describe('removed versions served again through --runtime-config (SPEC 9.4)', ()
     const back = await protobuf('GET', `${v1beta1}/old`);
     expect(back.body['endpoints'][0].topology).toEqual({ 'topology.kubernetes.io/zone': 'a', 'kubernetes.io/hostname': 'node-1' });
     await ok(['delete', 'endpointslices.v1.discovery.k8s.io', 'old']);
+  }, 60_000);
+
+  test('autoscaling/v2beta1 HorizontalPodAutoscaler: its metric shapes, and v2 behavior in an annotation', async () => {
+    const v2beta1 = '/apis/autoscaling/v2beta1/namespaces/default/horizontalpodautoscalers';
+    const v2 = '/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers';
+    const created = await client.call('POST', v2beta1, {
+      apiVersion: 'autoscaling/v2beta1',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: 'beta' },
+      spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' }, maxReplicas: 5, metrics: [{ type: 'Pods', pods: { metricName: 'qps', targetAverageValue: '100' } }] },
+    });
+    expect(created.status).toBe(201);
+    expect(created.json.spec).toEqual({ scaleTargetRef: { kind: 'Deployment', name: 'web' }, minReplicas: 1, maxReplicas: 5, metrics: [{ type: 'Pods', pods: { metricName: 'qps', targetAverageValue: '100' } }] });
+    const asV2 = (await client.call('GET', `${v2}/beta`)).json;
+    expect(asV2.spec.metrics).toEqual([{ type: 'Pods', pods: { metric: { name: 'qps' }, target: { type: 'AverageValue', averageValue: '100' } } }]);
+    asV2.spec.behavior = { scaleDown: { policies: [{ type: 'Pods', value: 1, periodSeconds: 60 }] } };
+    expect((await client.call('PUT', `${v2}/beta`, asV2)).status).toBe(200);
+    const read = (await client.call('GET', `${v2beta1}/beta`)).json;
+    expect(JSON.parse(read.metadata.annotations['autoscaling.alpha.kubernetes.io/behavior']).scaleDown.policies).toEqual([{ type: 'Pods', value: 1, periodSeconds: 60 }]);
+    read.spec.maxReplicas = 7;
+    expect((await client.call('PUT', `${v2beta1}/beta`, read)).status).toBe(200);
+    const after = (await protobuf('GET', `${v2}/beta`)).body;
+    expect(after.metadata.annotations).toBeUndefined();
+    expect(after['spec']).toMatchObject({ maxReplicas: 7, behavior: { scaleDown: { policies: [{ type: 'Pods', value: 1, periodSeconds: 60 }] } } });
+    const bad = await client.call('POST', v2beta1, { apiVersion: 'autoscaling/v2beta1', kind: 'HorizontalPodAutoscaler', metadata: { name: 'bad' }, spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' }, maxReplicas: 5, metrics: [{ type: 'Resource', resource: { name: 'cpu', targetAverageUtilization: 0 } }] } });
+    expect(bad.status).toBe(422);
+    expect(bad.json.details.causes[0].field).toBe('spec.metrics[0].resource.target.averageUtilization');
+    await ok(['delete', 'hpa', 'beta']);
   }, 60_000);
 
   test('policy/v1beta1 PodDisruptionBudget: an empty selector keeps its meaning across versions', async () => {

@@ -2565,5 +2565,401 @@ export const generatedMoreKindDefinitions: Definitions = {
     "required": [
       "name"
     ]
+  },
+  "io.k8s.api.autoscaling.v2beta1.ContainerResourceMetricSource": {
+    "type": "object",
+    "properties": {
+      "container": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      },
+      "targetAverageUtilization": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "targetAverageValue": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity"
+      }
+    },
+    "required": [
+      "container",
+      "name"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2beta1.ContainerResourceMetricStatus": {
+    "type": "object",
+    "properties": {
+      "container": {
+        "type": "string"
+      },
+      "currentAverageUtilization": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "currentAverageValue": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity"
+      },
+      "name": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "container",
+      "currentAverageValue",
+      "name"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2beta1.CrossVersionObjectReference": {
+    "type": "object",
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "kind",
+      "name"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2beta1.ExternalMetricSource": {
+    "type": "object",
+    "properties": {
+      "metricName": {
+        "type": "string"
+      },
+      "metricSelector": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"
+      },
+      "targetAverageValue": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity"
+      },
+      "targetValue": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity"
+      }
+    },
+    "required": [
+      "metricName"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2beta1.ExternalMetricStatus": {
+    "type": "object",
+    "properties": {
+      "currentAverageValue": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity"
+      },
+      "currentValue": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity"
+      },
+      "metricName": {
+        "type": "string"
+      },
+      "metricSelector": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"
+      }
+    },
+    "required": [
+      "currentValue",
+      "metricName"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2beta1.HorizontalPodAutoscaler": {
+    "type": "object",
+    "properties": {
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2beta1.HorizontalPodAutoscalerSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2beta1.HorizontalPodAutoscalerStatus"
+      }
+    }
+  },
+  "io.k8s.api.autoscaling.v2beta1.HorizontalPodAutoscalerCondition": {
+    "type": "object",
+    "properties": {
+      "lastTransitionTime": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Time"
+      },
+      "message": {
+        "type": "string"
+      },
+      "reason": {
+        "type": "string"
+      },
+      "status": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "status",
+      "type"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2beta1.HorizontalPodAutoscalerList": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.autoscaling.v2beta1.HorizontalPodAutoscaler"
+        }
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+    },
+    "required": [
+      "items"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2beta1.HorizontalPodAutoscalerSpec": {
+    "type": "object",
+    "properties": {
+      "maxReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "metrics": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.autoscaling.v2beta1.MetricSpec"
+        }
+      },
+      "minReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "scaleTargetRef": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2beta1.CrossVersionObjectReference"
+      }
+    },
+    "required": [
+      "maxReplicas",
+      "scaleTargetRef"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2beta1.HorizontalPodAutoscalerStatus": {
+    "type": "object",
+    "properties": {
+      "conditions": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.autoscaling.v2beta1.HorizontalPodAutoscalerCondition"
+        }
+      },
+      "currentMetrics": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.autoscaling.v2beta1.MetricStatus"
+        }
+      },
+      "currentReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "desiredReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "lastScaleTime": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Time"
+      },
+      "observedGeneration": {
+        "type": "integer",
+        "format": "int64"
+      }
+    },
+    "required": [
+      "currentReplicas",
+      "desiredReplicas"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2beta1.MetricSpec": {
+    "type": "object",
+    "properties": {
+      "containerResource": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2beta1.ContainerResourceMetricSource"
+      },
+      "external": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2beta1.ExternalMetricSource"
+      },
+      "object": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2beta1.ObjectMetricSource"
+      },
+      "pods": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2beta1.PodsMetricSource"
+      },
+      "resource": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2beta1.ResourceMetricSource"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "type"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2beta1.MetricStatus": {
+    "type": "object",
+    "properties": {
+      "containerResource": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2beta1.ContainerResourceMetricStatus"
+      },
+      "external": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2beta1.ExternalMetricStatus"
+      },
+      "object": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2beta1.ObjectMetricStatus"
+      },
+      "pods": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2beta1.PodsMetricStatus"
+      },
+      "resource": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2beta1.ResourceMetricStatus"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "type"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2beta1.ObjectMetricSource": {
+    "type": "object",
+    "properties": {
+      "averageValue": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity"
+      },
+      "metricName": {
+        "type": "string"
+      },
+      "selector": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"
+      },
+      "target": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2beta1.CrossVersionObjectReference"
+      },
+      "targetValue": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity"
+      }
+    },
+    "required": [
+      "metricName",
+      "target",
+      "targetValue"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2beta1.ObjectMetricStatus": {
+    "type": "object",
+    "properties": {
+      "averageValue": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity"
+      },
+      "currentValue": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity"
+      },
+      "metricName": {
+        "type": "string"
+      },
+      "selector": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"
+      },
+      "target": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2beta1.CrossVersionObjectReference"
+      }
+    },
+    "required": [
+      "currentValue",
+      "metricName",
+      "target"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2beta1.PodsMetricSource": {
+    "type": "object",
+    "properties": {
+      "metricName": {
+        "type": "string"
+      },
+      "selector": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"
+      },
+      "targetAverageValue": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity"
+      }
+    },
+    "required": [
+      "metricName",
+      "targetAverageValue"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2beta1.PodsMetricStatus": {
+    "type": "object",
+    "properties": {
+      "currentAverageValue": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity"
+      },
+      "metricName": {
+        "type": "string"
+      },
+      "selector": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"
+      }
+    },
+    "required": [
+      "currentAverageValue",
+      "metricName"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2beta1.ResourceMetricSource": {
+    "type": "object",
+    "properties": {
+      "name": {
+        "type": "string"
+      },
+      "targetAverageUtilization": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "targetAverageValue": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity"
+      }
+    },
+    "required": [
+      "name"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2beta1.ResourceMetricStatus": {
+    "type": "object",
+    "properties": {
+      "currentAverageUtilization": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "currentAverageValue": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity"
+      },
+      "name": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "currentAverageValue",
+      "name"
+    ]
   }
 };

@@ -25,6 +25,7 @@ const KINDS: ReadonlyArray<[prefix: string, group: (apiDomain: string) => string
   ['io.k8s.api.discovery.v1beta1', (d) => `discovery.${d}`, 'EndpointSlice', 'A subset of the endpoints of a service (removed version).', 'v1beta1'],
   ['io.k8s.api.extensions.v1beta1', () => 'extensions', 'Ingress', 'Rules that route outside HTTP traffic to services (removed version).', 'v1beta1'],
   ['io.k8s.api.autoscaling.v2', () => AUTOSCALING_GROUP, 'HorizontalPodAutoscaler', 'Scales a workload between replica bounds from observed metrics.', 'v2'],
+  ['io.k8s.api.autoscaling.v2beta1', () => AUTOSCALING_GROUP, 'HorizontalPodAutoscaler', 'Scales a workload from observed metrics (removed version).', 'v2beta1'],
   ['io.k8s.api.autoscaling.v1', () => AUTOSCALING_GROUP, 'HorizontalPodAutoscaler', 'Scales a workload between replica bounds from observed CPU use.'],
   ['io.k8s.api.storage.v1', (d) => `storage.${d}`, 'CSIStorageCapacity', 'Storage capacity a CSI driver reports for a topology segment and class.'],
 ];
