@@ -63,10 +63,12 @@ export async function runGarbageCollector(ctx: ControllerContext, signal: AbortS
       if ((m.ownerReferences?.length ?? 0) > 0 || graph.hasDependents(m.uid ?? '')) return true;
       return !!m.deletionTimestamp && (m.finalizers ?? []).some((f) => f === FINALIZER_ORPHAN_DEPENDENTS || f === FINALIZER_DELETE_DEPENDENTS);
     },
-    // A watch gap may have hidden the removal of an owner not held: every dependent checks its owners.
+    // A watch gap may have hidden the removal of an owner not held: its possible dependents
+    // (those naming an owner of this kind) check their owners.
     onRelisted(res) {
-      ctx.logger.info({ resource: resourceKey(res) }, 'garbage collector: relisted; checking every dependent');
-      graph.withOwners().forEach((u) => deleteQueue.add(u));
+      const uids = graph.withOwners({ group: res.group, kind: res.kind });
+      ctx.logger.info({ resource: resourceKey(res), dependents: uids.length }, 'garbage collector: relisted; checking the dependents of its kind');
+      uids.forEach((u) => deleteQueue.add(u));
     },
   });
 
