@@ -48,7 +48,7 @@ export async function runResourceQuotaController(ctx: ControllerContext, signal:
     const ev = registry.evaluatorFor(group, resource);
     if (ev) for (const rq of quotasToReplenish(inNamespace(namespace), ev)) queue.add(keyOf(rq));
   };
-  const monitors = new QuotaMonitors(ctx.client, ctx.logger, replenish, now);
+  const monitors = new QuotaMonitors(ctx.client, ctx.logger, replenish, now, `meta.${ctx.apiDomain}`);
   let monitorsDirty = true;
   const syncMonitors = async () => {
     if (!monitorsDirty || signal.aborted) return;

@@ -29,6 +29,8 @@ export class QuotaMonitors {
     private readonly logger: Logger,
     private readonly replenish: ReplenishFn,
     private readonly now: () => Date,
+    /** `meta.<apiDomain>`: the group of PartialObjectMetadata, for the metadata-only watches. */
+    private readonly metaGroup = 'meta.k8s.io',
   ) {}
 
   /** Starts streams for `wanted` resources not yet watched and stops those no longer wanted. */
@@ -69,7 +71,7 @@ export class QuotaMonitors {
         remembered.clear();
         for (;;) {
           const url = `${r.path}${sep}watch=1&allowWatchBookmarks=true&timeoutSeconds=300&resourceVersion=${encodeURIComponent(rv)}`;
-          await this.client.watch(url, (e) => (rv = this.apply(r, e, remembered) ?? rv), signal);
+          await this.client.watch(url, (e) => (rv = this.apply(r, e, remembered) ?? rv), signal, this.acceptFor(r));
           if (signal.aborted) return;
         }
       } catch (err) {
@@ -81,6 +83,17 @@ export class QuotaMonitors {
         }
       }
     }
+  }
+
+  /**
+   * Only pods and services are judged by their content (replenishment); for every other resource
+   * (ConfigMaps, Secrets, ...) an event's metadata is all this reads, so those streams ask for
+   * metadata only, as the garbage collector's do: the replica then neither encodes nor sends, and
+   * this does not parse, whole objects for every write of them.
+   */
+  private acceptFor(r: ServedResource): string | undefined {
+    if (r.group === '' && (r.resource === 'pods' || r.resource === 'services')) return undefined;
+    return `application/json;as=PartialObjectMetadata;g=${this.metaGroup};v=v1`;
   }
 
   /** Handles one event; returns its resourceVersion. Throws ApiError for an ERROR event. */
