@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:https';
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,9 +66,41 @@ function startExtension(port = 0): Promise<void> {
         apiVersion: 'v1',
         groupVersion: `${GROUP}/v1`,
         resources: [
-          { name: 'flunders', singularName: 'flunder', namespaced: true, kind: 'Flunder', verbs: ['get', 'list', 'watch'], shortNames: ['fl'] },
+          { name: 'flunders', singularName: 'flunder', namespaced: true, kind: 'Flunder', verbs: ['create', 'get', 'list', 'watch'], shortNames: ['fl'] },
           { name: 'flunders/status', singularName: '', namespaced: true, kind: 'Flunder', verbs: ['get'] },
         ],
+      });
+    }
+    if (p === `/openapi/v3/apis/${GROUP}/v1`) {
+      return json(200, {
+        openapi: '3.0.0',
+        info: { title: 'wardle', version: 'v1' },
+        // kubectl explain finds a kind through the GET operation of its resource's path.
+        paths: {
+          [`${GV}/namespaces/{namespace}/flunders/{name}`]: {
+            get: {
+              operationId: 'readFlunder',
+              'x-kubernetes-action': 'get',
+              'x-kubernetes-group-version-kind': { group: GROUP, version: 'v1', kind: 'Flunder' },
+              responses: { '200': { description: 'OK', content: { 'application/json': { schema: { $ref: '#/components/schemas/io.example.wardle.v1.Flunder' } } } } },
+            },
+          },
+        },
+        components: {
+          schemas: {
+            'io.example.wardle.v1.Flunder': {
+              type: 'object',
+              description: 'A flunder, for testing.',
+              properties: {
+                apiVersion: { type: 'string' },
+                kind: { type: 'string' },
+                metadata: { type: 'object' },
+                spec: { type: 'object', description: 'What the flunder wants.', properties: { payload: { type: 'string', description: 'Opaque payload.' } } },
+              },
+              'x-kubernetes-group-version-kind': [{ group: GROUP, version: 'v1', kind: 'Flunder' }],
+            },
+          },
+        },
       });
     }
     if (p === `${GV}/namespaces/default/flunders` && url.searchParams.get('watch')) {
@@ -76,8 +108,23 @@ function startExtension(port = 0): Promise<void> {
       res.write(`${JSON.stringify({ type: 'ADDED', object: flunder('watched') })}\n`);
       return; // held open until the client leaves
     }
+    if (p === `${GV}/namespaces/default/flunders` && req.method === 'POST') {
+      // Echoes what it was sent, as a server that stores it would.
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        json(201, { ...body, metadata: { ...body.metadata, namespace: 'default', uid: 'made-by-extension', creationTimestamp: '2026-01-01T00:00:00Z' } });
+      });
+      return;
+    }
     if (p === `${GV}/namespaces/default/flunders`) return json(200, { kind: 'FlunderList', apiVersion: `${GROUP}/v1`, metadata: { resourceVersion: '1' }, items: [flunder('first'), flunder('second')] });
     if (p === `${GV}/namespaces/default/flunders/hang`) return; // never answers
+    if (p === `${GV}/namespaces/default/flunders/trickle`) {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write('{"kind":'); // and never finishes
+      return;
+    }
     if (p === `${GV}/namespaces/default/flunders/reset`) return socket.destroy();
     if (p === `${GV}/namespaces/default/flunders/garbage`) {
       socket.write('this is not HTTP\r\n\r\n');
@@ -85,6 +132,15 @@ function startExtension(port = 0): Promise<void> {
     }
     if (p.startsWith(`${GV}/namespaces/default/flunders/`)) return json(200, flunder(p.split('/').pop()!));
     json(404, { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404 });
+  });
+  // exec-style protocol switches: after the 101, bytes come back upper-cased.
+  ext.on('upgrade', (req: IncomingMessage, socket: TLSSocket) => {
+    const cn = socket.authorized ? (socket.getPeerCertificate().subject?.CN as string | undefined) : undefined;
+    seen.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, clientCn: cn, serverName: socket.servername });
+    if (!cn || !allowedNames.includes(cn) || !req.url?.endsWith('/exec')) return void socket.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n');
+    socket.write('HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: cluster-echo\r\n\r\n');
+    socket.on('data', (d: Buffer) => socket.write(d.toString('utf8').toUpperCase()));
+    socket.on('error', () => socket.destroy());
   });
   extension = ext;
   return new Promise((resolve) => ext.listen(port, '127.0.0.1', () => resolve()));
@@ -149,7 +205,7 @@ const apiService = (name: string, group: string, service: Record<string, unknown
 });
 
 beforeAll(async () => {
-  server = await startServerProcess(['--authorization-mode=RBAC', `--token-auth-file=${join(dir, 'tokens.csv')}`, '--apiservice-availability-check-period=1s', '--request-timeout=30s']);
+  server = await startServerProcess(['--authorization-mode=RBAC', `--token-auth-file=${join(dir, 'tokens.csv')}`, '--apiservice-availability-check-period=1s', '--request-timeout=30s', '--runtime-config=apiregistration.k8s.io/v1beta1=true']);
   admin = new KubeconfigClient(server.kubeconfig);
   // What an extension reads to trust this server's forwarded identities.
   const cm = await call('GET', '/api/v1/namespaces/cluster-system/configmaps/extension-apiserver-authentication');
@@ -192,7 +248,17 @@ test('every served group version has a Local APIService, and the server keeps th
   expect(k.stdout).toMatch(/NAME\s+SERVICE\s+AVAILABLE\s+AGE/);
   expect(k.stdout).toMatch(new RegExp(`v1\\.${GROUP.replace(/\./g, '\\.')}\\s+wardle/api\\s+True\\s`));
   expect(k.stdout).toMatch(/v1\.apps\s+Local\s+True\s/);
-});
+}, 60_000);
+
+test('extension API servers can be granted what they need: reading the ConfigMap, delegating reviews', async () => {
+  const reader = await call('GET', '/apis/rbac.authorization.k8s.io/v1/namespaces/cluster-system/roles/extension-apiserver-authentication-reader');
+  expect(reader.json.rules).toEqual([{ verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['extension-apiserver-authentication'] }]);
+  const delegator = await call('GET', '/apis/rbac.authorization.k8s.io/v1/clusterroles/system:auth-delegator');
+  expect(delegator.json.rules).toEqual([
+    { verbs: ['create'], apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'] },
+    { verbs: ['create'], apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'] },
+  ]);
+}, 60_000);
 
 test('a CRD group version gets a Local APIService that goes with it', async () => {
   const crd = {
@@ -214,7 +280,13 @@ test('a CRD group version gets a Local APIService that goes with it', async () =
   });
   expect((await call('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gizmos.toys.example.io')).status).toBe(200);
   await eventually(async () => expect((await call('GET', `${APISERVICES}/v1.toys.example.io`)).status).toBe(404));
-});
+}, 60_000);
+
+test('apiregistration v1beta1 is served again under --runtime-config, deprecated', async () => {
+  const r = await admin.raw('GET', `/apis/apiregistration.k8s.io/v1beta1/apiservices/v1.${GROUP}`, { Accept: 'application/json' });
+  expect(r.status).toBe(200);
+  expect(JSON.parse(r.body.toString('utf8'))).toMatchObject({ apiVersion: 'apiregistration.k8s.io/v1beta1', kind: 'APIService', spec: { group: GROUP, service: { namespace: 'wardle', name: 'api', port: 443 } } });
+}, 60_000);
 
 test('a bad APIService is 422 naming the fields', async () => {
   const bad = await call('POST', APISERVICES, {
@@ -229,7 +301,7 @@ test('a bad APIService is 422 naming the fields', async () => {
   const noService = await call('POST', APISERVICES, { body: { metadata: { name: 'v1.local.io' }, spec: { group: 'local.io', version: 'v1', groupPriorityMinimum: 10, versionPriority: 10, caBundle } } });
   expect(noService.status).toBe(422);
   expect(noService.json.details.causes.map((c: { field: string }) => c.field)).toEqual(['spec.caBundle']);
-});
+}, 60_000);
 
 test('discovery lists the extension group; kubectl api-resources and get work through the front door', async () => {
   const apis = await call('GET', '/apis');
@@ -248,7 +320,35 @@ test('discovery lists the extension group; kubectl api-resources and get work th
   expect(got.stdout).toMatch(/second/);
   const one = await kubectl(server, ['get', 'fl', 'third', '-n', 'default', '-o', 'jsonpath={.metadata.name}']);
   expect(one.stdout).toBe('third');
-});
+}, 60_000);
+
+test("the extension's OpenAPI v3 document is listed in /openapi/v3: kubectl explain works", async () => {
+  await eventually(async () => {
+    const index = await call('GET', '/openapi/v3');
+    expect(index.json.paths[`apis/${GROUP}/v1`].serverRelativeURL).toMatch(new RegExp(`^/openapi/v3/apis/${GROUP}/v1\\?hash=[0-9A-F]+$`));
+    expect(index.json.paths['api/v1']).toBeDefined();
+    // Every process of the replica fetched it (requests are spread over them).
+    for (let i = 0; i < 4; i++) {
+      const doc = await call('GET', index.json.paths[`apis/${GROUP}/v1`].serverRelativeURL);
+      expect(doc.json.components?.schemas?.['io.example.wardle.v1.Flunder']?.description).toBe('A flunder, for testing.');
+    }
+  });
+  const explain = await kubectl(server, ['explain', 'flunders.spec']);
+  expect(explain.stderr).toBe('');
+  expect(explain.stdout).toContain('What the flunder wants.');
+  expect(explain.stdout).toContain('Opaque payload.');
+}, 60_000);
+
+test('a create streams its body to the extension (kubectl over HTTP/2, and HTTP/1.1)', async () => {
+  const file = join(dir, 'flunder.json');
+  const big = 'x'.repeat(256 * 1024);
+  writeFileSync(file, JSON.stringify({ apiVersion: `${GROUP}/v1`, kind: 'Flunder', metadata: { name: 'made' }, spec: { payload: big } }));
+  const k = await kubectl(server, ['create', '-n', 'default', '-f', file, '-o', 'jsonpath={.metadata.uid}:{.spec.payload}']);
+  expect(k.stderr).toBe('');
+  expect(k.stdout).toBe(`made-by-extension:${big}`);
+  const r = await call('POST', `${GV}/namespaces/default/flunders`, { body: { apiVersion: `${GROUP}/v1`, kind: 'Flunder', metadata: { name: 'made2' } } });
+  expect([r.status, r.json.metadata.uid, r.json.metadata.name]).toEqual([201, 'made-by-extension', 'made2']);
+}, 60_000);
 
 test('the extension sees the identity as X-Remote-* from the front proxy, never the caller credentials', async () => {
   const before = seen.length;
@@ -260,7 +360,7 @@ test('the extension sees the identity as X-Remote-* from the front proxy, never 
   expect(req.headers['authorization']).toBeUndefined();
   expect(req.headers['x-remote-user']).toBe('admin');
   expect(req.headers['x-remote-group']).toContain('system:masters');
-});
+}, 60_000);
 
 test('forged X-Remote-* and impersonation headers never reach the extension; impersonation is resolved here', async () => {
   const before = seen.length;
@@ -322,7 +422,7 @@ test('forged X-Remote-* and impersonation headers never reach the extension; imp
   const before2 = seen.length;
   expect((await call('DELETE', `${GV}/namespaces/default/flunders/x`, { token: 'bob-token' })).status).toBe(403);
   expect(seen.length).toBe(before2);
-});
+}, 60_000);
 
 test('a watch streams through the proxy', async () => {
   const events: any[] = [];
@@ -330,7 +430,43 @@ test('a watch streams through the proxy', async () => {
   await eventually(async () => expect(events).toEqual([{ type: 'ADDED', object: expect.objectContaining({ metadata: expect.objectContaining({ name: 'watched' }) }) }]), 50);
   w.stop();
   await w.ended;
-});
+}, 60_000);
+
+/** An exec-style upgrade through the front door: resolves with the status, and the echo of `send` when switched. */
+function upgradeCall(path: string, token: string, send: string): Promise<{ status: number; echo?: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(new URL(path, server.url), { method: 'GET', ca: admin.ca, agent: false, headers: { Authorization: `Bearer ${token}`, Connection: 'Upgrade', Upgrade: 'cluster-echo' } });
+    req.on('upgrade', (res, socket) => {
+      socket.write(send);
+      socket.once('data', (d: Buffer) => {
+        socket.destroy();
+        resolve({ status: res.statusCode ?? 0, echo: d.toString('utf8') });
+      });
+    });
+    req.on('response', (res) => {
+      res.resume();
+      resolve({ status: res.statusCode ?? 0 });
+    });
+    req.setTimeout(10_000, () => req.destroy(new Error('upgrade timed out')));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+test('an upgrade (exec-style) request is authorized here, then joined to the extension', async () => {
+  const before = seen.length;
+  // bob may read flunders, not their exec subresource: refused here, the extension sees nothing.
+  expect(await upgradeCall(`${GV}/namespaces/default/flunders/x/exec`, 'bob-token', 'hi')).toEqual({ status: 403 });
+  expect(seen.length).toBe(before);
+  expect(await upgradeCall(`${GV}/namespaces/default/flunders/x/exec`, admin.token, 'hello through')).toEqual({ status: 101, echo: 'HELLO THROUGH' });
+  const up = seen.slice(before).find((s) => s.path.endsWith('/exec'))!;
+  expect(up.clientCn).toBe('front-proxy-client');
+  expect(up.headers['x-remote-user']).toBe('admin');
+  expect(up.headers['authorization']).toBeUndefined();
+  expect(up.headers['upgrade']).toBe('cluster-echo');
+  // Paths this server serves itself still answer an upgrade request, then close.
+  expect((await upgradeCall('/api/v1/namespaces/default', admin.token, 'x')).status).toBe(200);
+}, 60_000);
 
 test('an extension that hangs, resets or answers garbage gets a clean 504 or 503 Status, and other requests go on', async () => {
   const hang = call('GET', `${GV}/namespaces/default/flunders/hang?timeout=2s`);
@@ -341,12 +477,26 @@ test('an extension that hangs, resets or answers garbage gets a clean 504 or 503
   const hung = await hang;
   expect(hung.status).toBe(504);
   expect(hung.json).toMatchObject({ kind: 'Status', reason: 'Timeout', code: 504 });
+  // An answer that starts but never ends is cut at the deadline too.
+  const t1 = Date.now();
+  const trickle = await new Promise<string>((resolve) => {
+    const req = request(new URL(`${GV}/namespaces/default/flunders/trickle?timeout=2s`, server.url), { ca: admin.ca, agent: false, headers: { Authorization: `Bearer ${admin.token}` } }, (res) => {
+      res.on('data', () => {});
+      res.on('end', () => resolve('ended'));
+      res.on('error', () => resolve('cut'));
+      res.on('close', () => resolve('cut'));
+    });
+    req.on('error', () => resolve('cut'));
+    req.end();
+  });
+  expect(trickle).toBe('cut');
+  expect(Date.now() - t1).toBeLessThan(10_000);
   for (const path of ['reset', 'garbage']) {
     const r = await call('GET', `${GV}/namespaces/default/flunders/${path}`);
     expect([path, r.status, r.json.kind, r.json.reason]).toEqual([path, 503, 'Status', 'ServiceUnavailable']);
   }
   expect((await call('GET', `${GV}/namespaces/default/flunders/fine`)).status).toBe(200);
-});
+}, 60_000);
 
 test('availability follows the Service and its Endpoints, with upstream reasons; unavailable groups are 503 and out of discovery', async () => {
   const cases = [
@@ -361,20 +511,25 @@ test('availability follows the Service and its Endpoints, with upstream reasons;
   for (const [name, group, service] of cases) expect((await call('POST', APISERVICES, { body: apiService(name, group, service) })).status).toBe(201);
   for (const [name, group, , reason] of cases) {
     await eventually(async () => expect(await available(name)).toMatchObject({ status: 'False', reason }));
-    const r = await call('GET', `/apis/${group}/v1/things`);
-    expect([name, r.status, r.json.reason]).toEqual([name, 503, 'ServiceUnavailable']);
+    await eventually(async () => {
+      const r = await call('GET', `/apis/${group}/v1/things`);
+      expect([name, r.status, r.json.reason]).toEqual([name, 503, 'ServiceUnavailable']);
+    });
     expect((await call('GET', '/apis')).json.groups.map((g: any) => g.name)).not.toContain(group);
   }
   const k = await kubectl(server, ['get', 'apiservice', 'v1.nosvc.example.io']);
   expect(k.stdout).toMatch(/v1\.nosvc\.example\.io\s+wardle\/missing\s+False \(ServiceNotFound\)/);
-});
+}, 60_000);
 
 test('stopping the extension makes its APIService unavailable (503); deleting it drops the group from discovery', async () => {
   await stopExtension();
   await eventually(async () => expect(await available(`v1.${GROUP}`)).toMatchObject({ status: 'False', reason: 'FailedDiscoveryCheck' }));
-  const r = await call('GET', `${GV}/namespaces/default/flunders`);
-  expect([r.status, r.json.reason]).toEqual([503, 'ServiceUnavailable']);
-  expect((await call('GET', '/apis')).json.groups.map((g: any) => g.name)).not.toContain(GROUP);
+  // Every process of the replica follows the APIService by its own watch: soon, not at once.
+  await eventually(async () => {
+    const r = await call('GET', `${GV}/namespaces/default/flunders`);
+    expect([r.status, r.json.reason]).toEqual([503, 'ServiceUnavailable']);
+    expect((await call('GET', '/apis')).json.groups.map((g: any) => g.name)).not.toContain(GROUP);
+  });
   // Back on the same port: available again.
   await startExtension(extensionPort);
   await eventually(async () => expect(await available(`v1.${GROUP}`)).toMatchObject({ status: 'True', reason: 'Passed' }));
@@ -387,7 +542,7 @@ test('stopping the extension makes its APIService unavailable (503); deleting it
   const metrics = await call('GET', '/metrics');
   expect(metrics.json).toMatch(/\naggregator_unavailable_apiservice\{[^}]*name="v1\.nosvc\.example\.io"[^}]*\} 1\n/);
   expect(metrics.json).toMatch(/\naggregator_unavailable_apiservice_total\{[^}]*name="v1\.nosvc\.example\.io",reason="ServiceNotFound"[^}]*\} [1-9]/);
-});
+}, 60_000);
 
 test('a user without grants on apiservices cannot register one', async () => {
   const env = await tokenKubeconfig(server, 'bob', 'bob-token');
@@ -396,4 +551,4 @@ test('a user without grants on apiservices cannot register one', async () => {
   const k = await kubectl(server, ['create', '-f', file], env);
   expect(k.code).not.toBe(0);
   expect(k.stderr).toContain('forbidden');
-});
+}, 60_000);

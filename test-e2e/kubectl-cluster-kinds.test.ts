@@ -12,7 +12,8 @@ import { KubeconfigClient } from './support/http-client.js';
 let server: ServerProcess;
 let client: KubeconfigClient;
 beforeAll(async () => {
-  server = await startServerProcess(['--controllers=-namespace']);
+  // Two removed versions served again (SPEC 9.4), for the round-trip test at the end.
+  server = await startServerProcess(['--controllers=-namespace', '--runtime-config=batch/v1beta1=true,storage.k8s.io/v1beta1/storageclasses=true,policy/v1beta1=true,networking.k8s.io/v1beta1=true,extensions/v1beta1=true,discovery.k8s.io/v1beta1=true,autoscaling/v2beta1=true']);
   client = new KubeconfigClient(server.kubeconfig);
 }, 60_000);
 afterAll(async () => {
@@ -83,6 +84,29 @@ describe('scheduling.k8s.io/v1 PriorityClass and the Priority admission plugin',
     expect(bad.json.details.causes).toEqual([{ reason: 'FieldValueNotSupported', message: 'Unsupported value: "Sometimes": supported values: "Never", "PreemptLowerPriority"', field: 'preemptionPolicy' }]);
     await ok(['delete', 'pc', 'ssa', 'batch-low']);
   }, 120_000);
+});
+
+describe('PriorityClass endpoints, shaped like upstream\'s conformance spec (Protobuf, as Go clients send)', () => {
+  test('immutable value refused by patch and update; description patched and updated; list, get, deletecollection', async () => {
+    const base = '/apis/scheduling.k8s.io/v1/priorityclasses';
+    for (const [name, value] of [['p1', 1], ['p2', 2]] as const) {
+      const created = await protobuf('POST', base, { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name, labels: { e2e: 'pc-endpoints' } }, value } as KubeObject);
+      expect(created.status).toBe(201);
+    }
+    const valuePatch = await client.call('PATCH', `${base}/p1`, { value: 10 }, 'application/strategic-merge-patch+json');
+    expect(valuePatch.status).toBe(422);
+    const p2 = (await protobuf('GET', `${base}/p2`)).body;
+    expect((await protobuf('PUT', `${base}/p2`, { ...p2, value: 20 } as KubeObject)).status).toBe(422);
+    expect((await client.call('PATCH', `${base}/p1`, { description: 'updated description' }, 'application/strategic-merge-patch+json')).status).toBe(200);
+    expect((await protobuf('PUT', `${base}/p2`, { ...p2, description: 'updated description' } as KubeObject)).status).toBe(200);
+    const list = await protobuf('GET', base);
+    expect(list.body.kind).toBe('PriorityClassList');
+    for (const [name, value] of [['p1', 1], ['p2', 2]] as const) {
+      expect((await protobuf('GET', `${base}/${name}`)).body).toMatchObject({ value, description: 'updated description' });
+    }
+    expect((await protobuf('DELETE', `${base}?labelSelector=e2e%3Dpc-endpoints`)).status).toBe(200);
+    expect((await client.call('GET', `${base}?labelSelector=e2e%3Dpc-endpoints`)).json.items).toEqual([]);
+  }, 60_000);
 });
 
 describe('core/v1 PersistentVolume and PersistentVolumeClaim', () => {
@@ -243,4 +267,299 @@ nodeTopology: {matchLabels: {topology.kubernetes.io/zone: a}}
     await ok(['delete', 'volumeattachment', 'va-1']);
     await ok(['delete', 'csistoragecapacity', 'cap-1']);
   }, 120_000);
+});
+
+describe('autoscaling/v2 and autoscaling/v1 HorizontalPodAutoscaler over one stored object', () => {
+  test('kubectl autoscale, table columns, defaults, 422 naming the field', async () => {
+    await ok(['create', 'deployment', 'web', '--image=nginx']);
+    expect(await ok(['autoscale', 'deployment', 'web', '--min=2', '--max=5', '--cpu-percent=70'])).toContain('horizontalpodautoscaler.autoscaling/web autoscaled');
+    const table = await ok(['get', 'hpa']);
+    expect(table.split('\n')[0]).toMatch(/^NAME\s+REFERENCE\s+TARGETS\s+MINPODS\s+MAXPODS\s+REPLICAS\s+AGE$/);
+    expect(table).toMatch(/web\s+Deployment\/web\s+cpu: <unknown>\/70%|web\s+Deployment\/web\s+<unknown>\/70%\s+2\s+5\s+0/);
+    expect(await ok(['get', 'all'])).toContain('horizontalpodautoscaler.autoscaling/web');
+    const v2 = parseYaml(await ok(['get', 'horizontalpodautoscalers.v2.autoscaling', 'web', '-o', 'yaml']));
+    expect(v2.spec).toEqual({ scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, minReplicas: 2, maxReplicas: 5, metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }] });
+    const v1 = parseYaml(await ok(['get', 'horizontalpodautoscalers.v1.autoscaling', 'web', '-o', 'yaml']));
+    expect(v1.apiVersion).toBe('autoscaling/v1');
+    expect(v1.spec).toEqual({ scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, minReplicas: 2, maxReplicas: 5, targetCPUUtilizationPercentage: 70 });
+    expect(v1.metadata.annotations).toBeUndefined();
+
+    const bad = await client.call('POST', '/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers', {
+      apiVersion: 'autoscaling/v2',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: 'bad' },
+      spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' }, minReplicas: 3, maxReplicas: 2, metrics: [{ type: 'Pods', pods: { metric: { name: 'qps' }, target: { type: 'AverageValue', averageValue: '-1' } } }] },
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.json.details.causes).toEqual([
+      { reason: 'FieldValueInvalid', message: 'Invalid value: 2: must be greater than or equal to `minReplicas`', field: 'spec.maxReplicas' },
+      { reason: 'FieldValueInvalid', message: 'Invalid value: "-1": must be positive', field: 'spec.metrics[0].pods.target.averageValue' },
+    ]);
+    // v1 is validated on the v2 form, as upstream validates its internal one.
+    const badV1 = await client.call('POST', '/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers', {
+      apiVersion: 'autoscaling/v1',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: 'bad' },
+      spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' }, maxReplicas: 2, targetCPUUtilizationPercentage: 0 },
+    });
+    expect(badV1.status).toBe(422);
+    expect(badV1.json.details.causes).toEqual([{ reason: 'FieldValueInvalid', message: 'Invalid value: 0: must be greater than 0', field: 'spec.metrics[0].resource.target.averageUtilization' }]);
+    await ok(['delete', 'hpa', 'web']);
+    await ok(['delete', 'deployment', 'web']);
+  }, 120_000);
+
+  test('v2-only data survives a read-modify-write through v1 (annotations), and both read the same object', async () => {
+    const base = (v: string) => `/apis/autoscaling/${v}/namespaces/default/horizontalpodautoscalers`;
+    const created = await client.call('POST', base('v2'), {
+      apiVersion: 'autoscaling/v2',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: 'multi' },
+      spec: {
+        scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'api' },
+        maxReplicas: 10,
+        metrics: [
+          { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } },
+          { type: 'Pods', pods: { metric: { name: 'qps' }, target: { type: 'AverageValue', averageValue: '1k' } } },
+        ],
+        behavior: { scaleDown: { stabilizationWindowSeconds: 60, policies: [{ type: 'Pods', value: 1, periodSeconds: 30 }] } },
+      },
+    });
+    expect(created.status).toBe(201);
+    // Upstream's behavior defaults.
+    expect(created.json.spec.behavior).toEqual({
+      scaleUp: { stabilizationWindowSeconds: 0, selectPolicy: 'Max', policies: [{ type: 'Pods', value: 4, periodSeconds: 15 }, { type: 'Percent', value: 100, periodSeconds: 15 }] },
+      scaleDown: { stabilizationWindowSeconds: 60, selectPolicy: 'Max', policies: [{ type: 'Pods', value: 1, periodSeconds: 30 }] },
+    });
+    const status = await client.call('PUT', `${base('v2')}/multi/status`, {
+      ...created.json,
+      status: {
+        currentReplicas: 3,
+        desiredReplicas: 4,
+        currentMetrics: [{ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: 42, averageValue: '120m' } } }],
+        conditions: [{ type: 'AbleToScale', status: 'True', lastTransitionTime: '2024-01-02T03:04:05Z', reason: 'ReadyForNewScale', message: 'ok' }],
+      },
+    });
+    expect(status.status).toBe(200);
+
+    const v1 = (await client.call('GET', `${base('v1')}/multi`)).json;
+    expect(v1.spec).toEqual({ scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'api' }, minReplicas: 1, maxReplicas: 10, targetCPUUtilizationPercentage: 50 });
+    expect(v1.status).toEqual({ currentReplicas: 3, desiredReplicas: 4, currentCPUUtilizationPercentage: 42 });
+    expect(v1.metadata.annotations['autoscaling.alpha.kubernetes.io/metrics']).toBe('[{"type":"Pods","pods":{"metricName":"qps","targetAverageValue":"1k"}}]');
+    expect(JSON.parse(v1.metadata.annotations['autoscaling.alpha.kubernetes.io/current-metrics'])).toEqual([{ type: 'Resource', resource: { name: 'cpu', currentAverageUtilization: 42, currentAverageValue: '120m' } }]);
+    expect(JSON.parse(v1.metadata.annotations['autoscaling.alpha.kubernetes.io/conditions'])[0].reason).toBe('ReadyForNewScale');
+    expect(JSON.parse(v1.metadata.annotations['autoscaling.alpha.kubernetes.io/behavior']).scaleDown.stabilizationWindowSeconds).toBe(60);
+
+    // A v1 client changes maxReplicas and the CPU target, sending back what it read.
+    v1.spec.maxReplicas = 12;
+    v1.spec.targetCPUUtilizationPercentage = 60;
+    const put = await client.call('PUT', `${base('v1')}/multi`, v1);
+    expect(put.status).toBe(200);
+    expect(put.json.metadata.generation).toBe(2);
+    const after = (await client.call('GET', `${base('v2')}/multi`)).json;
+    expect(after.metadata.annotations).toBeUndefined();
+    expect(after.spec.maxReplicas).toBe(12);
+    expect(after.spec.metrics).toEqual([
+      { type: 'Pods', pods: { metric: { name: 'qps' }, target: { type: 'AverageValue', averageValue: '1k' } } },
+      { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 60 } } },
+    ]);
+    expect(after.spec.behavior.scaleDown.stabilizationWindowSeconds).toBe(60);
+    expect(after.status.conditions[0].reason).toBe('ReadyForNewScale');
+    // Upstream pairs spec and status metrics by position: after the v1 write the CPU metric is second.
+    expect(await ok(['get', 'hpa', 'multi'])).toMatch(/multi\s+Deployment\/api\s+<unknown>\/1k, <unknown>\/60%\s+1\s+12\s+3/);
+
+    // Protobuf at both versions, and a watch through v1 sees the v2 write.
+    const pb1 = await protobuf('GET', `${base('v1')}/multi`);
+    expect(pb1.body).toMatchObject({ apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', spec: { targetCPUUtilizationPercentage: 60 } });
+    const pb2 = await protobuf('GET', `${base('v2')}?fieldSelector=metadata.name%3Dmulti`);
+    expect(pb2.body.kind).toBe('HorizontalPodAutoscalerList');
+    expect(pb2.body['items'][0].spec.metrics).toHaveLength(2);
+    const pbPut = await protobuf('PUT', `${base('v2')}/multi`, { ...pb2.body['items'][0], apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', spec: { ...pb2.body['items'][0].spec, minReplicas: 2 } });
+    expect(pbPut.status).toBe(200);
+    expect((await client.call('GET', `${base('v1')}/multi`)).json.spec.minReplicas).toBe(2);
+    // autoscaling/v2beta2 is still served by default, with upstream's deprecation Warning.
+    const beta = await kubectl(server, ['get', 'horizontalpodautoscalers.v2beta2.autoscaling', 'multi', '-o', 'yaml']);
+    expect(beta.stderr).toContain('Warning: autoscaling/v2beta2 HorizontalPodAutoscaler is deprecated in v1.23+, unavailable in v1.26+; use autoscaling/v2 HorizontalPodAutoscaler');
+    expect(parseYaml(beta.stdout)).toMatchObject({ apiVersion: 'autoscaling/v2beta2', spec: { minReplicas: 2, maxReplicas: 12 } });
+    await ok(['delete', 'hpa', 'multi']);
+  }, 120_000);
+});
+
+describe('core/v1 ComponentStatus', () => {
+  test('a read-only, deprecated list reporting etcd health', async () => {
+    const r = await kubectl(server, ['get', 'cs']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('Warning: v1 ComponentStatus is deprecated in v1.19+');
+    expect(r.stdout.split('\n')[0]).toMatch(/^NAME\s+STATUS\s+MESSAGE\s+ERROR$/);
+    expect(r.stdout).toMatch(/etcd-0\s+Healthy\s+\{"health":"true"/);
+    const one = await client.call('GET', '/api/v1/componentstatuses/etcd-0');
+    expect(one.status).toBe(200);
+    expect(one.json.conditions).toEqual([{ type: 'Healthy', status: 'True', message: expect.stringContaining('"health":"true"') }]);
+    expect((await client.call('GET', '/api/v1/componentstatuses?fieldSelector=metadata.name%3Dnope')).json.items).toEqual([]);
+    expect((await client.call('GET', '/api/v1/componentstatuses/nope')).status).toBe(500);
+    const pb = await protobuf('GET', '/api/v1/componentstatuses');
+    expect(pb.body.kind).toBe('ComponentStatusList');
+    // Read-only: no create, update or delete.
+    expect((await client.call('DELETE', '/api/v1/componentstatuses/etcd-0')).status).toBe(405);
+    expect((await client.call('POST', '/api/v1/componentstatuses', { apiVersion: 'v1', kind: 'ComponentStatus', metadata: { name: 'x' } })).status).toBe(405);
+    const metrics = await client.raw('GET', '/metrics', {});
+    expect(metrics.body.toString('utf8')).toMatch(/apiserver_requested_deprecated_apis\{group="",version="v1",resource="componentstatuses",subresource="",removed_release=""[^}]*\} 1/);
+  }, 60_000);
+});
+
+describe('removed versions served again through --runtime-config (SPEC 9.4)', () => {
+  test('batch/v1beta1 CronJob and storage.k8s.io/v1beta1 StorageClass round-trip with v1 over the same objects, with the Warning', async () => {
+    const created = await kubectl(server, ['get', 'cronjobs.v1beta1.batch']);
+    expect(created.stderr).toContain('Warning: batch/v1beta1 CronJob is deprecated in v1.21+, unavailable in v1.25+; use batch/v1 CronJob');
+    const old = await client.call('POST', '/apis/batch/v1beta1/namespaces/default/cronjobs', {
+      apiVersion: 'batch/v1beta1',
+      kind: 'CronJob',
+      metadata: { name: 'legacy' },
+      spec: { schedule: '*/10 * * * *', jobTemplate: { spec: { template: { spec: { restartPolicy: 'OnFailure', containers: [{ name: 'c', image: 'busybox' }] } } } } },
+    });
+    expect(old.status).toBe(201);
+    expect(old.json.apiVersion).toBe('batch/v1beta1');
+    const v1 = parseYaml(await ok(['get', 'cronjobs.v1.batch', 'legacy', '-o', 'yaml']));
+    expect(v1.apiVersion).toBe('batch/v1');
+    expect(v1.spec).toMatchObject({ schedule: '*/10 * * * *', concurrencyPolicy: 'Allow', suspend: false, successfulJobsHistoryLimit: 3, failedJobsHistoryLimit: 1 });
+    await ok(['patch', 'cronjob', 'legacy', '-p', '{"spec":{"suspend":true}}']);
+    expect((await client.call('GET', '/apis/batch/v1beta1/namespaces/default/cronjobs/legacy')).json.spec.suspend).toBe(true);
+    const bad = await client.call('POST', '/apis/batch/v1beta1/namespaces/default/cronjobs', { apiVersion: 'batch/v1beta1', kind: 'CronJob', metadata: { name: 'bad' }, spec: { schedule: 'often', jobTemplate: { spec: { template: { spec: { restartPolicy: 'OnFailure', containers: [{ name: 'c', image: 'busybox' }] } } } } } });
+    expect(bad.status).toBe(422);
+    expect(bad.json.details.causes[0].field).toBe('spec.schedule');
+
+    await applyFile('sc-v1beta1.yaml', 'apiVersion: storage.k8s.io/v1beta1\nkind: StorageClass\nmetadata: {name: legacy}\nprovisioner: example.com/old\n');
+    expect(parseYaml(await ok(['get', 'sc', 'legacy', '-o', 'yaml']))).toMatchObject({ apiVersion: 'storage.k8s.io/v1', reclaimPolicy: 'Delete', volumeBindingMode: 'Immediate' });
+    await ok(['delete', 'cronjob', 'legacy']);
+    await ok(['delete', 'sc', 'legacy']);
+    // storage/v1beta1: CSIStorageCapacity is still served by default (deprecated in 1.24); the removed kinds only when asked.
+    const discovery = (await client.call('GET', '/apis/storage.k8s.io/v1beta1')).json;
+    expect(discovery.resources.map((r: { name: string }) => r.name).sort()).toEqual(['csistoragecapacities', 'storageclasses']);
+    expect((await client.call('GET', '/apis/storage.k8s.io/v1beta1/volumeattachments')).status).toBe(404);
+    const capacities = await kubectl(server, ['get', 'csistoragecapacities.v1beta1.storage.k8s.io', '-A']);
+    expect(capacities.stderr).toContain('Warning: storage.k8s.io/v1beta1 CSIStorageCapacity is deprecated in v1.24+, unavailable in v1.27+; use storage.k8s.io/v1 CSIStorageCapacity');
+  }, 60_000);
+
+  test('networking.k8s.io/v1beta1 Ingress: backend, serviceName and servicePort converted to and from v1', async () => {
+    const v1beta1 = '/apis/networking.k8s.io/v1beta1/namespaces/default/ingresses';
+    const v1 = '/apis/networking.k8s.io/v1/namespaces/default/ingresses';
+    const created = await client.call('POST', v1beta1, {
+      apiVersion: 'networking.k8s.io/v1beta1',
+      kind: 'Ingress',
+      metadata: { name: 'old' },
+      spec: {
+        backend: { serviceName: 'default-web', servicePort: 8080 },
+        rules: [{ host: 'a.example.com', http: { paths: [{ path: '/api', backend: { serviceName: 'api', servicePort: 'http' } }] } }],
+      },
+    });
+    expect(created.status).toBe(201);
+    expect(created.json.apiVersion).toBe('networking.k8s.io/v1beta1');
+    expect(created.json.spec.rules[0].http.paths[0]).toEqual({ path: '/api', pathType: 'ImplementationSpecific', backend: { serviceName: 'api', servicePort: 'http' } });
+    const asV1 = (await client.call('GET', `${v1}/old`)).json;
+    expect(asV1.spec).toEqual({
+      defaultBackend: { service: { name: 'default-web', port: { number: 8080 } } },
+      rules: [{ host: 'a.example.com', http: { paths: [{ path: '/api', pathType: 'ImplementationSpecific', backend: { service: { name: 'api', port: { name: 'http' } } } }] } }],
+    });
+    // A v1 write reads back through v1beta1.
+    asV1.spec.defaultBackend.service.port = { name: 'web' };
+    expect((await client.call('PUT', `${v1}/old`, asV1)).status).toBe(200);
+    const pb = await protobuf('GET', `${v1beta1}/old`);
+    expect(pb.body).toMatchObject({ apiVersion: 'networking.k8s.io/v1beta1', kind: 'Ingress', spec: { backend: { serviceName: 'default-web', servicePort: 'web' } } });
+    const r = await kubectl(server, ['get', 'ingresses.v1beta1.networking.k8s.io', 'old']);
+    expect(r.stderr).toContain('Warning: networking.k8s.io/v1beta1 Ingress is deprecated in v1.19+, unavailable in v1.22+; use networking.k8s.io/v1 Ingress');
+    expect(r.stdout).toMatch(/old\s+<none>\s+a.example.com\s+80/);
+    const bad = await client.call('POST', v1beta1, { apiVersion: 'networking.k8s.io/v1beta1', kind: 'Ingress', metadata: { name: 'bad' }, spec: { backend: { serviceName: 'x', servicePort: 70000 } } });
+    expect(bad.status).toBe(422);
+    expect(bad.json.details.causes[0].field).toBe('spec.defaultBackend.service.port.number');
+    // extensions/v1beta1 Ingress: the same objects and conversion, in the old group.
+    const ext = await kubectl(server, ['get', 'ingresses.v1beta1.extensions', 'old', '-o', 'yaml']);
+    expect(ext.stderr).toContain('Warning: extensions/v1beta1 Ingress is deprecated in v1.14+, unavailable in v1.22+; use networking.k8s.io/v1 Ingress');
+    expect(parseYaml(ext.stdout)).toMatchObject({ apiVersion: 'extensions/v1beta1', spec: { backend: { serviceName: 'default-web', servicePort: 'web' } } });
+    const extCreated = await protobuf('POST', '/apis/extensions/v1beta1/namespaces/default/ingresses', {
+      apiVersion: 'extensions/v1beta1',
+      kind: 'Ingress',
+      metadata: { name: 'ext' },
+      spec: { backend: { serviceName: 'svc', servicePort: 80 } },
+    } as KubeObject);
+    expect(extCreated.status).toBe(201);
+    expect((await client.call('GET', `${v1}/ext`)).json.spec.defaultBackend).toEqual({ service: { name: 'svc', port: { number: 80 } } });
+    await ok(['delete', 'ingress', 'old', 'ext']);
+  }, 60_000);
+
+  test('discovery.k8s.io/v1beta1 EndpointSlice: topology is v1\'s zone, nodeName and read-only deprecatedTopology', async () => {
+    const v1beta1 = '/apis/discovery.k8s.io/v1beta1/namespaces/default/endpointslices';
+    const v1 = '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices';
+    const topology = { 'topology.kubernetes.io/zone': 'a', 'kubernetes.io/hostname': 'node-1', 'example.com/rack': 'r7' };
+    const created = await client.call('POST', v1beta1, {
+      apiVersion: 'discovery.k8s.io/v1beta1',
+      kind: 'EndpointSlice',
+      metadata: { name: 'old' },
+      addressType: 'IPv4',
+      endpoints: [{ addresses: ['10.1.2.3'], nodeName: 'node-1', topology }],
+      ports: [{ name: 'http', port: 80, protocol: 'TCP' }],
+    });
+    expect(created.status).toBe(201);
+    expect(created.json.endpoints[0].topology).toEqual(topology);
+    const asV1 = (await client.call('GET', `${v1}/old`)).json;
+    expect(asV1.endpoints[0]).toMatchObject({ addresses: ['10.1.2.3'], nodeName: 'node-1', zone: 'a', deprecatedTopology: { 'example.com/rack': 'r7' } });
+    // A v1 update leaving the endpoints alone keeps deprecatedTopology; changing them drops it (read-only at v1).
+    asV1.metadata.labels = { touched: 'yes' };
+    const kept = await client.call('PUT', `${v1}/old`, asV1);
+    expect(kept.json.endpoints[0].deprecatedTopology).toEqual({ 'example.com/rack': 'r7' });
+    kept.json.endpoints[0].addresses = ['10.1.2.4'];
+    const dropped = await client.call('PUT', `${v1}/old`, kept.json);
+    expect(dropped.json.endpoints[0].deprecatedTopology).toBeUndefined();
+    const back = await protobuf('GET', `${v1beta1}/old`);
+    expect(back.body['endpoints'][0].topology).toEqual({ 'topology.kubernetes.io/zone': 'a', 'kubernetes.io/hostname': 'node-1' });
+    await ok(['delete', 'endpointslices.v1.discovery.k8s.io', 'old']);
+  }, 60_000);
+
+  test('autoscaling/v2beta1 HorizontalPodAutoscaler: its metric shapes, and v2 behavior in an annotation', async () => {
+    const v2beta1 = '/apis/autoscaling/v2beta1/namespaces/default/horizontalpodautoscalers';
+    const v2 = '/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers';
+    const created = await client.call('POST', v2beta1, {
+      apiVersion: 'autoscaling/v2beta1',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: 'beta' },
+      spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' }, maxReplicas: 5, metrics: [{ type: 'Pods', pods: { metricName: 'qps', targetAverageValue: '100' } }] },
+    });
+    expect(created.status).toBe(201);
+    expect(created.json.spec).toEqual({ scaleTargetRef: { kind: 'Deployment', name: 'web' }, minReplicas: 1, maxReplicas: 5, metrics: [{ type: 'Pods', pods: { metricName: 'qps', targetAverageValue: '100' } }] });
+    const asV2 = (await client.call('GET', `${v2}/beta`)).json;
+    expect(asV2.spec.metrics).toEqual([{ type: 'Pods', pods: { metric: { name: 'qps' }, target: { type: 'AverageValue', averageValue: '100' } } }]);
+    asV2.spec.behavior = { scaleDown: { policies: [{ type: 'Pods', value: 1, periodSeconds: 60 }] } };
+    expect((await client.call('PUT', `${v2}/beta`, asV2)).status).toBe(200);
+    const read = (await client.call('GET', `${v2beta1}/beta`)).json;
+    expect(JSON.parse(read.metadata.annotations['autoscaling.alpha.kubernetes.io/behavior']).scaleDown.policies).toEqual([{ type: 'Pods', value: 1, periodSeconds: 60 }]);
+    read.spec.maxReplicas = 7;
+    expect((await client.call('PUT', `${v2beta1}/beta`, read)).status).toBe(200);
+    const after = (await protobuf('GET', `${v2}/beta`)).body;
+    expect(after.metadata.annotations).toBeUndefined();
+    expect(after['spec']).toMatchObject({ maxReplicas: 7, behavior: { scaleDown: { policies: [{ type: 'Pods', value: 1, periodSeconds: 60 }] } } });
+    const bad = await client.call('POST', v2beta1, { apiVersion: 'autoscaling/v2beta1', kind: 'HorizontalPodAutoscaler', metadata: { name: 'bad' }, spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' }, maxReplicas: 5, metrics: [{ type: 'Resource', resource: { name: 'cpu', targetAverageUtilization: 0 } }] } });
+    expect(bad.status).toBe(422);
+    expect(bad.json.details.causes[0].field).toBe('spec.metrics[0].resource.target.averageUtilization');
+    await ok(['delete', 'hpa', 'beta']);
+  }, 60_000);
+
+  test('policy/v1beta1 PodDisruptionBudget: an empty selector keeps its meaning across versions', async () => {
+    const pdb = (v: string, name: string) => ({ apiVersion: `policy/${v}`, kind: 'PodDisruptionBudget', metadata: { name }, spec: { minAvailable: 1, selector: {} } });
+    const v1beta1 = '/apis/policy/v1beta1/namespaces/default/poddisruptionbudgets';
+    const v1 = '/apis/policy/v1/namespaces/default/poddisruptionbudgets';
+    // v1beta1's {} selects no pods: v1 reads a selector that matches none.
+    expect((await client.call('POST', v1beta1, pdb('v1beta1', 'none'))).status).toBe(201);
+    const none = (await client.call('GET', `${v1}/none`)).json;
+    expect(none.spec.selector).toEqual({ matchExpressions: [{ key: 'pdb.kubernetes.io/deprecated-v1beta1-empty-selector-match', operator: 'Exists' }] });
+    expect((await client.call('GET', `${v1beta1}/none`)).json.spec.selector).toEqual({});
+    // v1's {} selects all pods: v1beta1 reads a selector that matches all.
+    expect((await client.call('POST', v1, pdb('v1', 'all'))).status).toBe(201);
+    expect((await client.call('GET', `${v1beta1}/all`)).json.spec.selector).toEqual({ matchExpressions: [{ key: 'pdb.kubernetes.io/deprecated-v1beta1-empty-selector-match', operator: 'DoesNotExist' }] });
+    expect((await client.call('GET', `${v1}/all`)).json.spec.selector).toEqual({});
+    // An update through v1beta1 of what it read keeps the stored meaning.
+    const read = (await client.call('GET', `${v1beta1}/all`)).json;
+    read.spec.minAvailable = 2;
+    expect((await client.call('PUT', `${v1beta1}/all`, read)).status).toBe(200);
+    expect((await client.call('GET', `${v1}/all`)).json.spec).toEqual({ minAvailable: 2, selector: {} });
+    expect((await client.call('GET', `${v1beta1}?labelSelector=`)).json.items.map((i: KubeObject) => i.metadata.name).sort()).toEqual(['all', 'none']);
+    await ok(['delete', 'pdb', 'none', 'all']);
+  }, 60_000);
 });

@@ -13,7 +13,7 @@ afterAll(async () => {
 }, 30_000);
 
 test('the bare binary keeps AlwaysAllow and warns that other identities are then admins', () => {
-  expect(server.output()).toContain('--authorization-mode includes AlwaysAllow while service-account tokens, x509 client certificates authenticate');
+  expect(server.output()).toContain('--authorization-mode includes AlwaysAllow while service-account tokens, x509 client certificates, the authenticating proxy authenticate');
 });
 
 const ok = async (args: string[]) => {

@@ -172,11 +172,11 @@ async function nodeFile(name: string): Promise<string> {
   return file;
 }
 
-test('orphan and foreground deletes finish at once: no garbage collector runs beside make run', async () => {
+test('orphan and foreground deletes finish promptly: the built-in garbage collector removes their finalizers', async () => {
   for (const cascade of ['orphan', 'foreground']) {
     const name = `cascade-${cascade}`;
     await ok(['create', 'configmap', name, '--from-literal=a=b']);
-    // kubectl waits for the object to be gone; with a finalizer left for a collector it would hang.
+    // kubectl waits for the object to be gone: the collector must drop the orphan/foregroundDeletion finalizer.
     const r = await kubectl(server, ['delete', 'configmap', name, `--cascade=${cascade}`, '--timeout=20s']);
     expect(r.code).toBe(0);
     expect((await kubectl(server, ['get', 'configmap', name])).stderr).toMatch(/NotFound|not found/);

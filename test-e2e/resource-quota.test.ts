@@ -139,3 +139,59 @@ test('50 concurrent creates through two replicas against a quota of 10 create ex
   }
   expect((await a.call('GET', `/api/v1/namespaces/${ns}/resourcequotas/ten`)).json.status.used).toEqual({ 'count/secrets': '10' });
 }, 60_000);
+
+test('custom resources are counted by count/<resource>.<group>, refused over quota and given back on delete', async () => {
+  const [a, b] = clients as [KubeconfigClient, KubeconfigClient];
+  const crd = {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'widgets.example.com' },
+    spec: {
+      group: 'example.com',
+      scope: 'Namespaced',
+      names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+    },
+  };
+  expect((await a.call('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).toBe(201);
+  for (const c of clients) await until('widgets served', async () => ((await c.call('GET', '/apis/example.com/v1')).status === 200 ? true : undefined), 15_000);
+  const ns = 'quota-crd';
+  expect((await a.call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } })).status).toBe(201);
+  const quota = { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'w' }, spec: { hard: { 'count/widgets.example.com': '1' } } };
+  expect((await a.call('POST', `/api/v1/namespaces/${ns}/resourcequotas`, quota)).status).toBe(201);
+  await usedReaches(b, ns, 'w', { 'count/widgets.example.com': '0' });
+  const widget = (name: string) => ({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name } });
+  expect((await a.call('POST', `/apis/example.com/v1/namespaces/${ns}/widgets`, widget('w1'))).status).toBe(201);
+  const over = await b.call('POST', `/apis/example.com/v1/namespaces/${ns}/widgets`, widget('w2'));
+  expect(over.status).toBe(403);
+  expect(over.json.message).toBe(
+    'widgets.example.com "w2" is forbidden: exceeded quota: w, requested: count/widgets.example.com=1, used: count/widgets.example.com=1, limited: count/widgets.example.com=1',
+  );
+  expect((await b.call('DELETE', `/apis/example.com/v1/namespaces/${ns}/widgets/w1`)).status).toBe(200);
+  await usedReaches(a, ns, 'w', { 'count/widgets.example.com': '0' });
+  expect((await b.call('POST', `/apis/example.com/v1/namespaces/${ns}/widgets`, widget('w2'))).status).toBe(201);
+}, 60_000);
+
+test('every way of creating is charged: server-side apply and generateName too', async () => {
+  const [a, b] = clients as [KubeconfigClient, KubeconfigClient];
+  const ns = 'quota-paths';
+  expect((await a.call('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } })).status).toBe(201);
+  const quota = { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'two' }, spec: { hard: { secrets: '2' } } };
+  expect((await a.call('POST', `/api/v1/namespaces/${ns}/resourcequotas`, quota)).status).toBe(201);
+  await usedReaches(a, ns, 'two', { secrets: '0' });
+  const apply = (c: KubeconfigClient, name: string) =>
+    c.call('PATCH', `/api/v1/namespaces/${ns}/secrets/${name}?fieldManager=e2e`, { apiVersion: 'v1', kind: 'Secret', metadata: { name } }, 'application/apply-patch+yaml');
+  expect((await apply(a, 'applied')).status).toBe(201);
+  // Applying again changes nothing: an update is not charged.
+  expect((await apply(b, 'applied')).status).toBe(200);
+  const generated = await b.call('POST', `/api/v1/namespaces/${ns}/secrets`, { apiVersion: 'v1', kind: 'Secret', metadata: { generateName: 'gen-' } });
+  expect(generated.status).toBe(201);
+  await usedReaches(a, ns, 'two', { secrets: '2' }, 1_000);
+  const over = await apply(b, 'one-more');
+  expect(over.status).toBe(403);
+  expect(over.json.message).toBe('secrets "one-more" is forbidden: exceeded quota: two, requested: secrets=1, used: secrets=2, limited: secrets=2');
+  expect((await a.call('GET', `/api/v1/namespaces/${ns}/secrets/one-more`)).status).toBe(404);
+  const overGenerated = await a.call('POST', `/api/v1/namespaces/${ns}/secrets`, { apiVersion: 'v1', kind: 'Secret', metadata: { generateName: 'gen-' } });
+  expect(overGenerated.status).toBe(403);
+  expect((await a.call('GET', `/api/v1/namespaces/${ns}/secrets`)).json.items).toHaveLength(2);
+}, 60_000);

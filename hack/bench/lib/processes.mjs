@@ -172,6 +172,13 @@ export async function startBareServer({ certFile, keyFile, bodyFile }) {
   return { pid: started.pid, port: Number(started.match[1]), stop: started.stop };
 }
 
+/** Starts hack/bench/webhook-server.mjs, a no-op admission webhook with the replica's certificate (BENCH_WEBHOOK=1). */
+export async function startWebhookServer({ certFile, keyFile }) {
+  const args = [join(here, '..', 'webhook-server.mjs'), certFile, keyFile];
+  const started = await spawnNode('no-op webhook server', args, /listening on (\d+)/, 20_000);
+  return { pid: started.pid, port: Number(started.match[1]), stop: started.stop };
+}
+
 /** Starts the watch-fanout floor server (bare-watch-server.mjs) on a free loopback port. */
 export async function startBareWatchServer({ certFile, keyFile }) {
   const args = [join(here, '..', 'bare-watch-server.mjs'), certFile, keyFile];

@@ -1,6 +1,7 @@
 import { createServer as createHttpServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { createServer as createHttpsServer } from 'node:https';
+import { serveUpgrade } from './upgrade-requests.js';
 import { constants as h2constants, createSecureServer, type Http2ServerRequest, type Http2ServerResponse, type ServerHttp2Session } from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -291,6 +292,8 @@ export function createListener(opts: ListenerOptions, handler: RequestListener):
     }
     (socketOrRes as Duplex).end(rawStatusAnswer(405, 'MethodNotAllowed', message));
   });
+  // Protocol switches (HTTP/1.1 only) go through the handler too: see upgrade-requests.ts.
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => serveUpgrade(req, socket, head, handler as (req: IncomingMessage, res: ServerResponse) => void));
   server.on('session', (session: ServerHttp2Session) => {
     sessions.add(session);
     closeWhenIdle(session, opts.http2IdleTimeoutMs ?? HTTP2_IDLE_TIMEOUT_MS);

@@ -26,6 +26,7 @@ import { authorizationFor } from './authorizers.js';
 import { auditConfig } from './audit-config.js';
 import { ensureBuiltinNamespaces } from './bootstrap.js';
 import { ensureSystemPriorityClasses } from './start-priority-classes.js';
+import { etcdComponentProbe } from './start-component-status.js';
 import { retryStartupStep } from './startup-retry.js';
 import { protobufCodecFor } from './protobuf.js';
 import { readBuildInfo } from './build-info.js';
@@ -84,7 +85,7 @@ export async function startApi(inputs: ApiStageInputs): Promise<Api> {
       tokens: { issuer: authn.tokenIssuer, apiAudiences: sa.apiAudiences, secrets: authn.secretLookup, pods: authn.podLookup, apiDomain: opts.apiDomain },
       tokenReview: { tokens: authn.tokenAuthenticator, apiAudiences: sa.apiAudiences },
       authorizer,
-    }, serviceRanges, Math.ceil(opts.eventTtl / 1000)),
+    }, serviceRanges, Math.ceil(opts.eventTtl / 1000), etcdComponentProbe(storage.endpoints)),
     authenticators: authn.authenticators,
     anonymousAuth: opts.anonymousAuth,
     authorizer,

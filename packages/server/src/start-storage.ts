@@ -8,6 +8,8 @@ import { registerEtcdRequestHistogram, registerStorageObjectsGauge } from './sto
 /** The storage stage of a replica: the cached store over etcd, and the compactor when this process runs it. */
 export interface Storage {
   store: CachedStore;
+  /** The etcd client URLs the store talks to (componentstatuses checks each). */
+  endpoints: readonly string[];
   stop(): Promise<void>;
 }
 
@@ -54,6 +56,7 @@ export function buildStorage(opts: ServerOptions, gates: ResolvedGates, endpoint
   compactor?.start();
   return {
     store,
+    endpoints,
     stop: async () => {
       await compactor?.stop();
       await store.close();

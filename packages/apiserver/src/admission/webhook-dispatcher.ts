@@ -134,25 +134,22 @@ export function admissionReview(inv: Invocation, a: AdmissionAttributes, apiDoma
   return { apiVersion: `admission.${apiDomain}/${version}`, kind: 'AdmissionReview', request };
 }
 
+/** URL targets, worked out once per webhook (a changed configuration brings new webhook objects). */
+const urlTargets = new WeakMap<Webhook, CallTarget>();
+
 /** Where the webhook is reached, with the credentials configured for its host. */
 async function targetOf(w: Webhook, deps: WebhookDeps): Promise<CallTarget> {
   const timeoutSeconds = w.timeoutSeconds ?? 10;
   const cc = w.clientConfig ?? {};
-  const ca = cc.caBundle ? Buffer.from(cc.caBundle, 'base64') : undefined;
   if (cc.url !== undefined) {
-    const url = new URL(cc.url);
-    url.searchParams.set('timeout', `${timeoutSeconds}s`);
-    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-    return {
-      host,
-      port: url.port ? Number(url.port) : 443,
-      path: `${url.pathname || '/'}${url.search}`,
-      serverName: /^[\d.]+$|:/.test(host) ? undefined : host,
-      ca,
-      credentials: deps.credentials?.(url.host),
-      href: url.href,
-    };
+    let t = urlTargets.get(w);
+    if (!t) {
+      t = urlTarget(cc.url, timeoutSeconds, cc.caBundle, deps);
+      urlTargets.set(w, t);
+    }
+    return t;
   }
+  const ca = cc.caBundle ? Buffer.from(cc.caBundle, 'base64') : undefined;
   const s = cc.service ?? {};
   const port = s.port ?? 443;
   let resolved: ResolvedService;
@@ -170,6 +167,21 @@ async function targetOf(w: Webhook, deps: WebhookDeps): Promise<CallTarget> {
     serverName: resolved.serverName,
     ca,
     credentials: deps.credentials?.(`${resolved.serverName}:${port}`),
+    href: url.href,
+  };
+}
+
+function urlTarget(raw: string, timeoutSeconds: number, caBundle: string | undefined, deps: WebhookDeps): CallTarget {
+  const url = new URL(raw);
+  url.searchParams.set('timeout', `${timeoutSeconds}s`);
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  return {
+    host,
+    port: url.port ? Number(url.port) : 443,
+    path: `${url.pathname || '/'}${url.search}`,
+    serverName: /^[\d.]+$|:/.test(host) ? undefined : host,
+    ca: caBundle ? Buffer.from(caBundle, 'base64') : undefined,
+    credentials: deps.credentials?.(url.host),
     href: url.href,
   };
 }
@@ -241,6 +253,8 @@ export function callFailure(name: string, e: unknown): StatusError {
   return newInternalError(new Error(`failed calling webhook ${JSON.stringify(name)}: ${(e as Error).message}`));
 }
 
+const MAX_WARNING_LENGTH = 256;
+const MAX_WARNINGS_TOTAL = 4096;
 const QUALIFIED_NAME_PART = /^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
 
 /**
@@ -251,7 +265,13 @@ const QUALIFIED_NAME_PART = /^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
 export function recordAnswer(a: AdmissionAttributes, name: string, answer: WebhookAnswer): void {
   const report = a.report;
   if (!report) return;
-  if (answer.warnings?.length) report.warnings.push(...answer.warnings.map((w) => w.replace(/[\r\n]+/g, ' ')));
+  for (const w of answer.warnings ?? []) {
+    // Upstream's limits: a warning is cut at 256 characters, and past 4,096 in all the rest are dropped.
+    const text = w.replace(/[\r\n]+/g, ' ').slice(0, MAX_WARNING_LENGTH);
+    const total = report.warnings.reduce((n, x) => n + x.length, 0);
+    if (total + text.length > MAX_WARNINGS_TOTAL) break;
+    report.warnings.push(text);
+  }
   const audit = report.audit;
   if (audit && answer.auditAnnotations) {
     for (const [k, v] of Object.entries(answer.auditAnnotations)) {

@@ -1,4 +1,6 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { Middleware } from 'koa';
 import { newServiceUnavailable, newTimeout } from '@cluster/apimachinery';
 import type { RequestState } from '../filters/state.js';
@@ -7,6 +9,9 @@ import { isAvailable, type ApiService } from '../resources/apiregistration/types
 import type { ApiServiceIndex } from './apiservice-index.js';
 import { proxyRequestHeaders, proxyResponseHeaders } from './proxy-headers.js';
 import type { ProxyTarget, ProxyTransport } from './proxy-transport.js';
+
+/** Upstream's message (after "Timeout: ") when a request outlives its deadline. */
+const DEADLINE_EXCEEDED = 'request did not complete within requested timeout - context deadline exceeded';
 
 /** `/apis/<group>/<version>` and anything under it. */
 const GROUP_VERSION_PATH = /^\/apis\/([^/]+)\/([^/]+)(?:\/|$)/;
@@ -52,6 +57,14 @@ export function withAggregatorProxy(opts: ProxyHandlerOptions): Middleware<Reque
       stripNames: opts.stripHeaders?.names,
       stripPrefixes: opts.stripHeaders?.prefixes,
     });
+    // A protocol switch (exec-style) the listener handed over with its connection: asked of the
+    // extension too, and the two connections joined once it agrees.
+    const upgrade = (ctx.req as { upgrade?: boolean }).upgrade === true && typeof ctx.req.headers.upgrade === 'string';
+    if (upgrade) {
+      headers['connection'] = 'Upgrade';
+      headers['upgrade'] = ctx.req.headers.upgrade;
+    }
+    const deadlineAt = timeoutMs > 0 ? Date.now() + timeoutMs : Infinity;
     await new Promise<void>((resolve, reject) => {
       let answered = false;
       let timer: NodeJS.Timeout | undefined;
@@ -63,9 +76,10 @@ export function withAggregatorProxy(opts: ProxyHandlerOptions): Middleware<Reque
         else resolve();
       };
       const upstream = opts.transport.request(target, ctx.method, ctx.req.url ?? ctx.url, headers, (res: IncomingMessage) => {
-        clearTimeout(timer);
-        if (answered || ctx.res.headersSent) {
+        // Too late (the deadline filter may be answering 504 now), or answered already.
+        if (answered || ctx.res.headersSent || Date.now() >= deadlineAt) {
           res.destroy();
+          finish(newTimeout(DEADLINE_EXCEEDED, 0));
           return;
         }
         // From here the answer is the extension's: Koa must not write one.
@@ -81,30 +95,75 @@ export function withAggregatorProxy(opts: ProxyHandlerOptions): Middleware<Reque
             out.once('drain', () => res.resume());
           }
         });
-        res.on('end', () => out.end());
+        res.on('end', () => {
+          clearTimeout(timer);
+          out.end();
+        });
         // The extension reset or broke off mid-answer: the client sees its stream cut, as upstream's.
         res.on('error', () => out.destroy());
         res.on('aborted', () => out.destroy());
       });
+      if (upgrade) {
+        upstream.on('upgrade', (res: IncomingMessage, upSocket: Duplex, upHead: Buffer) => {
+          clearTimeout(timer);
+          const client = ctx.req.socket as Duplex;
+          if (answered || ctx.res.headersSent) {
+            upSocket.destroy();
+            return;
+          }
+          ctx.respond = false;
+          answered = true;
+          resolve();
+          (ctx.res as ServerResponse).detachSocket(client as Socket);
+          joinUpgraded(client, upSocket, res, upHead);
+        });
+      }
       upstream.on('error', (err) => {
         if (!answered) log(`APIService ${svc.metadata.name ?? ''}: proxy error`, err);
         finish(unavailable(svc));
         if (ctx.respond === false && !ctx.res.writableEnded) ctx.res.destroy();
       });
       if (timeoutMs > 0) {
+        // The deadline bounds the whole answer: before the extension's headers it is a 504;
+        // an answer still streaming then is cut (upstream's timeout filter does the same).
         timer = setTimeout(() => {
-          finish(newTimeout('request did not complete within requested timeout - context deadline exceeded', 0));
+          if (ctx.respond === false && !ctx.res.writableEnded) ctx.res.destroy();
+          finish(newTimeout(DEADLINE_EXCEEDED, 0));
           upstream.destroy();
         }, timeoutMs);
       }
       // The caller leaving ends the extension's request (a watch, a slow list).
       ctx.res.once('close', () => {
+        clearTimeout(timer);
         if (!ctx.res.writableFinished) upstream.destroy();
       });
       ctx.req.on('error', () => upstream.destroy());
-      ctx.req.pipe(upstream);
+      if (upgrade) upstream.end();
+      else ctx.req.pipe(upstream);
     });
   };
+}
+
+/**
+ * Joins a client connection and an extension's after the extension answered 101: the client gets
+ * the extension's status line and headers as sent, then bytes flow both ways until either side
+ * closes; an error on one side closes both.
+ */
+function joinUpgraded(client: Duplex, upstream: Duplex, res: IncomingMessage, head: Buffer): void {
+  const lines = [`HTTP/1.1 ${res.statusCode ?? 101} ${res.statusMessage ?? 'Switching Protocols'}`];
+  for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) lines.push(`${res.rawHeaders[i]}: ${res.rawHeaders[i + 1]}`);
+  client.write(`${lines.join('\r\n')}\r\n\r\n`);
+  if (head.length > 0) client.write(head);
+  const closeBoth = () => {
+    client.destroy();
+    upstream.destroy();
+  };
+  client.on('error', closeBoth);
+  upstream.on('error', closeBoth);
+  client.on('close', closeBoth);
+  upstream.on('close', closeBoth);
+  client.pipe(upstream);
+  upstream.pipe(client);
 }
 
 /** Upstream's answer for an APIService it cannot reach: 503 "service unavailable". */

@@ -38,6 +38,12 @@ describe('proxyRequestHeaders', () => {
     expect(proxyRequestHeaders({}, { user: { username: 'system:anonymous', groups: [] }, host: 'h' })).toEqual({ host: 'h', 'X-Remote-User': 'system:anonymous' });
   });
 
+  test('names outside Latin-1 travel as their UTF-8 bytes', () => {
+    const out = proxyRequestHeaders({}, { user: { username: 'jörg-名前', groups: ['équipe'] }, host: 'h' });
+    expect(Buffer.from(out['X-Remote-User'] as string, 'latin1').toString('utf8')).toBe('jörg-名前');
+    expect((out['X-Remote-Group'] as string[]).map((g) => Buffer.from(g, 'latin1').toString('utf8'))).toEqual(['équipe']);
+  });
+
   test.each([
     ['plain', 'plain'],
     ['a/b', 'a%2Fb'],

@@ -55,12 +55,21 @@ export function proxyRequestHeaders(incoming: IncomingHttpHeaders, opts: ProxyHe
     out[name] = value;
   }
   out['host'] = opts.host;
-  out[REMOTE_USER_HEADER] = opts.user.username;
-  if (opts.user.groups.length > 0) out[REMOTE_GROUP_HEADER] = [...opts.user.groups];
+  out[REMOTE_USER_HEADER] = wire(opts.user.username);
+  if (opts.user.groups.length > 0) out[REMOTE_GROUP_HEADER] = opts.user.groups.map(wire);
   for (const [k, values] of Object.entries(opts.user.extra ?? {})) {
-    if (values.length > 0) out[`${REMOTE_EXTRA_PREFIX}${escapeExtraKey(k)}`] = [...values];
+    if (values.length > 0) out[`${REMOTE_EXTRA_PREFIX}${escapeExtraKey(k)}`] = values.map(wire);
   }
   return out;
+}
+
+/**
+ * A header value as its UTF-8 bytes (Node writes header strings byte per character), so a name
+ * outside Latin-1 reaches the extension as Go's server would send it. Control characters stay
+ * and make the request fail rather than split headers.
+ */
+function wire(value: string): string {
+  return Buffer.from(value, 'utf8').toString('latin1');
 }
 
 /**

@@ -1,5 +1,6 @@
 import { flowControlBootstrap, type FlowSchema } from '@cluster/apimachinery';
 import type { UserInfo } from '../authn/user.js';
+import { FlowControl } from './flow-control.js';
 import { classify, flowDistinguisher, matchesNonResourceRule, matchesResourceRule, matchesSubject, sortFlowSchemas, type ClassifiedRequest } from './classify.js';
 
 const user = (username: string, ...groups: string[]): UserInfo => ({ username, groups: [...groups, 'system:authenticated'] });
@@ -60,6 +61,7 @@ describe('non-resource rules', () => {
 describe('classification over the bootstrap configuration', () => {
   const b = flowControlBootstrap('k8s.io');
   const sorted = sortFlowSchemas([...b.mandatoryFlowSchemas, ...b.suggestedFlowSchemas]);
+  const control = new FlowControl({ apiDomain: 'k8s.io', serverConcurrencyLimit: 600, queueWaitLimitMs: 1000 });
   const pick = (u: UserInfo, req: ClassifiedRequest) => classify(sorted, u, req, () => true)?.metadata.name;
   test.each([
     ['admin', user('admin', 'system:masters'), res('list', '', 'secrets'), 'exempt'],
@@ -73,7 +75,11 @@ describe('classification over the bootstrap configuration', () => {
     ['other SA', user('system:serviceaccount:default:x', 'system:serviceaccounts'), res('list', '', 'pods'), 'service-accounts'],
     ['user', user('bob'), res('get', '', 'configmaps', 'default'), 'global-default'],
     ['anonymous', { username: 'system:anonymous', groups: ['system:unauthenticated'] }, nonRes('get', '/version'), 'global-default'],
-  ])('%s -> %s', (_name, u, req, want) => expect(pick(u, req)).toBe(want));
+  ])('%s -> %s', (_name, u, req, want) => {
+    expect(pick(u, req)).toBe(want);
+    // The compiled matchers of the request path decide the same.
+    expect(control.classify(u, req)?.flowSchema).toBe(want);
+  });
 
   test('a schema whose level is unusable is skipped: the next one matches', () => {
     const name = classify(sorted, user('bob'), res('get', '', 'configmaps', 'default'), (fs) => fs.metadata.name !== 'global-default')?.metadata.name;

@@ -1,14 +1,14 @@
 import {
-  FLOWCONTROL,
   flowControlBootstrap,
   type FlowSchema,
   type PriorityLevelConfiguration,
 } from '@cluster/apimachinery';
 import type { UserInfo } from '../authn/user.js';
-import { classify, flowDistinguisher, sortFlowSchemas, type ClassifiedRequest } from './classify.js';
+import { sortFlowSchemas, type ClassifiedRequest } from './classify.js';
+import { compileFlowSchema } from './compiled-schema.js';
 import { QueueSet, type QueuedRequest, type RejectReason } from './queue-set.js';
 import { dealHand, flowHash } from './shuffle-sharding.js';
-import type { FlowControlMetrics } from './metrics.js';
+import type { FlowControlMetrics, Pair } from './metrics.js';
 
 /** One priority level as this replica runs it. */
 export interface LevelState {
@@ -22,12 +22,24 @@ export interface LevelState {
   deckSize: number;
 }
 
-/** What classification found: the schema, its level, and the flow's hash within the level. */
+/** A flow schema as this replica runs it: compiled rules, its level, its hands by flow, its figures. */
+interface SchemaEntry {
+  name: string;
+  uid: string;
+  level: LevelState;
+  distinguisher: 'ByUser' | 'ByNamespace' | '';
+  matches: (user: UserInfo, req: ClassifiedRequest) => boolean;
+  hands: Map<string, number[]>;
+  stats?: Pair;
+}
+
+/** What classification found: the schema, its level, and the request's flow within the schema. */
 export interface Classification {
   flowSchema: string;
   flowSchemaUid: string;
   level: LevelState;
   distinguisher: string;
+  entry: SchemaEntry;
 }
 
 export interface FlowControlOptions {
@@ -54,6 +66,22 @@ export class RejectedRequest extends Error {
 
 const HAND_CACHE_LIMIT = 10_000;
 
+/** The seats of a dispatched request, given back once by `done`. */
+class SeatTicket implements Ticket {
+  constructor(
+    private readonly qs: QueueSet,
+    private readonly req: QueuedRequest,
+    private readonly stats: Pair | undefined,
+    private readonly now: () => number,
+  ) {}
+
+  done(): void {
+    if (this.req.state !== 'executing') return;
+    if (this.stats) this.stats.executing--;
+    this.qs.finish(this.req, this.now());
+  }
+}
+
 /**
  * The API priority and fairness state of one replica (upstream's apf controller): the digested
  * configuration (flow schemas in matching order, priority levels with their seats and queue sets),
@@ -62,9 +90,8 @@ const HAND_CACHE_LIMIT = 10_000;
  * upstream's. Queue sets survive configuration changes, so waiting requests keep their places.
  */
 export class FlowControl {
-  private schemas: FlowSchema[] = [];
+  private schemas: SchemaEntry[] = [];
   private levels = new Map<string, LevelState>();
-  private readonly hands = new Map<string, number[]>();
   private readonly now: () => number;
 
   constructor(private readonly opts: FlowControlOptions) {
@@ -103,94 +130,110 @@ export class FlowControl {
       next.set(name, { name, uid, exempt, nominalSeats, queueSet, handSize: config.handSize, deckSize: config.queues });
     }
     this.levels = next;
-    this.schemas = sortFlowSchemas([...fss.values()]);
-    this.hands.clear();
+    const entries: SchemaEntry[] = [];
+    for (const fs of sortFlowSchemas([...fss.values()])) {
+      const level = next.get(fs.spec?.priorityLevelConfiguration?.name ?? '');
+      // A dangling schema is skipped, as upstream's.
+      if (!level) continue;
+      const name = fs.metadata.name ?? '';
+      const dm = fs.spec?.distinguisherMethod?.type;
+      entries.push({
+        name,
+        uid: fs.metadata.uid ?? '',
+        level,
+        distinguisher: dm === 'ByUser' || dm === 'ByNamespace' ? dm : '',
+        matches: compileFlowSchema(fs),
+        hands: new Map(),
+        stats: this.opts.metrics?.pair(level.name, name),
+      });
+    }
+    this.schemas = entries;
     this.opts.metrics?.setLevels([...next.values()]);
   }
 
   /** The schema and level of a request; undefined only if even catch-all cannot be used. */
   classify(user: UserInfo, req: ClassifiedRequest): Classification | undefined {
-    const levels = this.levels;
-    const fs = classify(this.schemas, user, req, (s) => levels.has(s.spec?.priorityLevelConfiguration?.name ?? ''));
-    if (!fs) return undefined;
-    return {
-      flowSchema: fs.metadata.name ?? '',
-      flowSchemaUid: fs.metadata.uid ?? '',
-      level: levels.get(fs.spec!.priorityLevelConfiguration!.name!)!,
-      distinguisher: flowDistinguisher(fs, user, req),
-    };
+    for (const e of this.schemas) {
+      if (!e.matches(user, req)) continue;
+      const distinguisher = e.distinguisher === 'ByUser' ? user.username : e.distinguisher === 'ByNamespace' ? req.namespace : '';
+      return { flowSchema: e.name, flowSchemaUid: e.uid, level: e.level, distinguisher, entry: e };
+    }
+    return undefined;
   }
 
   private handOf(c: Classification): number[] {
-    const key = `${c.level.name}\u0000${c.flowSchema}\u0000${c.distinguisher}`;
-    let hand = this.hands.get(key);
+    const hands = c.entry.hands;
+    let hand = hands.get(c.distinguisher);
     if (!hand) {
-      if (this.hands.size >= HAND_CACHE_LIMIT) this.hands.clear();
+      if (hands.size >= HAND_CACHE_LIMIT) hands.clear();
       hand = dealHand(flowHash(c.flowSchema, c.distinguisher), c.level.deckSize, c.level.handSize);
-      this.hands.set(key, hand);
+      hands.set(c.distinguisher, hand);
     }
     return hand;
   }
 
   /**
-   * Admits a classified, non-exempt request of `seats` seats: resolves once it may run (the
-   * caller must call `done` when it ends), rejects with RejectedRequest when its queue is full,
-   * the level is at its limit without queues, its wait passes the limit, or the client goes away
-   * first (`onCancel` registers the canceller while the request waits and returns its unregistration).
+   * Admits a classified, non-exempt request of `seats` seats. Returns the ticket at once when the
+   * seats are free (the common case: no promise, no timer), or a promise of it while the request
+   * waits in a queue; the caller must call `done` when the request ends. Throws (or rejects with)
+   * RejectedRequest when its queue is full, the level is at its limit without queues, its wait
+   * passes the limit, or the client goes away first (`onCancel` registers the canceller while
+   * the request waits and returns its unregistration).
    */
-  admit(c: Classification, seats: number, onCancel?: (cancel: () => void) => () => void): Promise<Ticket> {
+  admit(c: Classification, seats: number, onCancel?: (cancel: () => void) => () => void): Ticket | Promise<Ticket> {
     const qs = c.level.queueSet!;
     const m = this.opts.metrics;
+    const p = c.entry.stats;
     const arrival = this.now();
-    const executing = () => {
-      m?.executing(c.level.name, c.flowSchema, 1);
-      m?.dispatched(c.level.name, c.flowSchema, (this.now() - arrival) / 1000);
-    };
+    let waiting: { resolve: (t: Ticket) => void; timer: NodeJS.Timeout; unregister?: () => void } | undefined;
+    let req: QueuedRequest | undefined;
+    const outcome = qs.enqueue(this.handOf(c), seats, arrival, () => {
+      if (waiting) {
+        clearTimeout(waiting.timer);
+        waiting.unregister?.();
+        if (p) p.inQueue--;
+      }
+      if (p) {
+        p.executing++;
+        m!.dispatched(p, c.level.name, c.flowSchema, (this.now() - arrival) / 1000);
+      }
+      if (waiting && req) waiting.resolve(new SeatTicket(qs, req, p, this.now));
+    });
+    if (typeof outcome === 'string') {
+      m?.rejected(c.level.name, c.flowSchema, outcome);
+      throw new RejectedRequest(outcome);
+    }
+    req = outcome;
+    if (outcome.state === 'executing') return new SeatTicket(qs, outcome, p, this.now);
+    if (p) p.inQueue++;
     return new Promise<Ticket>((resolve, reject) => {
-      let timer: NodeJS.Timeout | undefined;
-      let unregister: (() => void) | undefined;
-      const ticket = (req: QueuedRequest): Ticket => ({
-        done: () => {
-          m?.executing(c.level.name, c.flowSchema, -1);
-          qs.finish(req, this.now());
-        },
-      });
-      let queued: QueuedRequest | undefined;
-      const outcome = qs.enqueue(this.handOf(c), seats, arrival, () => {
-        if (timer) {
-          clearTimeout(timer);
-          m?.inQueue(c.level.name, c.flowSchema, -1);
-        }
-        unregister?.();
-        executing();
-        // Resolved after enqueue returns when dispatched at once (see below).
-        if (queued) resolve(ticket(queued));
-      });
-      if (typeof outcome === 'string') {
-        m?.rejected(c.level.name, c.flowSchema, outcome);
-        reject(new RejectedRequest(outcome));
-        return;
-      }
-      if (outcome.state === 'executing') {
-        resolve(ticket(outcome));
-        return;
-      }
-      queued = outcome;
-      m?.inQueue(c.level.name, c.flowSchema, 1);
       const leave = (reason: 'time-out' | 'cancelled') => {
         if (outcome.state !== 'waiting') return;
         qs.withdraw(outcome, reason, this.now());
-        if (timer) clearTimeout(timer);
-        timer = undefined;
-        unregister?.();
-        m?.inQueue(c.level.name, c.flowSchema, -1);
+        clearTimeout(w.timer);
+        w.unregister?.();
+        if (p) {
+          p.inQueue--;
+          m!.waited(p, c.level.name, c.flowSchema, (this.now() - arrival) / 1000);
+        }
         m?.rejected(c.level.name, c.flowSchema, reason);
-        m?.waited(c.level.name, c.flowSchema, (this.now() - arrival) / 1000);
         reject(new RejectedRequest(reason));
       };
-      timer = setTimeout(() => leave('time-out'), this.opts.queueWaitLimitMs);
-      unregister = onCancel?.(() => leave('cancelled'));
+      const w: NonNullable<typeof waiting> = { resolve, timer: setTimeout(() => leave('time-out'), this.opts.queueWaitLimitMs) };
+      w.unregister = onCancel?.(() => leave('cancelled'));
+      waiting = w;
     });
+  }
+
+  /** Counts an exempt request as dispatched and executing until the returned function is called. */
+  runExempt(c: Classification): () => void {
+    const p = c.entry.stats;
+    if (!p) return () => undefined;
+    this.opts.metrics!.dispatched(p, c.level.name, c.flowSchema, 0);
+    p.executing++;
+    return () => {
+      p.executing--;
+    };
   }
 
   /** The levels, by name (for dumps and metrics). */
@@ -227,7 +270,4 @@ export class FlowControl {
     }
     return `${rows.join('\n')}\n`;
   }
-
-  /** The mandatory level names, for callers that special-case them. */
-  static readonly EXEMPT = FLOWCONTROL.exempt;
 }

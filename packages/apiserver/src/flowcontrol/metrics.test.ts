@@ -4,9 +4,10 @@ import { FlowControlMetrics } from './metrics.js';
 test('the wait histogram and the dispatch counter are exposed under upstream names and labels', async () => {
   const registry = new Registry();
   const m = new FlowControlMetrics(registry);
-  m.dispatched('workload-low', 'service-accounts', 0);
-  m.dispatched('workload-low', 'service-accounts', 0.01);
-  m.waited('workload-low', 'service-accounts', 20);
+  const p = m.pair('workload-low', 'service-accounts');
+  m.dispatched(p, 'workload-low', 'service-accounts', 0);
+  m.dispatched(p, 'workload-low', 'service-accounts', 0.01);
+  m.waited(p, 'workload-low', 'service-accounts', 20);
   const text = await registry.metrics();
   expect(text).toContain('# TYPE apiserver_flowcontrol_request_wait_duration_seconds histogram');
   expect(text).toContain('apiserver_flowcontrol_request_wait_duration_seconds_bucket{le="0",priority_level="workload-low",flow_schema="service-accounts",execute="true"} 1');

@@ -2,7 +2,8 @@ import { Counter, Gauge, type Registry } from 'prom-client';
 import { KeyedHistogram, seriesKey } from '../metrics/keyed-metrics.js';
 import type { LevelState } from './flow-control.js';
 
-interface Pair {
+/** The figures of one (priority level, flow schema) pair, updated in place by the request path. */
+export interface Pair {
   inQueue: number;
   executing: number;
   dispatched: number;
@@ -84,7 +85,8 @@ export class FlowControlMetrics {
     );
   }
 
-  private pair(level: string, schema: string): Pair {
+  /** The record of a pair (one per pair, kept across configuration changes). */
+  pair(level: string, schema: string): Pair {
     const key = `${level}\u0000${schema}`;
     let p = this.pairs.get(key);
     if (!p) this.pairs.set(key, (p = { inQueue: 0, executing: 0, dispatched: 0 }));
@@ -95,24 +97,14 @@ export class FlowControlMetrics {
     this.levels = levels;
   }
 
-  inQueue(level: string, schema: string, delta: number): void {
-    this.pair(level, schema).inQueue += delta;
-  }
-
-  executing(level: string, schema: string, delta: number): void {
-    this.pair(level, schema).executing += delta;
-  }
-
   /** A request got its seats after waiting `seconds`. */
-  dispatched(level: string, schema: string, seconds: number): void {
-    const p = this.pair(level, schema);
+  dispatched(p: Pair, level: string, schema: string, seconds: number): void {
     p.dispatched++;
     this.wait.observe((p.waitExecuted ??= seriesKey([level, schema, 'true'])), () => ({ priority_level: level, flow_schema: schema, execute: 'true' }), seconds);
   }
 
   /** A queued request left without running after `seconds`. */
-  waited(level: string, schema: string, seconds: number): void {
-    const p = this.pair(level, schema);
+  waited(p: Pair, level: string, schema: string, seconds: number): void {
     this.wait.observe((p.waitRejected ??= seriesKey([level, schema, 'false'])), () => ({ priority_level: level, flow_schema: schema, execute: 'false' }), seconds);
   }
 

@@ -65,6 +65,8 @@ export class QueueSet {
   private waiting = 0;
   private executing = 0;
   private r = 0;
+  /** Queues with requests waiting or executing, kept as they change (the virtual clock divides by it). */
+  private activeQueues = 0;
   private lastMs: number;
   /** Estimated service time of a request, in seconds (moving average of real ones). */
   private serviceEstimate = 0.01;
@@ -115,11 +117,24 @@ export class QueueSet {
     }
     const qi = this.shortestOf(hand);
     const q = this.queues[qi]!;
+    // Fast path: nothing waits anywhere and the seats are free, so this request is the one due.
+    if (this.waiting === 0 && this.seatsInUse + seats <= this.config.concurrencyLimit) {
+      if (!isActive(q)) {
+        q.nextDispatchR = Math.max(q.nextDispatchR, this.r);
+        this.activeQueues++;
+      }
+      req.queue = qi;
+      this.startExecuting(req, q, nowMs);
+      return req;
+    }
     if (waitingCount(q) >= this.config.queueLengthLimit) {
       this.stats.rejected++;
       return 'queue-full';
     }
-    if (!isActive(q)) q.nextDispatchR = Math.max(q.nextDispatchR, this.r);
+    if (!isActive(q)) {
+      q.nextDispatchR = Math.max(q.nextDispatchR, this.r);
+      this.activeQueues++;
+    }
     req.queue = qi;
     q.waiting.push(req);
     q.waitingSeats += seats;
@@ -154,6 +169,7 @@ export class QueueSet {
     q.waitingSeats -= req.width;
     this.waitingSeats -= req.width;
     this.waiting--;
+    if (!isActive(q)) this.activeQueues--;
     req.state = 'rejected';
     if (reason === 'time-out') this.stats.timedOut++;
     else this.stats.cancelled++;
@@ -173,6 +189,7 @@ export class QueueSet {
       if (q) {
         q.executingSeats -= req.width;
         q.executing--;
+        if (!isActive(q)) this.activeQueues--;
         // Charge the real work instead of the estimate.
         q.nextDispatchR += req.width * seconds - req.charged;
       }
@@ -186,16 +203,14 @@ export class QueueSet {
     const dt = (nowMs - this.lastMs) / 1000;
     this.lastMs = nowMs;
     if (dt <= 0) return;
-    let active = 0;
-    for (const q of this.queues) if (isActive(q)) active++;
-    if (active === 0) return;
+    if (this.activeQueues === 0) return;
     const demand = Math.min(this.seatsInUse + this.waitingSeats, this.config.concurrencyLimit);
-    this.r += (dt * demand) / active;
+    this.r += (dt * demand) / this.activeQueues;
   }
 
   /** Gives free seats to the due requests, lowest virtual dispatch time first. */
   private dispatchAvailable(nowMs: number): void {
-    while (this.waiting > 0) {
+    while (this.waiting > 0 && this.seatsInUse < this.config.concurrencyLimit) {
       let best: Queue | undefined;
       for (const q of this.queues) {
         if (waitingCount(q) === 0) continue;
@@ -235,9 +250,7 @@ export class QueueSet {
 
   /** Figures for the metrics and the debug dumps. */
   snapshot(): { waiting: number; executing: number; seatsInUse: number; activeQueues: number; virtualTime: number } {
-    let activeQueues = 0;
-    for (const q of this.queues) if (isActive(q)) activeQueues++;
-    return { waiting: this.waiting, executing: this.executing, seatsInUse: this.seatsInUse, activeQueues, virtualTime: this.r };
+    return { waiting: this.waiting, executing: this.executing, seatsInUse: this.seatsInUse, activeQueues: this.activeQueues, virtualTime: this.r };
   }
 
   /** One row per queue: index, waiting, executing, seats in use, next dispatch R, waiting seats. */

@@ -17,3 +17,14 @@ test.each<[string, string[] | undefined, string | undefined, string[] | undefine
 ])('%s', (_name, finalizers, policy, want) => {
   expect(garbageCollectionFinalizers(finalizers, policy)).toEqual(want);
 });
+
+// Kinds whose default is Orphan (core/v1 ReplicationControllers): only when nothing else decides.
+test.each<[string, string[] | undefined, string | undefined, string[] | undefined]>([
+  ['no policy, no finalizers: orphan', undefined, undefined, ['orphan']],
+  ['no policy, other finalizers: orphan added', ['a/b'], undefined, ['a/b', 'orphan']],
+  ['no policy, foregroundDeletion on the object wins', ['foregroundDeletion'], undefined, undefined],
+  ['Background overrides the default', undefined, 'Background', undefined],
+  ['Foreground overrides the default', undefined, 'Foreground', ['foregroundDeletion']],
+])('default Orphan: %s', (_name, finalizers, policy, want) => {
+  expect(garbageCollectionFinalizers(finalizers, policy, true)).toEqual(want);
+});

@@ -4,11 +4,16 @@ import { FINALIZER_DELETE_DEPENDENTS, FINALIZER_ORPHAN_DEPENDENTS } from '@clust
  * The finalizers an object should carry once a delete with `propagationPolicy` is asked for, so a
  * garbage collector can finish it: `orphan` (Orphan: dependents lose their owner reference first)
  * or `foregroundDeletion` (Foreground: dependents are deleted first). Without a policy the one a
- * finalizer already names stays; the default is Background (no finalizer), the default of every
- * kind this server serves. Returns the new list, or undefined when nothing changes. Pure.
+ * finalizer already names stays; without either, the kind's default decides: Orphan when
+ * `defaultOrphan` (core/v1 ReplicationControllers), else Background (no finalizer). Returns the new
+ * list, or undefined when nothing changes. Pure.
  * <- k8s.io/apiserver pkg/registry/generic/registry/store.go deletionFinalizersForGarbageCollection
  */
-export function garbageCollectionFinalizers(finalizers: readonly string[] | undefined, propagationPolicy: string | undefined): string[] | undefined {
+export function garbageCollectionFinalizers(
+  finalizers: readonly string[] | undefined,
+  propagationPolicy: string | undefined,
+  defaultOrphan = false,
+): string[] | undefined {
   const current = finalizers ?? [];
   let orphan: boolean;
   let foreground: boolean;
@@ -19,6 +24,7 @@ export function garbageCollectionFinalizers(finalizers: readonly string[] | unde
     // No explicit policy: a finalizer set on the object decides (orphan first, as upstream checks it first).
     orphan = current.includes(FINALIZER_ORPHAN_DEPENDENTS);
     foreground = !orphan && current.includes(FINALIZER_DELETE_DEPENDENTS);
+    if (!orphan && !foreground) orphan = defaultOrphan;
   }
   const next = current.filter((f) => f !== FINALIZER_ORPHAN_DEPENDENTS && f !== FINALIZER_DELETE_DEPENDENTS);
   if (orphan) next.push(FINALIZER_ORPHAN_DEPENDENTS);

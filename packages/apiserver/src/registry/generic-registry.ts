@@ -83,6 +83,7 @@ export class GenericRegistry {
   }
 
   async get(namespace: string, name: string, resourceVersion?: string): Promise<KubeObject> {
+    if (this.operations.computed) return this.operations.computed.get(name);
     try {
       return this.fromStorage(await this.store.get(this.key(namespace, name), { resourceVersion }));
     } catch (e) {
@@ -91,6 +92,10 @@ export class GenericRegistry {
   }
 
   async list(namespace: string, req: ListRequest): Promise<ListResponse> {
+    if (this.operations.computed) {
+      const items = (await this.operations.computed.list()).filter((o) => !req.predicate || req.predicate(o));
+      return { kind: this.info.listKind, apiVersion: this.apiVersion(), metadata: {}, items };
+    }
     try {
       const res = await this.store.getList(this.prefix(namespace), {
         resourceVersion: req.resourceVersion,
@@ -202,6 +207,11 @@ export class GenericRegistry {
     await runAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
   }
 
+  /** The kind orphans dependents when a delete names no policy (upstream's DefaultGarbageCollectionPolicy). */
+  private get defaultOrphan(): boolean {
+    return this.strategy.defaultGarbageCollectionPolicy === 'OrphanDependents';
+  }
+
   async delete(namespace: string, name: string, req: DeleteRequest): Promise<DeleteResult> {
     const key = this.key(namespace, name);
     try {
@@ -212,7 +222,7 @@ export class GenericRegistry {
       await runAdmission(this.admissionPlugins(), deleteAttrs, this.behaviour.admissionSteps);
       // Orphan and Foreground deletes leave the object to a garbage collector under a finalizer.
       const gc = this.behaviour.garbageCollection;
-      const gcFinalizers = gc ? garbageCollectionFinalizers(current.metadata.finalizers, req.propagationPolicy) : undefined;
+      const gcFinalizers = gc ? garbageCollectionFinalizers(current.metadata.finalizers, req.propagationPolicy, this.defaultOrphan) : undefined;
       const withGcFinalizers = gcFinalizers ? { ...current, metadata: { ...current.metadata, finalizers: gcFinalizers } } : current;
       // (A changed list is written first even when nothing is left pending: a stale `orphan` goes.)
       if (this.pendingFinalization(withGcFinalizers) || gcFinalizers) {
@@ -223,7 +233,7 @@ export class GenericRegistry {
             if (!cur) throw newConflict(this.groupResource, name, 'the object was deleted concurrently');
             // A fresh read for this attempt: changing it in place is safe.
             const next = cur;
-            const finalizers = gc ? garbageCollectionFinalizers(next.metadata.finalizers, req.propagationPolicy) : undefined;
+            const finalizers = gc ? garbageCollectionFinalizers(next.metadata.finalizers, req.propagationPolicy, this.defaultOrphan) : undefined;
             if (finalizers) {
               if (finalizers.length > 0) next.metadata.finalizers = finalizers;
               else delete next.metadata.finalizers;
@@ -359,6 +369,8 @@ export class GenericRegistry {
     this.trackManagedFields(next, undefined, opts);
     const attrs = this.attrs(op, next.metadata.namespace ?? '', next.metadata.name ?? '', next, undefined, opts);
     await runMutatingAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
+    // A webhook changed the object: the strategy has the last word, as upstream prepares after admission.
+    if (attrs.reinvocation?.shouldReinvoke) this.strategy.prepareForCreate(next, { user: opts.user });
     const errs = this.strategy.validate(next);
     if (errs.length) throw newInvalid({ group: this.info.group, kind: this.info.kind }, next.metadata.name ?? '', errs);
     if (this.allocations && reservations) reservations.push(await this.allocations.reserve(next, undefined, opts.dryRun));
@@ -412,6 +424,13 @@ export class GenericRegistry {
     }
     const attrs = this.attrs('UPDATE', next.metadata.namespace ?? '', name, next, current, opts, subresourceName);
     await runMutatingAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
+    // A webhook changed the object: the strategy has the last word, as upstream prepares an update
+    // after admission (a webhook cannot change the status through the main resource, nor the
+    // rest through `status`).
+    if (attrs.reinvocation?.shouldReinvoke) {
+      if (sub) attrs.object = next = sub.merge(next, deepCopy(current));
+      else this.strategy.prepareForUpdate(next, current, { user: opts.user });
+    }
     // Mutating admission (webhooks included) runs before validation, as upstream's.
     const errs = sub ? sub.validateUpdate(next, current) : this.strategy.validateUpdate(next, current);
     if (errs.length) throw newInvalid({ group: this.info.group, kind: this.info.kind }, name, errs);
@@ -469,7 +488,12 @@ export class GenericRegistry {
 
   /** A stored object in the served form (unchanged unless the resource is stored as another). */
   private fromStorage(obj: KubeObject): KubeObject {
-    if (!this.conversion) return obj;
+    if (!this.conversion) {
+      // A removed version served again reads the current version's objects: with its own
+      // apiVersion (a patch through it, kubectl apply, checks the patched object's version).
+      const storage = this.info.storageVersion;
+      return storage && storage !== this.info.version && obj.apiVersion !== this.apiVersion() ? { ...obj, apiVersion: this.apiVersion() } : obj;
+    }
     // A fresh object: its apiVersion is this registry's (a removed version shares the conversion).
     const served = this.conversion.fromStorage(obj);
     served.apiVersion = this.apiVersion();

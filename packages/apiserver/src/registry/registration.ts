@@ -53,6 +53,18 @@ export interface RegistrationOperations {
   allocations?: (store: Store) => ObjectAllocations;
   /** Set when the objects are kept as another resource's (events/v1 over core/v1 events). */
   storedAs?: StorageConversion;
+  /** Set for read-only resources computed on each read, never stored (core/v1 componentstatuses). */
+  computed?: ComputedReads;
+}
+
+/**
+ * A resource whose objects are made on each read (upstream's ComponentStatus REST): `list` gives
+ * every object (the registry applies the request's selectors), `get` one by name; both throw a
+ * StatusError when the object cannot be made.
+ */
+export interface ComputedReads {
+  list(): Promise<KubeObject[]>;
+  get(name: string): Promise<KubeObject>;
 }
 
 /**

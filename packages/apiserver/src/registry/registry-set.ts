@@ -25,7 +25,7 @@ export class RegistrySet {
   }
 
   private registryOf(r: ResourceRegistration): GenericRegistry {
-    const operations = { virtual: r.virtual, subresourceCreaters: r.subresourceCreaters, allocations: r.allocations, storedAs: r.storedAs };
+    const operations = { virtual: r.virtual, subresourceCreaters: r.subresourceCreaters, allocations: r.allocations, storedAs: r.storedAs, computed: r.computed };
     const schemas = this.schemasFor(r.info.definitionName, r.decodeDefinition);
     return new GenericRegistry(r.info, r.strategy, this.store, this.admission, schemas, undefined, operations, this.behaviour);
   }
@@ -69,7 +69,7 @@ export class RegistrySet {
 
   /** Registries of resources kept in storage (not virtual review types), for watch caches. */
   stored(): GenericRegistry[] {
-    return this.all().filter((r) => !r.operations.virtual);
+    return this.all().filter((r) => !r.operations.virtual && !r.operations.computed);
   }
 
   /** The registry of a resource at any served version (the first registered). */

@@ -46,6 +46,12 @@ export interface ResourceInfo {
    * before 1.24, and deprecated versions not yet removed, e.g. flowcontrol v1beta1).
    */
   servedByDefault?: boolean;
+  /**
+   * Set for a built-in resource upstream deprecated but still serves by default (core/v1
+   * ComponentStatus since 1.19): `<apiVersion> <Kind> is deprecated in v<release>+`, with the audit
+   * annotation and the deprecated-APIs gauge (removed_release "") as for removed versions.
+   */
+  deprecatedSince?: string;
   /** Warning sent with every request to a version its definer deprecated (CRD `deprecated: true`). */
   deprecationWarning?: string;
 }

@@ -38,6 +38,12 @@ export interface ResourceStrategy<T extends KubeObject = KubeObject> {
   pendingFinalization?(obj: T): boolean;
   /** Marks state that goes with a requested deletion (e.g. namespace phase Terminating). Mutates obj. */
   prepareForDelete?(obj: T): void;
+  /**
+   * What a delete with no propagation policy and no collector finalizer on the object does to its
+   * dependents (upstream's DefaultGarbageCollectionPolicy): `OrphanDependents` for core/v1
+   * ReplicationControllers, kept for compatibility; Background (`DeleteDependents`) when unset.
+   */
+  readonly defaultGarbageCollectionPolicy?: 'OrphanDependents' | 'DeleteDependents';
   /** Warnings (RFC 7234 Warning header texts) for a create or update. */
   warnings?(obj: T, old?: T): string[];
   /** Field selector values beyond metadata.name and metadata.namespace. */

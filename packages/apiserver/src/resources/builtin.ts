@@ -58,6 +58,8 @@ import { runtimeClasses } from './node/runtimeclasses/register.js';
 import { priorityClasses } from './scheduling/priorityclasses/register.js';
 import { persistentVolumes } from './core/persistentvolumes/register.js';
 import { storageResources } from './storage/register.js';
+import { componentStatuses, type ComponentProbe } from './core/componentstatuses/register.js';
+import { horizontalPodAutoscalersV1, horizontalPodAutoscalersV2, horizontalPodAutoscalersV2beta1, horizontalPodAutoscalersV2beta2 } from './autoscaling/horizontalpodautoscalers/register.js';
 import { persistentVolumeClaims } from './core/persistentvolumeclaims/register.js';
 import { webhookConfigurations } from './admissionregistration/register.js';
 import { admissionRegistrationDefinitions } from './admissionregistration/schemas.js';
@@ -81,6 +83,7 @@ export function builtinResources(
   identity: IdentityDeps = {},
   serviceRanges: ServiceAllocatorOptions = defaultServiceRanges(),
   eventTtlSeconds?: number,
+  componentProbe?: ComponentProbe,
 ): ResourceRegistration[] {
   const current = [
     namespaces,
@@ -119,6 +122,11 @@ export function builtinResources(
     persistentVolumes,
     persistentVolumeClaims,
     ...storageResources(apiDomain),
+    horizontalPodAutoscalersV2,
+    horizontalPodAutoscalersV1,
+    horizontalPodAutoscalersV2beta2,
+    horizontalPodAutoscalersV2beta1,
+    componentStatuses(componentProbe),
     ...webhookConfigurations(apiDomain),
     apiServices(apiDomain),
     ...flowControlResources(apiDomain),

@@ -4,9 +4,10 @@ import { BATCH_GROUP } from './batch/group.js';
 import { generatedMoreKindDefinitions } from './more-kinds-schemas.generated.js';
 import { networkingGroup } from './networking/group.js';
 import { POLICY_GROUP } from './policy/poddisruptionbudgets/register.js';
+import { AUTOSCALING_GROUP } from './apps/workload/register.js';
 
 /** Top-level kinds of batch, policy, networking and node, with a description of our own. */
-const KINDS: ReadonlyArray<[prefix: string, group: (apiDomain: string) => string, kind: string, description: string]> = [
+const KINDS: ReadonlyArray<[prefix: string, group: (apiDomain: string) => string, kind: string, description: string, version?: string]> = [
   ['io.k8s.api.batch.v1', () => BATCH_GROUP, 'Job', 'Runs pods of a template until a number of them complete.'],
   ['io.k8s.api.batch.v1', () => BATCH_GROUP, 'CronJob', 'Creates Jobs on a repeating schedule.'],
   ['io.k8s.api.policy.v1', () => POLICY_GROUP, 'PodDisruptionBudget', 'Limits how many pods of a set voluntary disruptions may take down at once.'],
@@ -19,6 +20,13 @@ const KINDS: ReadonlyArray<[prefix: string, group: (apiDomain: string) => string
   ['io.k8s.api.storage.v1', (d) => `storage.${d}`, 'CSIDriver', 'A CSI volume driver installed in the cluster and how to talk to it.'],
   ['io.k8s.api.storage.v1', (d) => `storage.${d}`, 'CSINode', 'The CSI drivers registered on one node.'],
   ['io.k8s.api.storage.v1', (d) => `storage.${d}`, 'VolumeAttachment', 'A request to attach a volume to a node, and its outcome.'],
+  ['io.k8s.api.networking.v1beta1', networkingGroup, 'Ingress', 'Rules that route outside HTTP traffic to services (removed version).', 'v1beta1'],
+  ['io.k8s.api.networking.v1beta1', networkingGroup, 'IngressClass', 'A kind of Ingress and the controller that implements it (removed version).', 'v1beta1'],
+  ['io.k8s.api.discovery.v1beta1', (d) => `discovery.${d}`, 'EndpointSlice', 'A subset of the endpoints of a service (removed version).', 'v1beta1'],
+  ['io.k8s.api.extensions.v1beta1', () => 'extensions', 'Ingress', 'Rules that route outside HTTP traffic to services (removed version).', 'v1beta1'],
+  ['io.k8s.api.autoscaling.v2', () => AUTOSCALING_GROUP, 'HorizontalPodAutoscaler', 'Scales a workload between replica bounds from observed metrics.', 'v2'],
+  ['io.k8s.api.autoscaling.v2beta1', () => AUTOSCALING_GROUP, 'HorizontalPodAutoscaler', 'Scales a workload from observed metrics (removed version).', 'v2beta1'],
+  ['io.k8s.api.autoscaling.v1', () => AUTOSCALING_GROUP, 'HorizontalPodAutoscaler', 'Scales a workload between replica bounds from observed CPU use.'],
   ['io.k8s.api.storage.v1', (d) => `storage.${d}`, 'CSIStorageCapacity', 'Storage capacity a CSI driver reports for a topology segment and class.'],
 ];
 
@@ -30,10 +38,10 @@ const KINDS: ReadonlyArray<[prefix: string, group: (apiDomain: string) => string
  */
 export function moreKindDefinitions(apiDomain: string): Definitions {
   const defs: Definitions = { ...generatedMoreKindDefinitions };
-  for (const [prefix, group, kind, description] of KINDS) {
+  for (const [prefix, group, kind, description, version] of KINDS) {
     const name = `${prefix}.${kind}`;
     const generated = defs[name] as JsonObject & { properties: Record<string, JsonObject> };
-    const gvk = { group: group(apiDomain), version: 'v1', kind };
+    const gvk = { group: group(apiDomain), version: version ?? 'v1', kind };
     const properties = { ...generated.properties, ...objectTypeMeta() };
     defs[name] = {
       ...generated,
@@ -43,5 +51,11 @@ export function moreKindDefinitions(apiDomain: string): Definitions {
     };
     defs[`${name}List`] = listSchema(name, { ...gvk, kind: `${kind}List` }, `The ${kind} objects.`);
   }
+  // autoscaling/v2beta2 (deprecated, still served) has v2's schema: its kind and list under the old names.
+  const hpa = 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler';
+  const old = 'io.k8s.api.autoscaling.v2beta2.HorizontalPodAutoscaler';
+  const oldGvk = { group: AUTOSCALING_GROUP, version: 'v2beta2', kind: 'HorizontalPodAutoscaler' };
+  defs[old] = { ...defs[hpa]!, 'x-kubernetes-group-version-kind': [oldGvk] };
+  defs[`${old}List`] = listSchema(old, { ...oldGvk, kind: 'HorizontalPodAutoscalerList' }, 'The HorizontalPodAutoscaler objects.');
   return defs;
 }

@@ -7,8 +7,9 @@ import type { ResourceInfo } from '../registry/resource-info.js';
 /** Upstream's Warning text for a removed version: `rbac.../v1beta1 Role is deprecated in v1.17+, ...`. */
 export function deprecationWarning(info: ResourceInfo): string | undefined {
   const d = info.deprecated;
-  if (!d) return info.deprecationWarning;
   const apiVersion = info.group ? `${info.group}/${info.version}` : info.version;
+  if (!d && info.deprecatedSince) return `${apiVersion} ${info.kind} is deprecated in v${info.deprecatedSince}+`;
+  if (!d) return info.deprecationWarning;
   return `${apiVersion} ${info.kind} is deprecated in v${d.deprecatedRelease}+, unavailable in v${d.removedRelease}+; use ${d.replacementApiVersion} ${info.kind}`;
 }
 
@@ -28,12 +29,13 @@ export function deprecatedApiSignals(metrics: Registry, apiDomain: string) {
     const text = deprecationWarning(info);
     if (!text) return;
     ctx.append('Warning', warningHeader(text));
-    if (!info.deprecated) return;
+    if (!info.deprecated && !info.deprecatedSince) return;
+    const removedRelease = info.deprecated?.removedRelease ?? '';
     const audit = ctx.state.audit;
     if (audit) {
       audit.annotations[`${apiDomain}/deprecated`] = 'true';
-      audit.annotations[`${apiDomain}/removed-release`] = info.deprecated!.removedRelease;
+      if (removedRelease) audit.annotations[`${apiDomain}/removed-release`] = removedRelease;
     }
-    gauge.set({ group: info.group, version: info.version, resource: info.resource, subresource, removed_release: info.deprecated!.removedRelease }, 1);
+    gauge.set({ group: info.group, version: info.version, resource: info.resource, subresource, removed_release: removedRelease }, 1);
   };
 }

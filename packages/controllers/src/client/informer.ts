@@ -3,7 +3,8 @@ import type { KubeList, KubeObject, Status } from '@cluster/apimachinery';
 import { ApiError, type ApiClient, type WatchEvent } from './api-client.js';
 
 export type InformerEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
-export type InformerHandler<T> = (type: InformerEventType, object: T) => void;
+/** A change: the object now (the last one held, for DELETED) and the copy held before, if any. */
+export type InformerHandler<T> = (type: InformerEventType, object: T, previous: T | undefined) => void;
 
 export interface InformerOptions {
   logger?: Logger;
@@ -19,6 +20,15 @@ export interface InformerOptions {
    * resourceVersion.
    */
   transform?: (object: KubeObject) => KubeObject;
+  /**
+   * Reduces what is held further than what handlers get (after `transform`), or holds nothing of an
+   * object (undefined): a controller that keeps its own index needs only name, namespace, uid and
+   * resourceVersion of the objects it cares about. A relist's DELETED and `previous` carry the held
+   * form; the removal of an object not held is seen only from the watch (`relisted` covers a gap).
+   */
+  store?: (object: KubeObject) => KubeObject | undefined;
+  /** Called after each list that replaced the held state (`first`: the initial one). */
+  relisted?: (first: boolean) => void;
 }
 
 const keyOf = (o: KubeObject) => `${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}`;
@@ -32,6 +42,7 @@ export class Informer<T extends KubeObject = KubeObject> {
   private readonly items = new Map<string, T>();
   private readonly handlers = new Set<InformerHandler<T>>();
   private resourceVersion = '';
+  private listedOnce = false;
   private syncedOnce!: () => void;
   /** Resolves once the first list has been loaded. */
   readonly synced = new Promise<void>((resolve) => (this.syncedOnce = resolve));
@@ -92,17 +103,19 @@ export class Informer<T extends KubeObject = KubeObject> {
       const key = keyOf(obj);
       seen.add(key);
       const old = this.items.get(key);
-      this.items.set(key, obj);
-      if (!old) this.emit('ADDED', obj);
-      else if (old.metadata.resourceVersion !== obj.metadata.resourceVersion) this.emit('MODIFIED', obj);
+      this.hold(key, obj);
+      if (!old) this.emit('ADDED', obj, undefined);
+      else if (old.metadata.resourceVersion !== obj.metadata.resourceVersion) this.emit('MODIFIED', obj, old);
     }
     for (const [key, old] of this.items) {
       if (!seen.has(key)) {
         this.items.delete(key);
-        this.emit('DELETED', old);
+        this.emit('DELETED', old, old);
       }
     }
     this.resourceVersion = (list as KubeList<T>).metadata.resourceVersion ?? '';
+    this.opts.relisted?.(!this.listedOnce);
+    this.listedOnce = true;
     this.syncedOnce();
   }
 
@@ -117,6 +130,12 @@ export class Informer<T extends KubeObject = KubeObject> {
     return this.opts.transform ? (this.opts.transform(obj) as T) : obj;
   }
 
+  private hold(key: string, obj: T): void {
+    const held = this.opts.store ? (this.opts.store(obj) as T | undefined) : obj;
+    if (held) this.items.set(key, held);
+    else this.items.delete(key);
+  }
+
   private apply(event: WatchEvent<T>): void {
     if (event.type === 'ERROR') {
       const status = event.object as unknown as Partial<Status>;
@@ -127,15 +146,16 @@ export class Informer<T extends KubeObject = KubeObject> {
     if (event.type === 'BOOKMARK') return;
     const obj = this.reduce(event.object);
     const key = keyOf(obj);
+    const old = this.items.get(key);
     if (event.type === 'DELETED') this.items.delete(key);
-    else this.items.set(key, obj);
-    this.emit(event.type, obj);
+    else this.hold(key, obj);
+    this.emit(event.type, obj, old);
   }
 
-  private emit(type: InformerEventType, obj: T): void {
+  private emit(type: InformerEventType, obj: T, previous: T | undefined): void {
     for (const h of this.handlers) {
       try {
-        h(type, obj);
+        h(type, obj, previous);
       } catch (err) {
         this.opts.logger?.warn({ err, path: this.path }, 'informer handler failed');
       }

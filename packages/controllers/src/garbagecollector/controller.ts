@@ -1,4 +1,4 @@
-import type { KubeObject } from '@cluster/apimachinery';
+import { FINALIZER_DELETE_DEPENDENTS, FINALIZER_ORPHAN_DEPENDENTS, type KubeObject } from '@cluster/apimachinery';
 import { untilSynced } from '../client/informer.js';
 import type { ControllerContext } from '../index.js';
 import { WorkQueue } from '../workqueue/queue.js';
@@ -35,31 +35,36 @@ export async function runGarbageCollector(ctx: ControllerContext, signal: AbortS
     c.attemptToOrphan.forEach((u) => orphanQueue.add(u));
   };
   const syncError = () => ctx.metrics?.gcResourcesSyncErrors.inc();
-  // Which uid each name holds, per resource: an informer reports a delete and re-create within one
-  // relist as a change, which is the old uid's removal.
-  const uidAt = new Map<string, string>();
   let discoveryTimer: NodeJS.Timeout | undefined;
   const monitors = new Monitors(ctx.client, ctx.logger, {
-    onEvent(res: GcResource, type, obj: KubeObject) {
-      const at = `${resourceKey(res)}/${obj.metadata.namespace ?? ''}/${obj.metadata.name ?? ''}`;
+    onEvent(res: GcResource, type, obj: KubeObject, previous: KubeObject | undefined) {
       const uid = obj.metadata.uid ?? '';
       if (type === 'DELETED') {
-        if (uidAt.get(at) === uid) uidAt.delete(at);
         enqueue(graph.remove(uid));
       } else {
-        const before = uidAt.get(at);
+        // A delete and re-create within one relist comes as a change of uid: the old one is gone.
+        const before = previous?.metadata.uid;
         if (before !== undefined && before !== uid) enqueue(graph.remove(before));
-        uidAt.set(at, uid);
         enqueue(graph.upsert(nodeOf(res, obj)));
       }
       if (DISCOVERY_SOURCES.has(resourceKey(res))) scheduleDiscovery();
     },
     onDropped(res) {
       graph.dropResource(res.group, res.resource);
-      const prefix = `${resourceKey(res)}/`;
-      for (const k of uidAt.keys()) if (k.startsWith(prefix)) uidAt.delete(k);
     },
     onSyncError: syncError,
+    // Informers keep an entry only for what the graph may need to see go: objects with owners,
+    // with dependents, or deleting under a collector finalizer. Unrelated objects cost nothing.
+    holds(obj) {
+      const m = obj.metadata;
+      if ((m.ownerReferences?.length ?? 0) > 0 || graph.hasDependents(m.uid ?? '')) return true;
+      return !!m.deletionTimestamp && (m.finalizers ?? []).some((f) => f === FINALIZER_ORPHAN_DEPENDENTS || f === FINALIZER_DELETE_DEPENDENTS);
+    },
+    // A watch gap may have hidden the removal of an owner not held: every dependent checks its owners.
+    onRelisted(res) {
+      ctx.logger.info({ resource: resourceKey(res) }, 'garbage collector: relisted; checking every dependent');
+      graph.withOwners().forEach((u) => deleteQueue.add(u));
+    },
   });
 
   // Discovery is read again on a timer and shortly after definitions change, one read at a time.

@@ -76,6 +76,25 @@ describe('DependencyGraph', () => {
     expect(g.remove('a').attemptToDelete.sort()).toEqual(['b']);
   });
 
+  test('only objects that matter are held; an unheld owner that goes still wakes its dependents', () => {
+    const g = new DependencyGraph();
+    up(g, obj('plain'));
+    up(g, obj('held-by-other-finalizer', { deleting: true, finalizers: ['x/y'] }));
+    expect(g.size).toBe(0);
+    up(g, obj('owner'));
+    up(g, obj('dep', { owners: [ref('owner')] }));
+    expect(g.size).toBe(1);
+    // The owner's next change holds it, as it now has a dependent.
+    up(g, obj('owner'));
+    expect(g.get('owner')).toBeDefined();
+    const g2 = new DependencyGraph();
+    up(g2, obj('dep', { owners: [ref('unheld')] }));
+    expect(g2.remove('unheld').attemptToDelete).toEqual(['dep']);
+    // A dependent losing its last owner is let go.
+    up(g2, obj('dep'));
+    expect(g2.size).toBe(0);
+  });
+
   test('dropResource forgets its nodes and their links', () => {
     const g = new DependencyGraph();
     up(g, obj('d', { owners: [ref('o')] }));

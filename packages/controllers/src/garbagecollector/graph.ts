@@ -80,6 +80,18 @@ export class DependencyGraph {
     return this.nodes.get(uid);
   }
 
+  /** Whether some observed object names `uid` as an owner. */
+  hasDependents(uid: string): boolean {
+    return this.dependents.has(uid);
+  }
+
+  /** The uids of every held object that names an owner. */
+  withOwners(): string[] {
+    const out: string[] = [];
+    for (const [uid, n] of this.nodes) if (n.owners.length > 0) out.push(uid);
+    return out;
+  }
+
   /** The observed objects that name `uid` as an owner. */
   dependentsOf(uid: string): GcNode[] {
     const out: GcNode[] = [];
@@ -90,11 +102,16 @@ export class DependencyGraph {
     return out;
   }
 
-  /** Adds or replaces the node of an observed object. */
+  /**
+   * Adds or replaces the node of an observed object. Only objects that matter to collection are
+   * held (with owners, with dependents, or deleting under a collector finalizer): the rest cost
+   * nothing but their informer entry, and are asked of the server when named as an owner.
+   */
   upsert(node: GcNode): GraphChanges {
     const uid = node.identity.uid;
     const old = this.nodes.get(uid);
-    this.nodes.set(uid, node);
+    if (node.owners.length > 0 || node.deletingDependents || node.orphaning || this.dependents.has(uid)) this.nodes.set(uid, node);
+    else this.nodes.delete(uid);
     const del = new Set<string>();
     const orphan: string[] = [];
     const oldOwners = old?.owners ?? [];
@@ -113,13 +130,15 @@ export class DependencyGraph {
     return { attemptToDelete: [...del], attemptToOrphan: orphan };
   }
 
-  /** Removes the node of an object that is gone: its dependents and waiting owners are looked at. */
+  /**
+   * Removes the node of an object that is gone (held or not): the objects naming it as owner and
+   * its owners waiting for their dependents are looked at.
+   */
   remove(uid: string): GraphChanges {
     const old = this.nodes.get(uid);
-    if (!old) return { attemptToDelete: [], attemptToOrphan: [] };
     this.nodes.delete(uid);
     const del = new Set<string>(this.dependents.get(uid) ?? []);
-    for (const r of old.owners) {
+    for (const r of old?.owners ?? []) {
       this.unlink(r.uid, uid);
       if (this.nodes.get(r.uid)?.deletingDependents) del.add(r.uid);
     }

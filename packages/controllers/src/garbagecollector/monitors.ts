@@ -22,6 +22,14 @@ export function gcFields(obj: KubeObject): KubeObject {
   return { apiVersion: obj.apiVersion, kind: obj.kind, metadata };
 }
 
+/** What an informer holds of an object the collector cares about: the graph keeps the rest. */
+export function heldFields(obj: KubeObject): KubeObject {
+  const m = obj.metadata;
+  const metadata: KubeObject['metadata'] = { name: m.name, uid: m.uid, resourceVersion: m.resourceVersion };
+  if (m.namespace) metadata.namespace = m.namespace;
+  return { metadata } as KubeObject;
+}
+
 interface Monitor {
   resource: GcResource;
   informer: Informer;
@@ -30,12 +38,16 @@ interface Monitor {
 }
 
 export interface MonitorHooks {
-  /** Every change an informer sees (reduced to the collector's fields). */
-  onEvent(resource: GcResource, type: InformerEventType, obj: KubeObject): void;
+  /** Every change an informer sees (reduced to the collector's fields), with the identity held before. */
+  onEvent(resource: GcResource, type: InformerEventType, obj: KubeObject, previous: KubeObject | undefined): void;
   /** A resource is no longer served: its objects are forgotten. */
   onDropped(resource: GcResource): void;
   /** Discovery failed, wholly or for some group versions. */
   onSyncError(): void;
+  /** Whether an informer keeps an entry for the object (the rest are seen on the watch only). */
+  holds(obj: KubeObject): boolean;
+  /** An informer listed again after a gap in its watch (not the first list): removals may have been missed. */
+  onRelisted(resource: GcResource): void;
 }
 
 /**
@@ -106,8 +118,16 @@ export class Monitors {
       const stop = () => abort.abort();
       signal.addEventListener('abort', stop, { once: true });
       const path = `${r.groupVersionPath}/${r.resource}`;
-      const informer = new Informer(this.client, path, { logger: this.logger, accept: METADATA_ACCEPT, transform: gcFields });
-      informer.onChange((type, obj) => this.hooks.onEvent(r, type, obj));
+      const informer = new Informer(this.client, path, {
+        logger: this.logger,
+        accept: METADATA_ACCEPT,
+        transform: gcFields,
+        store: (o) => (this.hooks.holds(o) ? heldFields(o) : undefined),
+        relisted: (first) => {
+          if (!first) this.hooks.onRelisted(r);
+        },
+      });
+      informer.onChange((type, obj, previous) => this.hooks.onEvent(r, type, obj, previous));
       const done = informer.run(abort.signal).finally(() => signal.removeEventListener('abort', stop));
       this.monitors.set(key, { resource: r, informer, abort, done });
     }

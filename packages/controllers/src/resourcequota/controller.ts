@@ -12,7 +12,7 @@ import { untilSynced } from '../client/informer.js';
 import type { ControllerContext } from '../index.js';
 import { WorkQueue } from '../workqueue/queue.js';
 import { QuotableResources } from './discovery.js';
-import { QuotaMonitors, type ServedResource } from './monitors.js';
+import { METADATA_ONLY, needsWholeObjects, QuotaMonitors, type ServedResource } from './monitors.js';
 import { planQuotaStatus, quotaNeedsSync, quotasToReplenish, resourcesCounted } from './reconcile.js';
 
 export interface ResourceQuotaControllerOptions {
@@ -22,6 +22,8 @@ export interface ResourceQuotaControllerOptions {
 }
 
 const CONFLICT_RETRY_MS = 200;
+const UNSERVED_RETRY_MS = 2_000;
+const UNSERVED_RETRY_MAX_MS = 5 * 60_000;
 
 const keyOf = (rq: KubeObject) => `${rq.metadata.namespace ?? ''}/${rq.metadata.name ?? ''}`;
 
@@ -48,7 +50,7 @@ export async function runResourceQuotaController(ctx: ControllerContext, signal:
     const ev = registry.evaluatorFor(group, resource);
     if (ev) for (const rq of quotasToReplenish(inNamespace(namespace), ev)) queue.add(keyOf(rq));
   };
-  const monitors = new QuotaMonitors(ctx.client, ctx.logger, replenish, now, `meta.${ctx.apiDomain}`);
+  const monitors = new QuotaMonitors(ctx.client, ctx.logger, replenish, now);
   let monitorsDirty = true;
   const syncMonitors = async () => {
     if (!monitorsDirty || signal.aborted) return;
@@ -82,7 +84,9 @@ export async function runResourceQuotaController(ctx: ControllerContext, signal:
     if (!served) return undefined;
     const base = served.path.slice(0, served.path.length - served.resource.length - 1);
     try {
-      const list = await ctx.client.list<KubeObject>(`${base}/namespaces/${encodeURIComponent(namespace)}/${served.resource}`);
+      const path = `${base}/namespaces/${encodeURIComponent(namespace)}/${served.resource}`;
+      // Object counts need only the metadata of what they count.
+      const list = await ctx.client.list<KubeObject>(path, needsWholeObjects(ev.group, ev.resource) ? undefined : METADATA_ONLY.list);
       return list.items;
     } catch (err) {
       ctx.logger.warn({ err, resource: `${ev.resource}.${ev.group}`, namespace }, 'quota usage: listing failed');
@@ -90,17 +94,28 @@ export async function runResourceQuotaController(ctx: ControllerContext, signal:
     }
   };
 
+  const unservedRetry = new Map<string, number>();
   await queue.run(async (key) => {
     await syncMonitors();
     const [namespace, name] = key.split('/') as [string, string];
     const rq = quotas.get(namespace, name);
-    if (!rq || signal.aborted) return;
+    if (!rq || signal.aborted) return void unservedRetry.delete(key);
     const hard = Object.keys(rq.spec?.hard ?? {});
     const servedCounts = new Set<string>();
+    let unknown = false;
     for (const n of hard) {
       const gr = countedResource(n);
-      if (gr && (await discovery.lookup(gr.group, gr.resource).catch(() => undefined))) servedCounts.add(`${gr.group}/${gr.resource}`);
+      if (!gr) continue;
+      if (await discovery.lookup(gr.group, gr.resource).catch(() => undefined)) servedCounts.add(`${gr.group}/${gr.resource}`);
+      else unknown = true;
     }
+    // A count of a resource not served (yet: a custom resource about to be defined) is looked
+    // for again, less and less often, until it is served.
+    if (unknown) {
+      const delay = Math.min((unservedRetry.get(key) ?? UNSERVED_RETRY_MS / 2) * 2, UNSERVED_RETRY_MAX_MS);
+      unservedRetry.set(key, delay);
+      queue.addAfter(key, delay);
+    } else unservedRetry.delete(key);
     const evaluators = evaluatorsFor(hard, builtin, (g, r) => servedCounts.has(`${g}/${r}`));
     const items = new Map<QuotaEvaluator, KubeObject[] | undefined>();
     await Promise.all(evaluators.map(async (ev) => items.set(ev, await listItems(ev, namespace))));

@@ -11,6 +11,7 @@ interface GroupList {
 }
 
 const QUOTABLE_VERBS = ['create', 'list', 'watch', 'delete'];
+const MIN_REFRESH_MS = 1_000;
 
 /**
  * Which namespaced resources can be counted (upstream's GetQuotableResources: served with create,
@@ -30,12 +31,13 @@ export class QuotableResources {
   /** The resource, when served and quotable; refreshes discovery first when it is stale. */
   async lookup(group: string, resource: string): Promise<ServedResource | undefined> {
     const key = `${group}/${resource}`;
-    if (!this.known.has(key) || performance.now() - this.loadedAt > this.refreshMs) await this.refresh();
+    const age = performance.now() - this.loadedAt;
+    // A resource not known is looked for again, but discovery is read at most once a second.
+    if ((!this.known.has(key) && age > MIN_REFRESH_MS) || age > this.refreshMs) await this.refresh();
     return this.known.get(key);
   }
 
   private refresh(): Promise<void> {
-    if (performance.now() - this.loadedAt <= Math.min(this.refreshMs, 5_000)) return Promise.resolve();
     this.loading ??= this.load().finally(() => (this.loading = undefined));
     return this.loading;
   }

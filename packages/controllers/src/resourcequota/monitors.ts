@@ -11,6 +11,17 @@ export interface ServedResource {
   path: string;
 }
 
+/** Accept headers of the metadata-only view (client-go's metadata client). */
+export const METADATA_ONLY = {
+  list: 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1',
+  watch: 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1',
+};
+
+/** Whether quota reads more of these objects than their metadata (pods, services, claims). */
+export function needsWholeObjects(group: string, resource: string): boolean {
+  return group === '' && (resource === 'pods' || resource === 'services' || resource === 'persistentvolumeclaims');
+}
+
 /** Called when objects of a resource in a namespace changed in a way that may give usage back; namespace '' means any. */
 export type ReplenishFn = (group: string, resource: string, namespace: string) => void;
 
@@ -29,8 +40,6 @@ export class QuotaMonitors {
     private readonly logger: Logger,
     private readonly replenish: ReplenishFn,
     private readonly now: () => Date,
-    /** `meta.<apiDomain>`: the group of PartialObjectMetadata, for the metadata-only watches. */
-    private readonly metaGroup = 'meta.k8s.io',
   ) {}
 
   /** Starts streams for `wanted` resources not yet watched and stops those no longer wanted. */
@@ -63,7 +72,9 @@ export class QuotaMonitors {
     while (!signal.aborted) {
       try {
         const sep = r.path.includes('?') ? '&' : '?';
-        const list = await this.client.list<KubeObject>(`${r.path}${sep}limit=1`);
+        // Only pods and services are looked into; every other kind streams its metadata only.
+        const whole = needsWholeObjects(r.group, r.resource);
+        const list = await this.client.list<KubeObject>(`${r.path}${sep}limit=1`, whole ? undefined : METADATA_ONLY.list);
         let rv = (list as KubeList).metadata.resourceVersion ?? '';
         // Starting over may have missed deletions: recompute every quota counting this resource.
         if (!first) this.replenish(r.group, r.resource, '');
@@ -71,7 +82,7 @@ export class QuotaMonitors {
         remembered.clear();
         for (;;) {
           const url = `${r.path}${sep}watch=1&allowWatchBookmarks=true&timeoutSeconds=300&resourceVersion=${encodeURIComponent(rv)}`;
-          await this.client.watch(url, (e) => (rv = this.apply(r, e, remembered) ?? rv), signal, this.acceptFor(r));
+          await this.client.watch(url, (e) => (rv = this.apply(r, e, remembered) ?? rv), signal, whole ? undefined : METADATA_ONLY.watch);
           if (signal.aborted) return;
         }
       } catch (err) {
@@ -83,17 +94,6 @@ export class QuotaMonitors {
         }
       }
     }
-  }
-
-  /**
-   * Only pods and services are judged by their content (replenishment); for every other resource
-   * (ConfigMaps, Secrets, ...) an event's metadata is all this reads, so those streams ask for
-   * metadata only, as the garbage collector's do: the replica then neither encodes nor sends, and
-   * this does not parse, whole objects for every write of them.
-   */
-  private acceptFor(r: ServedResource): string | undefined {
-    if (r.group === '' && (r.resource === 'pods' || r.resource === 'services')) return undefined;
-    return `application/json;as=PartialObjectMetadata;g=${this.metaGroup};v=v1`;
   }
 
   /** Handles one event; returns its resourceVersion. Throws ApiError for an ERROR event. */

@@ -392,8 +392,9 @@ describe('fan-out: one etcd watch for many client watchers', () => {
     const path = `${base(ns)}?watch=true&resourceVersion=${from}`;
     // Watches of earlier tests were closed by the client; wait until the server has let them go.
     // What stays are the replica's own watches: the RBAC index watches its four kinds, the CRD
-    // controller watches CRDs, the admission webhook index the two webhook configuration kinds.
-    const own = 7;
+    // controller watches CRDs, the admission webhook index the two webhook configuration kinds,
+    // the aggregator's index the APIServices, priority and fairness the flow schemas and priority levels.
+    const own = 10;
     expect(await gaugeAtMost('apiserver_watch_cache_watchers', own)).toBe(own);
     const first = await watch(ts, path);
     const etcdWatchesWithOne = await metric('apiserver_storage_etcd_watches');

@@ -15,6 +15,7 @@ const CORE_KINDS: Record<string, string> = {
   LimitRange: 'Per-namespace limits on the resources of pods and containers.',
   ResourceQuota: 'Per-namespace limits on aggregate resource consumption.',
   PersistentVolume: 'A piece of storage in the cluster, provisioned by an administrator or a storage class.',
+  ComponentStatus: 'The health of a cluster component (deprecated since 1.19).',
 };
 
 /**

@@ -48,6 +48,8 @@ export function defaultClusterRoles(apiDomain: string): RoleObject[] {
       rule(['create'], [`authentication.${d}`], ['selfsubjectreviews']),
     ]),
     role('system:public-info-viewer', [urls(['get'], ['/healthz', '/livez', '/readyz', '/version', '/version/'])]),
+    // What an extension API server needs to delegate authentication and authorization back here.
+    role('system:auth-delegator', [rule(['create'], [`authentication.${d}`], ['tokenreviews']), rule(['create'], [`authorization.${d}`], ['subjectaccessreviews'])]),
     role('admin', [], {}, 'admin'),
     role('edit', [], { [keys.aggregateTo('admin')]: 'true' }, 'edit'),
     role('view', [], { [keys.aggregateTo('edit')]: 'true' }, 'view'),
@@ -134,6 +136,11 @@ export function defaultClusterRoleBindings(apiDomain: string): BindingObject[] {
   ];
 }
 
+/** Where extension API servers read how to trust this server's forwarded identities (upstream's kube-system). */
+export const EXTENSION_AUTH_NAMESPACE = 'cluster-system';
+export const EXTENSION_AUTH_CONFIGMAP = 'extension-apiserver-authentication';
+const EXTENSION_AUTH_READER = 'extension-apiserver-authentication-reader';
+
 /** Where unauthenticated clients find the cluster's public bootstrap information (SPEC 4.12). */
 export const CLUSTER_PUBLIC_NAMESPACE = 'cluster-public';
 export const CLUSTER_INFO_NAME = 'cluster-info';
@@ -157,6 +164,17 @@ export function defaultNamespacedRoles(apiDomain: string): RoleObject[] {
         annotations: { [keys.autoupdate]: 'true' },
       },
       rules: [{ verbs: ['get'], apiGroups: [''], resources: ['configmaps'], resourceNames: [CLUSTER_INFO_NAME] }],
+    },
+    {
+      apiVersion: `${rbacGroup(apiDomain)}/v1`,
+      kind: 'Role',
+      metadata: {
+        name: EXTENSION_AUTH_READER,
+        namespace: EXTENSION_AUTH_NAMESPACE,
+        labels: { [keys.bootstrapping]: 'rbac-defaults' },
+        annotations: { [keys.autoupdate]: 'true' },
+      },
+      rules: [{ verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['configmaps'], resourceNames: [EXTENSION_AUTH_CONFIGMAP] }],
     },
   ];
 }

@@ -49,8 +49,12 @@ function validateSpec(rc: ReplicationController): FieldErrorList {
   return errs;
 }
 
-/** ReplicationController behaviour (core/v1): stored only; map selector, mutable. */
-export const replicationControllerStrategy = workloadStrategy<ReplicationController>({
+/**
+ * ReplicationController behaviour (core/v1): stored only; map selector, mutable. A delete without
+ * a propagation policy orphans the pods, as upstream keeps for core/v1.
+ */
+export const replicationControllerStrategy = {
+  ...workloadStrategy<ReplicationController>({
   defaults: defaultReplicationController,
   validateSpec,
   scaleSelector: (rc) => mapSelectorText(rc.spec?.selector),
@@ -76,4 +80,6 @@ export const replicationControllerStrategy = workloadStrategy<ReplicationControl
       orNone(mapSelectorText(rc.spec?.selector)),
     ],
   },
-});
+  }),
+  defaultGarbageCollectionPolicy: 'OrphanDependents' as const,
+};
