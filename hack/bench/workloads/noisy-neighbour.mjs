@@ -68,7 +68,7 @@ export async function runNoisyNeighbour(ctx) {
     await timed('warm-up');
     const cpuAlone = await ctx.cpuProbe();
     const alone = await timed('alone');
-    ctx.log(`noisy-neighbour: alone ${await cpuAlone()}`);
+    ctx.log(`noisy-neighbour: alone ${(await cpuAlone()).text}`);
     let flooding = true;
     const floodRun = loops(FLOOD_CONNECTIONS, () => flooding, async () => {
       const res = await flood.request('GET', listPath);
@@ -85,7 +85,7 @@ export async function runNoisyNeighbour(ctx) {
     const floodSeconds = (performance.now() - floodStart) / 1000 + 1;
     const served = f.statuses.get(200) ?? 0;
     const rejected = f.statuses.get(429) ?? 0;
-    ctx.log(`noisy-neighbour: flood ${served} lists answered (${(served / floodSeconds).toFixed(1)}/s), ${rejected} 429s, statuses ${JSON.stringify(Object.fromEntries(f.statuses))}; ${await cpuFlood()}`);
+    ctx.log(`noisy-neighbour: flood ${served} lists answered (${(served / floodSeconds).toFixed(1)}/s), ${rejected} 429s, statuses ${JSON.stringify(Object.fromEntries(f.statuses))}; ${(await cpuFlood()).text}`);
     const p99Alone = quantile(alone.latencies, 0.99);
     const p99Flood = quantile(during.latencies, 0.99);
     const quietErrors = [...during.statuses.keys()].filter((s) => s !== 200);
