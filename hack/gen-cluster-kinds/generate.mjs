@@ -3,7 +3,7 @@
 // cluster kinds of issue 20 (Service, Endpoints, Node, Event, LimitRange, ResourceQuota,
 // events/v1 Event and discovery/v1 EndpointSlice) and of issue 31 (batch/v1 Job and CronJob,
 // policy/v1 PodDisruptionBudget, networking/v1 Ingress, IngressClass and NetworkPolicy, node/v1
-// RuntimeClass) and of issue 30 (flowcontrol v1beta2 and v1beta1) from upstream's interface files: generated.proto gives message and field
+// RuntimeClass) and of issue 30 (flowcontrol v1beta3, v1beta2 and v1beta1) from upstream's interface files: generated.proto gives message and field
 // numbers and wire types, types.go gives JSON names, pointer-ness (our `nullable` option),
 // omitempty (`json_always`), embedded inline structs (`inline`) and the list/map/patch markers. Only interface facts are carried
 // over: no upstream comment or description text is copied into the output.
@@ -119,6 +119,7 @@ const POLICY = { pkg: 'k8s.io.api.policy.v1', defPrefix: 'io.k8s.api.policy.v1',
 const NETWORKING = { pkg: 'k8s.io.api.networking.v1', defPrefix: 'io.k8s.api.networking.v1', dir: 'networking/v1' };
 const NODE = { pkg: 'k8s.io.api.node.v1', defPrefix: 'io.k8s.api.node.v1', dir: 'node/v1' };
 const FLOWCONTROL_V1BETA2 = { pkg: 'k8s.io.api.flowcontrol.v1beta2', defPrefix: 'io.k8s.api.flowcontrol.v1beta2', dir: 'flowcontrol/v1beta2' };
+const FLOWCONTROL_V1BETA3 = { pkg: 'k8s.io.api.flowcontrol.v1beta3', defPrefix: 'io.k8s.api.flowcontrol.v1beta3', dir: 'flowcontrol/v1beta3' };
 const FLOWCONTROL_V1BETA1 = { pkg: 'k8s.io.api.flowcontrol.v1beta1', defPrefix: 'io.k8s.api.flowcontrol.v1beta1', dir: 'flowcontrol/v1beta1' };
 const SCHEDULING = { pkg: 'k8s.io.api.scheduling.v1', defPrefix: 'io.k8s.api.scheduling.v1', dir: 'scheduling/v1' };
 const STORAGE = { pkg: 'k8s.io.api.storage.v1', defPrefix: 'io.k8s.api.storage.v1', dir: 'storage/v1' };
@@ -181,7 +182,7 @@ const groups = [
     roots: ['Ingress', 'IngressList', 'IngressClass', 'IngressClassList', 'NetworkPolicy', 'NetworkPolicyList'],
   },
   { ...NODE, out: 'proto/node-v1.proto', ts: MORE_KINDS_TS, roots: ['RuntimeClass', 'RuntimeClassList'] },
-  ...[FLOWCONTROL_V1BETA2, FLOWCONTROL_V1BETA1].map((g) => ({
+  ...[FLOWCONTROL_V1BETA3, FLOWCONTROL_V1BETA2, FLOWCONTROL_V1BETA1].map((g) => ({
     ...g,
     out: `proto/flowcontrol-${g.dir.split('/')[1]}.proto`,
     ts: FLOWCONTROL_TS,
@@ -235,7 +236,8 @@ function definitionName(fullMessage) {
 const existing = existingMessages();
 const protoByPkg = new Map();
 const goByPkg = new Map();
-for (const g of [CORE, EVENTS, DISCOVERY, BATCH, POLICY, NETWORKING, NODE, FLOWCONTROL_V1BETA2, FLOWCONTROL_V1BETA1, SCHEDULING, STORAGE, AUTOSCALING_V2, AUTOSCALING_V1, NETWORKING_V1BETA1, EXTENSIONS_V1BETA1, DISCOVERY_V1BETA1, AUTOSCALING_V2BETA1]) {
+// Each upstream package once (several output groups may share one).
+for (const g of new Map(groups.map((group) => [group.pkg, group])).values()) {
   const messages = parseProto(upstreamFile(`${g.dir}/generated.proto`, g.old ? oldApiRepo : apiRepo));
   for (const [name, fields] of messages) {
     const skipped = SKIPPED_FIELDS.get(`${g.pkg}.${name}`);

@@ -104,7 +104,7 @@ const TABLE: readonly GroupVersionKinds[] = [
     kinds: ['ValidatingWebhookConfiguration', 'ValidatingWebhookConfigurationList', 'MutatingWebhookConfiguration', 'MutatingWebhookConfigurationList'],
   },
   { prefix: 'node', version: 'v1', pkg: 'k8s.io.api.node.v1', kinds: ['RuntimeClass', 'RuntimeClassList'] },
-  ...['v1beta2', 'v1beta1'].map((version) => ({
+  ...['v1beta3', 'v1beta2', 'v1beta1'].map((version) => ({
     prefix: 'flowcontrol.apiserver',
     version,
     pkg: `k8s.io.api.flowcontrol.${version}`,
