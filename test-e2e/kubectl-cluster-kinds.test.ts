@@ -13,7 +13,7 @@ let server: ServerProcess;
 let client: KubeconfigClient;
 beforeAll(async () => {
   // Two removed versions served again (SPEC 9.4), for the round-trip test at the end.
-  server = await startServerProcess(['--controllers=-namespace', '--runtime-config=batch/v1beta1=true,storage.k8s.io/v1beta1/storageclasses=true,policy/v1beta1=true,networking.k8s.io/v1beta1=true,extensions/v1beta1=true,discovery.k8s.io/v1beta1=true,autoscaling/v2beta1=true']);
+  server = await startServerProcess(['--controllers=-namespace', '--runtime-config=batch/v1beta1=true,storage.k8s.io/v1beta1/storageclasses=true,policy/v1beta1=true,networking.k8s.io/v1beta1=true,extensions/v1beta1=true,discovery.k8s.io/v1beta1=true,autoscaling/v2beta1=true,apps/v1beta2=true']);
   client = new KubeconfigClient(server.kubeconfig);
 }, 60_000);
 afterAll(async () => {
@@ -539,6 +539,29 @@ describe('removed versions served again through --runtime-config (SPEC 9.4)', ()
     expect(bad.status).toBe(422);
     expect(bad.json.details.causes[0].field).toBe('spec.metrics[0].resource.target.averageUtilization');
     await ok(['delete', 'hpa', 'beta']);
+  }, 60_000);
+
+  test('apps/v1beta2 Deployment: apps/v1 schema and defaults over the same objects', async () => {
+    const created = await client.call('POST', '/apis/apps/v1beta2/namespaces/default/deployments', {
+      apiVersion: 'apps/v1beta2',
+      kind: 'Deployment',
+      metadata: { name: 'beta2' },
+      spec: { selector: { matchLabels: { app: 'b' } }, template: { metadata: { labels: { app: 'b' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    });
+    expect(created.status).toBe(201);
+    expect(created.json.spec).toMatchObject({ replicas: 1, revisionHistoryLimit: 10, progressDeadlineSeconds: 600, strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } } });
+    const r = await kubectl(server, ['get', 'deployments.v1beta2.apps', 'beta2']);
+    expect(r.stderr).toContain('Warning: apps/v1beta2 Deployment is deprecated in v1.9+, unavailable in v1.16+; use apps/v1 Deployment');
+    expect(parseYaml(await ok(['get', 'deployments.v1.apps', 'beta2', '-o', 'yaml'])).apiVersion).toBe('apps/v1');
+    const noSelector = await client.call('POST', '/apis/apps/v1beta2/namespaces/default/deployments', {
+      apiVersion: 'apps/v1beta2',
+      kind: 'Deployment',
+      metadata: { name: 'nosel' },
+      spec: { template: { metadata: { labels: { app: 'b' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    });
+    expect(noSelector.status).toBe(422);
+    expect(noSelector.json.details.causes.map((c: { field: string }) => c.field)).toContain('spec.selector');
+    await ok(['delete', 'deployment', 'beta2']);
   }, 60_000);
 
   test('policy/v1beta1 PodDisruptionBudget: an empty selector keeps its meaning across versions', async () => {

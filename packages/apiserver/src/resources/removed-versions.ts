@@ -74,6 +74,8 @@ const REMOVED: readonly RemovedVersion[] = [
   { prefix: 'events', version: 'v1beta1', deprecatedRelease: '1.22', removedRelease: '1.25', resources: ['events'] },
   // Kinds whose old version has the current one's schema and defaults (issue 31).
   { prefix: 'batch', bare: true, version: 'v1beta1', deprecatedRelease: '1.21', removedRelease: '1.25', resources: ['cronjobs'] },
+  // apps/v1beta2 has apps/v1's schema and defaults (selector required and immutable already).
+  { prefix: 'apps', bare: true, version: 'v1beta2', deprecatedRelease: '1.9', removedRelease: '1.16', resources: ['deployments', 'replicasets', 'statefulsets', 'daemonsets', 'controllerrevisions'] },
   {
     prefix: 'discovery',
     version: 'v1beta1',
@@ -198,7 +200,7 @@ export function removedVersionDefinitions(apiDomain: string, registrations: read
     if (!reg.info.deprecated) continue;
     // Old versions with their own schema (networking/v1beta1 Ingress) are defined already.
     if (defs[reg.info.definitionName]) continue;
-    const currentName = reg.info.definitionName.replace(/\.v1beta1\.([A-Za-z]+)$/, '.v1.$1');
+    const currentName = reg.info.definitionName.replace(/\.v1beta\d+\.([A-Za-z]+)$/, '.v1.$1');
     const source = defs[currentName];
     if (!source) continue;
     const gvk = (kind: string) => [{ group: reg.info.group, kind, version: reg.info.version }];
