@@ -483,6 +483,21 @@ describe('removed versions served again through --runtime-config (SPEC 9.4)', ()
     expect(extCreated.status).toBe(201);
     expect((await client.call('GET', `${v1}/ext`)).json.spec.defaultBackend).toEqual({ service: { name: 'svc', port: { number: 80 } } });
     await ok(['delete', 'ingress', 'old', 'ext']);
+    // extensions/v1beta1 NetworkPolicy: networking/v1's schema in the old group.
+    const np = await protobuf('POST', '/apis/extensions/v1beta1/namespaces/default/networkpolicies', {
+      apiVersion: 'extensions/v1beta1',
+      kind: 'NetworkPolicy',
+      metadata: { name: 'legacy' },
+      spec: { podSelector: { matchLabels: { app: 'db' } }, ingress: [{ from: [{ ipBlock: { cidr: '10.0.0.0/8' } }] }] },
+    } as KubeObject);
+    expect(np.status).toBe(201);
+    expect(np.body.apiVersion).toBe('extensions/v1beta1');
+    expect((await client.call('GET', '/apis/networking.k8s.io/v1/namespaces/default/networkpolicies/legacy')).json.spec).toEqual({
+      podSelector: { matchLabels: { app: 'db' } },
+      ingress: [{ from: [{ ipBlock: { cidr: '10.0.0.0/8' } }] }],
+      policyTypes: ['Ingress'],
+    });
+    await ok(['delete', 'netpol', 'legacy']);
   }, 60_000);
 
   test('discovery.k8s.io/v1beta1 EndpointSlice: topology is v1\'s zone, nodeName and read-only deprecatedTopology', async () => {

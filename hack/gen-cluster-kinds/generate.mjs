@@ -200,7 +200,7 @@ const groups = [
   { ...AUTOSCALING_V1, out: 'proto/autoscaling-v1-hpa.proto', ts: MORE_KINDS_TS, roots: ['HorizontalPodAutoscaler', 'HorizontalPodAutoscalerList'] },
   // Removed version served again through --runtime-config (SPEC 9.4): backend/serviceName/servicePort.
   { ...NETWORKING_V1BETA1, out: 'proto/networking-v1beta1.proto', ts: MORE_KINDS_TS, roots: ['Ingress', 'IngressList', 'IngressClass', 'IngressClassList'] },
-  { ...EXTENSIONS_V1BETA1, out: 'proto/extensions-v1beta1.proto', ts: MORE_KINDS_TS, roots: ['Ingress', 'IngressList'] },
+  { ...EXTENSIONS_V1BETA1, out: 'proto/extensions-v1beta1.proto', ts: MORE_KINDS_TS, roots: ['Ingress', 'IngressList', 'NetworkPolicy', 'NetworkPolicyList'] },
   { ...DISCOVERY_V1BETA1, out: 'proto/discovery-v1beta1.proto', ts: MORE_KINDS_TS, roots: ['EndpointSlice', 'EndpointSliceList'] },
   { ...AUTOSCALING_V2BETA1, out: 'proto/autoscaling-v2beta1.proto', ts: MORE_KINDS_TS, roots: ['HorizontalPodAutoscaler', 'HorizontalPodAutoscalerList'] },
 ];

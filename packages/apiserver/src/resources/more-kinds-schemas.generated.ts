@@ -2250,6 +2250,24 @@ export const generatedMoreKindDefinitions: Definitions = {
       "paths"
     ]
   },
+  "io.k8s.api.extensions.v1beta1.IPBlock": {
+    "type": "object",
+    "properties": {
+      "cidr": {
+        "type": "string"
+      },
+      "except": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "x-kubernetes-list-type": "atomic"
+      }
+    },
+    "required": [
+      "cidr"
+    ]
+  },
   "io.k8s.api.extensions.v1beta1.Ingress": {
     "type": "object",
     "properties": {
@@ -2410,6 +2428,133 @@ export const generatedMoreKindDefinitions: Definitions = {
         "type": "string"
       }
     }
+  },
+  "io.k8s.api.extensions.v1beta1.NetworkPolicy": {
+    "type": "object",
+    "properties": {
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.NetworkPolicySpec"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.NetworkPolicyEgressRule": {
+    "type": "object",
+    "properties": {
+      "ports": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.NetworkPolicyPort"
+        },
+        "x-kubernetes-list-type": "atomic"
+      },
+      "to": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.NetworkPolicyPeer"
+        },
+        "x-kubernetes-list-type": "atomic"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.NetworkPolicyIngressRule": {
+    "type": "object",
+    "properties": {
+      "from": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.NetworkPolicyPeer"
+        },
+        "x-kubernetes-list-type": "atomic"
+      },
+      "ports": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.NetworkPolicyPort"
+        },
+        "x-kubernetes-list-type": "atomic"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.NetworkPolicyList": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.NetworkPolicy"
+        }
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+    },
+    "required": [
+      "items"
+    ]
+  },
+  "io.k8s.api.extensions.v1beta1.NetworkPolicyPeer": {
+    "type": "object",
+    "properties": {
+      "ipBlock": {
+        "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.IPBlock"
+      },
+      "namespaceSelector": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"
+      },
+      "podSelector": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.NetworkPolicyPort": {
+    "type": "object",
+    "properties": {
+      "endPort": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "port": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.util.intstr.IntOrString"
+      },
+      "protocol": {
+        "type": "string"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.NetworkPolicySpec": {
+    "type": "object",
+    "properties": {
+      "egress": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.NetworkPolicyEgressRule"
+        },
+        "x-kubernetes-list-type": "atomic"
+      },
+      "ingress": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.NetworkPolicyIngressRule"
+        },
+        "x-kubernetes-list-type": "atomic"
+      },
+      "podSelector": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"
+      },
+      "policyTypes": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "x-kubernetes-list-type": "atomic"
+      }
+    },
+    "required": [
+      "podSelector"
+    ]
   },
   "io.k8s.api.discovery.v1beta1.Endpoint": {
     "type": "object",

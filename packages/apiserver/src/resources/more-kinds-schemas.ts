@@ -23,6 +23,7 @@ const KINDS: ReadonlyArray<[prefix: string, group: (apiDomain: string) => string
   ['io.k8s.api.networking.v1beta1', networkingGroup, 'Ingress', 'Rules that route outside HTTP traffic to services (removed version).', 'v1beta1'],
   ['io.k8s.api.networking.v1beta1', networkingGroup, 'IngressClass', 'A kind of Ingress and the controller that implements it (removed version).', 'v1beta1'],
   ['io.k8s.api.discovery.v1beta1', (d) => `discovery.${d}`, 'EndpointSlice', 'A subset of the endpoints of a service (removed version).', 'v1beta1'],
+  ['io.k8s.api.extensions.v1beta1', () => 'extensions', 'NetworkPolicy', 'Which traffic the selected pods may send and receive (removed version).', 'v1beta1'],
   ['io.k8s.api.extensions.v1beta1', () => 'extensions', 'Ingress', 'Rules that route outside HTTP traffic to services (removed version).', 'v1beta1'],
   ['io.k8s.api.autoscaling.v2', () => AUTOSCALING_GROUP, 'HorizontalPodAutoscaler', 'Scales a workload between replica bounds from observed metrics.', 'v2'],
   ['io.k8s.api.autoscaling.v2beta1', () => AUTOSCALING_GROUP, 'HorizontalPodAutoscaler', 'Scales a workload from observed metrics (removed version).', 'v2beta1'],

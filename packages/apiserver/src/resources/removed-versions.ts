@@ -97,6 +97,17 @@ const REMOVED: readonly RemovedVersion[] = [
     stored: { toCurrent: ingressV1beta1ToV1, fromCurrent: ingressV1ToV1beta1 },
   },
   {
+    prefix: 'extensions',
+    bare: true,
+    currentPrefix: 'networking',
+    version: 'v1beta1',
+    deprecatedRelease: '1.9',
+    removedRelease: '1.16',
+    resources: ['networkpolicies'],
+    // The same schema in another group: only the apiVersion changes.
+    stored: { toCurrent: (obj, apiVersion) => ({ ...obj, apiVersion }), fromCurrent: (obj, apiVersion) => ({ ...obj, apiVersion }) },
+  },
+  {
     prefix: 'networking',
     version: 'v1beta1',
     deprecatedRelease: '1.19',
