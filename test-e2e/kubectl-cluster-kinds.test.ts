@@ -13,7 +13,7 @@ let server: ServerProcess;
 let client: KubeconfigClient;
 beforeAll(async () => {
   // Two removed versions served again (SPEC 9.4), for the round-trip test at the end.
-  server = await startServerProcess(['--controllers=-namespace', '--runtime-config=batch/v1beta1=true,storage.k8s.io/v1beta1/storageclasses=true,policy/v1beta1=true,networking.k8s.io/v1beta1=true,extensions/v1beta1=true,discovery.k8s.io/v1beta1=true,autoscaling/v2beta1=true']);
+  server = await startServerProcess(['--controllers=-namespace', '--runtime-config=batch/v1beta1=true,storage.k8s.io/v1beta1/storageclasses=true,policy/v1beta1=true,networking.k8s.io/v1beta1=true,extensions/v1beta1=true,discovery.k8s.io/v1beta1=true,autoscaling/v2beta1=true,apps/v1beta2=true,apps/v1beta1=true']);
   client = new KubeconfigClient(server.kubeconfig);
 }, 60_000);
 afterAll(async () => {
@@ -483,6 +483,21 @@ describe('removed versions served again through --runtime-config (SPEC 9.4)', ()
     expect(extCreated.status).toBe(201);
     expect((await client.call('GET', `${v1}/ext`)).json.spec.defaultBackend).toEqual({ service: { name: 'svc', port: { number: 80 } } });
     await ok(['delete', 'ingress', 'old', 'ext']);
+    // extensions/v1beta1 NetworkPolicy: networking/v1's schema in the old group.
+    const np = await protobuf('POST', '/apis/extensions/v1beta1/namespaces/default/networkpolicies', {
+      apiVersion: 'extensions/v1beta1',
+      kind: 'NetworkPolicy',
+      metadata: { name: 'legacy' },
+      spec: { podSelector: { matchLabels: { app: 'db' } }, ingress: [{ from: [{ ipBlock: { cidr: '10.0.0.0/8' } }] }] },
+    } as KubeObject);
+    expect(np.status).toBe(201);
+    expect(np.body.apiVersion).toBe('extensions/v1beta1');
+    expect((await client.call('GET', '/apis/networking.k8s.io/v1/namespaces/default/networkpolicies/legacy')).json.spec).toEqual({
+      podSelector: { matchLabels: { app: 'db' } },
+      ingress: [{ from: [{ ipBlock: { cidr: '10.0.0.0/8' } }] }],
+      policyTypes: ['Ingress'],
+    });
+    await ok(['delete', 'netpol', 'legacy']);
   }, 60_000);
 
   test('discovery.k8s.io/v1beta1 EndpointSlice: topology is v1\'s zone, nodeName and read-only deprecatedTopology', async () => {
@@ -539,6 +554,65 @@ describe('removed versions served again through --runtime-config (SPEC 9.4)', ()
     expect(bad.status).toBe(422);
     expect(bad.json.details.causes[0].field).toBe('spec.metrics[0].resource.target.averageUtilization');
     await ok(['delete', 'hpa', 'beta']);
+  }, 60_000);
+
+  test('apps/v1beta2 Deployment: apps/v1 schema and defaults over the same objects', async () => {
+    const created = await client.call('POST', '/apis/apps/v1beta2/namespaces/default/deployments', {
+      apiVersion: 'apps/v1beta2',
+      kind: 'Deployment',
+      metadata: { name: 'beta2' },
+      spec: { selector: { matchLabels: { app: 'b' } }, template: { metadata: { labels: { app: 'b' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    });
+    expect(created.status).toBe(201);
+    expect(created.json.spec).toMatchObject({ replicas: 1, revisionHistoryLimit: 10, progressDeadlineSeconds: 600, strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } } });
+    const r = await kubectl(server, ['get', 'deployments.v1beta2.apps', 'beta2']);
+    expect(r.stderr).toContain('Warning: apps/v1beta2 Deployment is deprecated in v1.9+, unavailable in v1.16+; use apps/v1 Deployment');
+    expect(parseYaml(await ok(['get', 'deployments.v1.apps', 'beta2', '-o', 'yaml'])).apiVersion).toBe('apps/v1');
+    const noSelector = await client.call('POST', '/apis/apps/v1beta2/namespaces/default/deployments', {
+      apiVersion: 'apps/v1beta2',
+      kind: 'Deployment',
+      metadata: { name: 'nosel' },
+      spec: { template: { metadata: { labels: { app: 'b' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    });
+    expect(noSelector.status).toBe(422);
+    expect(noSelector.json.details.causes.map((c: { field: string }) => c.field)).toContain('spec.selector');
+    await ok(['delete', 'deployment', 'beta2']);
+  }, 60_000);
+
+  test('extensions/v1beta1 and apps/v1beta1 workloads: their old defaults, a selector from the template, rollbackTo refused', async () => {
+    const template = { metadata: { labels: { app: 'old' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } };
+    const ext = await client.call('POST', '/apis/extensions/v1beta1/namespaces/default/deployments', { apiVersion: 'extensions/v1beta1', kind: 'Deployment', metadata: { name: 'ext' }, spec: { template } });
+    expect(ext.status).toBe(201);
+    expect(ext.json.spec).toMatchObject({
+      selector: { matchLabels: { app: 'old' } },
+      replicas: 1,
+      revisionHistoryLimit: 2147483647,
+      progressDeadlineSeconds: 2147483647,
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 1 } },
+    });
+    expect(ext.json.metadata.labels).toEqual({ app: 'old' });
+    const v1 = (await client.call('GET', '/apis/apps/v1/namespaces/default/deployments/ext')).json;
+    expect(v1.apiVersion).toBe('apps/v1');
+    expect(v1.spec.selector).toEqual({ matchLabels: { app: 'old' } });
+    const r = await kubectl(server, ['get', 'deployments.v1beta1.extensions', 'ext']);
+    expect(r.stderr).toContain('Warning: extensions/v1beta1 Deployment is deprecated in v1.8+, unavailable in v1.16+; use apps/v1 Deployment');
+    const rollback = await client.call('POST', '/apis/apps/v1beta1/namespaces/default/deployments', { apiVersion: 'apps/v1beta1', kind: 'Deployment', metadata: { name: 'rb' }, spec: { template, rollbackTo: { revision: 1 } } });
+    expect(rollback.status).toBe(422);
+    expect(rollback.json.details.causes[0].field).toBe('spec.rollbackTo');
+    const beta1 = await client.call('POST', '/apis/apps/v1beta1/namespaces/default/deployments', { apiVersion: 'apps/v1beta1', kind: 'Deployment', metadata: { name: 'b1' }, spec: { template } });
+    expect(beta1.json.spec).toMatchObject({ revisionHistoryLimit: 2, progressDeadlineSeconds: 600, strategy: { rollingUpdate: { maxUnavailable: '25%', maxSurge: '25%' } } });
+    const sts = await client.call('POST', '/apis/apps/v1beta1/namespaces/default/statefulsets', { apiVersion: 'apps/v1beta1', kind: 'StatefulSet', metadata: { name: 's1' }, spec: { serviceName: 's1', template } });
+    expect(sts.status).toBe(201);
+    expect(sts.json.spec).toMatchObject({ updateStrategy: { type: 'OnDelete' }, podManagementPolicy: 'OrderedReady', selector: { matchLabels: { app: 'old' } } });
+    const ds = await protobuf('POST', '/apis/extensions/v1beta1/namespaces/default/daemonsets', { apiVersion: 'extensions/v1beta1', kind: 'DaemonSet', metadata: { name: 'd1' }, spec: { template, templateGeneration: 3 } } as KubeObject);
+    expect(ds.status).toBe(201);
+    expect(ds.body['spec']).toMatchObject({ updateStrategy: { type: 'OnDelete' }, revisionHistoryLimit: 10 });
+    expect(ds.body['spec'].templateGeneration).toBeUndefined();
+    // A v1 Deployment reads through the old versions too.
+    expect((await client.call('GET', '/apis/apps/v1beta1/namespaces/default/deployments/ext')).json.apiVersion).toBe('apps/v1beta1');
+    await ok(['delete', 'deployment', 'ext', 'b1']);
+    await ok(['delete', 'statefulset', 's1']);
+    await ok(['delete', 'daemonset', 'd1']);
   }, 60_000);
 
   test('policy/v1beta1 PodDisruptionBudget: an empty selector keeps its meaning across versions', async () => {

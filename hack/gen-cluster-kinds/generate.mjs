@@ -128,6 +128,7 @@ const AUTOSCALING_V1 = { pkg: 'k8s.io.api.autoscaling.v1', defPrefix: 'io.k8s.ap
 // Read from the v1.24 tree (second argument): gone from the newest k8s.io/api.
 const AUTOSCALING_V2BETA1 = { pkg: 'k8s.io.api.autoscaling.v2beta1', defPrefix: 'io.k8s.api.autoscaling.v2beta1', dir: 'autoscaling/v2beta1', old: true };
 const DISCOVERY_V1BETA1 = { pkg: 'k8s.io.api.discovery.v1beta1', defPrefix: 'io.k8s.api.discovery.v1beta1', dir: 'discovery/v1beta1' };
+const APPS_V1BETA1 = { pkg: 'k8s.io.api.apps.v1beta1', defPrefix: 'io.k8s.api.apps.v1beta1', dir: 'apps/v1beta1' };
 const EXTENSIONS_V1BETA1 = { pkg: 'k8s.io.api.extensions.v1beta1', defPrefix: 'io.k8s.api.extensions.v1beta1', dir: 'extensions/v1beta1' };
 const NETWORKING_V1BETA1 = { pkg: 'k8s.io.api.networking.v1beta1', defPrefix: 'io.k8s.api.networking.v1beta1', dir: 'networking/v1beta1' };
 
@@ -200,7 +201,8 @@ const groups = [
   { ...AUTOSCALING_V1, out: 'proto/autoscaling-v1-hpa.proto', ts: MORE_KINDS_TS, roots: ['HorizontalPodAutoscaler', 'HorizontalPodAutoscalerList'] },
   // Removed version served again through --runtime-config (SPEC 9.4): backend/serviceName/servicePort.
   { ...NETWORKING_V1BETA1, out: 'proto/networking-v1beta1.proto', ts: MORE_KINDS_TS, roots: ['Ingress', 'IngressList', 'IngressClass', 'IngressClassList'] },
-  { ...EXTENSIONS_V1BETA1, out: 'proto/extensions-v1beta1.proto', ts: MORE_KINDS_TS, roots: ['Ingress', 'IngressList'] },
+  { ...EXTENSIONS_V1BETA1, out: 'proto/extensions-v1beta1.proto', ts: MORE_KINDS_TS, roots: ['Ingress', 'IngressList', 'NetworkPolicy', 'NetworkPolicyList', 'Deployment', 'DeploymentList', 'DaemonSet', 'DaemonSetList', 'ReplicaSet', 'ReplicaSetList'] },
+  { ...APPS_V1BETA1, out: 'proto/apps-v1beta1.proto', ts: MORE_KINDS_TS, roots: ['Deployment', 'DeploymentList', 'StatefulSet', 'StatefulSetList', 'ControllerRevision', 'ControllerRevisionList'] },
   { ...DISCOVERY_V1BETA1, out: 'proto/discovery-v1beta1.proto', ts: MORE_KINDS_TS, roots: ['EndpointSlice', 'EndpointSliceList'] },
   { ...AUTOSCALING_V2BETA1, out: 'proto/autoscaling-v2beta1.proto', ts: MORE_KINDS_TS, roots: ['HorizontalPodAutoscaler', 'HorizontalPodAutoscalerList'] },
 ];
@@ -236,7 +238,8 @@ function definitionName(fullMessage) {
 const existing = existingMessages();
 const protoByPkg = new Map();
 const goByPkg = new Map();
-for (const g of [CORE, EVENTS, DISCOVERY, BATCH, POLICY, NETWORKING, NODE, FLOWCONTROL_V1BETA3, FLOWCONTROL_V1BETA2, FLOWCONTROL_V1BETA1, SCHEDULING, STORAGE, AUTOSCALING_V2, AUTOSCALING_V1, NETWORKING_V1BETA1, EXTENSIONS_V1BETA1, DISCOVERY_V1BETA1, AUTOSCALING_V2BETA1]) {
+// Each upstream package once (several output groups may share one).
+for (const g of new Map(groups.map((group) => [group.pkg, group])).values()) {
   const messages = parseProto(upstreamFile(`${g.dir}/generated.proto`, g.old ? oldApiRepo : apiRepo));
   for (const [name, fields] of messages) {
     const skipped = SKIPPED_FIELDS.get(`${g.pkg}.${name}`);

@@ -1,4 +1,4 @@
-import type { FieldErrorList, KubeObject } from '@cluster/apimachinery';
+import { newInvalid, type FieldErrorList, type KubeObject } from '@cluster/apimachinery';
 import type { ResourceStrategy, StrategyContext, SubresourceStrategy } from '../registry/strategy.js';
 import { replaceContents } from './replace-contents.js';
 
@@ -10,6 +10,21 @@ export interface VersionConversion {
   fromCurrent(obj: KubeObject): KubeObject;
   /** The old version's own defaults, applied before conversion. Mutates `obj`. */
   defaults?(obj: KubeObject): void;
+  /** Checks of what only the old form holds, made on the request before conversion drops it. */
+  validate?(obj: KubeObject): FieldErrorList;
+}
+
+/**
+ * 422 Invalid for what the old form asks that the current one cannot hold (conversion would drop
+ * it silently otherwise), named as upstream names its kinds: `Deployment.extensions "web"`.
+ * @throws StatusError
+ */
+function refuseOldOnly(obj: KubeObject, c: VersionConversion): void {
+  const errs = c.validate?.(obj) ?? [];
+  if (errs.length === 0) return;
+  const apiVersion = obj.apiVersion ?? '';
+  const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
+  throw newInvalid({ group, kind: obj.kind ?? '' }, obj.metadata.name ?? '', errs);
 }
 
 /**
@@ -27,12 +42,14 @@ export function convertedStrategy(current: ResourceStrategy<KubeObject>, c: Vers
   return {
     ...current,
     prepareForCreate(obj: KubeObject, ctx: StrategyContext) {
+      refuseOldOnly(obj, c);
       c.defaults?.(obj);
       const converted = c.toCurrent(obj);
       current.prepareForCreate(converted, ctx);
       replaceContents(obj, c.fromCurrent(converted));
     },
     prepareForUpdate(obj: KubeObject, old: KubeObject, ctx: StrategyContext) {
+      refuseOldOnly(obj, c);
       c.defaults?.(obj);
       const converted = c.toCurrent(obj);
       current.prepareForUpdate(converted, c.toCurrent(old), ctx);
@@ -41,7 +58,7 @@ export function convertedStrategy(current: ResourceStrategy<KubeObject>, c: Vers
     validate: (obj) => current.validate(c.toCurrent(obj)),
     validateUpdate: (obj, old) => current.validateUpdate(c.toCurrent(obj), c.toCurrent(old)),
     ...(current.warnings ? { warnings: (obj: KubeObject, old?: KubeObject) => current.warnings!(c.toCurrent(obj), old && c.toCurrent(old)) } : {}),
-    ...(statusOld ? { subresources: { status: statusOld } } : {}),
+    ...(statusOld ? { subresources: { ...current.subresources, status: statusOld } } : {}),
     ...(current.table ? { table: { columns: current.table.columns, cells: (obj: KubeObject) => current.table!.cells(c.toCurrent(obj)) } } : {}),
   };
 }

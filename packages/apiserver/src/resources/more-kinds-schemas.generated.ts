@@ -2218,6 +2218,318 @@ export const generatedMoreKindDefinitions: Definitions = {
       }
     }
   },
+  "io.k8s.api.extensions.v1beta1.DaemonSet": {
+    "type": "object",
+    "properties": {
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.DaemonSetSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.DaemonSetStatus"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.DaemonSetCondition": {
+    "type": "object",
+    "properties": {
+      "lastTransitionTime": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Time"
+      },
+      "message": {
+        "type": "string"
+      },
+      "reason": {
+        "type": "string"
+      },
+      "status": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "status",
+      "type"
+    ]
+  },
+  "io.k8s.api.extensions.v1beta1.DaemonSetList": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.DaemonSet"
+        }
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+    },
+    "required": [
+      "items"
+    ]
+  },
+  "io.k8s.api.extensions.v1beta1.DaemonSetSpec": {
+    "type": "object",
+    "properties": {
+      "minReadySeconds": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "revisionHistoryLimit": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "selector": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"
+      },
+      "template": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.PodTemplateSpec"
+      },
+      "templateGeneration": {
+        "type": "integer",
+        "format": "int64"
+      },
+      "updateStrategy": {
+        "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.DaemonSetUpdateStrategy"
+      }
+    },
+    "required": [
+      "template"
+    ]
+  },
+  "io.k8s.api.extensions.v1beta1.DaemonSetStatus": {
+    "type": "object",
+    "properties": {
+      "collisionCount": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "conditions": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.DaemonSetCondition"
+        },
+        "x-kubernetes-list-type": "map",
+        "x-kubernetes-list-map-keys": [
+          "type"
+        ],
+        "x-kubernetes-patch-strategy": "merge",
+        "x-kubernetes-patch-merge-key": "type"
+      },
+      "currentNumberScheduled": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "desiredNumberScheduled": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "numberAvailable": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "numberMisscheduled": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "numberReady": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "numberUnavailable": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "observedGeneration": {
+        "type": "integer",
+        "format": "int64"
+      },
+      "updatedNumberScheduled": {
+        "type": "integer",
+        "format": "int32"
+      }
+    },
+    "required": [
+      "currentNumberScheduled",
+      "desiredNumberScheduled",
+      "numberMisscheduled",
+      "numberReady"
+    ]
+  },
+  "io.k8s.api.extensions.v1beta1.DaemonSetUpdateStrategy": {
+    "type": "object",
+    "properties": {
+      "rollingUpdate": {
+        "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.RollingUpdateDaemonSet"
+      },
+      "type": {
+        "type": "string"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.Deployment": {
+    "type": "object",
+    "properties": {
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.DeploymentSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.DeploymentStatus"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.DeploymentCondition": {
+    "type": "object",
+    "properties": {
+      "lastTransitionTime": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Time"
+      },
+      "lastUpdateTime": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Time"
+      },
+      "message": {
+        "type": "string"
+      },
+      "reason": {
+        "type": "string"
+      },
+      "status": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "status",
+      "type"
+    ]
+  },
+  "io.k8s.api.extensions.v1beta1.DeploymentList": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.Deployment"
+        }
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+    },
+    "required": [
+      "items"
+    ]
+  },
+  "io.k8s.api.extensions.v1beta1.DeploymentSpec": {
+    "type": "object",
+    "properties": {
+      "minReadySeconds": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "paused": {
+        "type": "boolean"
+      },
+      "progressDeadlineSeconds": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "replicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "revisionHistoryLimit": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "rollbackTo": {
+        "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.RollbackConfig"
+      },
+      "selector": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"
+      },
+      "strategy": {
+        "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.DeploymentStrategy",
+        "x-kubernetes-patch-strategy": "retainKeys"
+      },
+      "template": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.PodTemplateSpec"
+      }
+    },
+    "required": [
+      "template"
+    ]
+  },
+  "io.k8s.api.extensions.v1beta1.DeploymentStatus": {
+    "type": "object",
+    "properties": {
+      "availableReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "collisionCount": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "conditions": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.DeploymentCondition"
+        },
+        "x-kubernetes-list-type": "map",
+        "x-kubernetes-list-map-keys": [
+          "type"
+        ],
+        "x-kubernetes-patch-strategy": "merge",
+        "x-kubernetes-patch-merge-key": "type"
+      },
+      "observedGeneration": {
+        "type": "integer",
+        "format": "int64"
+      },
+      "readyReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "replicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "terminatingReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "unavailableReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "updatedReplicas": {
+        "type": "integer",
+        "format": "int32"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.DeploymentStrategy": {
+    "type": "object",
+    "properties": {
+      "rollingUpdate": {
+        "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.RollingUpdateDeployment"
+      },
+      "type": {
+        "type": "string"
+      }
+    }
+  },
   "io.k8s.api.extensions.v1beta1.HTTPIngressPath": {
     "type": "object",
     "properties": {
@@ -2248,6 +2560,24 @@ export const generatedMoreKindDefinitions: Definitions = {
     },
     "required": [
       "paths"
+    ]
+  },
+  "io.k8s.api.extensions.v1beta1.IPBlock": {
+    "type": "object",
+    "properties": {
+      "cidr": {
+        "type": "string"
+      },
+      "except": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "x-kubernetes-list-type": "atomic"
+      }
+    },
+    "required": [
+      "cidr"
     ]
   },
   "io.k8s.api.extensions.v1beta1.Ingress": {
@@ -2407,6 +2737,687 @@ export const generatedMoreKindDefinitions: Definitions = {
         "x-kubernetes-list-type": "atomic"
       },
       "secretName": {
+        "type": "string"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.NetworkPolicy": {
+    "type": "object",
+    "properties": {
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.NetworkPolicySpec"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.NetworkPolicyEgressRule": {
+    "type": "object",
+    "properties": {
+      "ports": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.NetworkPolicyPort"
+        },
+        "x-kubernetes-list-type": "atomic"
+      },
+      "to": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.NetworkPolicyPeer"
+        },
+        "x-kubernetes-list-type": "atomic"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.NetworkPolicyIngressRule": {
+    "type": "object",
+    "properties": {
+      "from": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.NetworkPolicyPeer"
+        },
+        "x-kubernetes-list-type": "atomic"
+      },
+      "ports": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.NetworkPolicyPort"
+        },
+        "x-kubernetes-list-type": "atomic"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.NetworkPolicyList": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.NetworkPolicy"
+        }
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+    },
+    "required": [
+      "items"
+    ]
+  },
+  "io.k8s.api.extensions.v1beta1.NetworkPolicyPeer": {
+    "type": "object",
+    "properties": {
+      "ipBlock": {
+        "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.IPBlock"
+      },
+      "namespaceSelector": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"
+      },
+      "podSelector": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.NetworkPolicyPort": {
+    "type": "object",
+    "properties": {
+      "endPort": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "port": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.util.intstr.IntOrString"
+      },
+      "protocol": {
+        "type": "string"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.NetworkPolicySpec": {
+    "type": "object",
+    "properties": {
+      "egress": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.NetworkPolicyEgressRule"
+        },
+        "x-kubernetes-list-type": "atomic"
+      },
+      "ingress": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.NetworkPolicyIngressRule"
+        },
+        "x-kubernetes-list-type": "atomic"
+      },
+      "podSelector": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"
+      },
+      "policyTypes": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "x-kubernetes-list-type": "atomic"
+      }
+    },
+    "required": [
+      "podSelector"
+    ]
+  },
+  "io.k8s.api.extensions.v1beta1.ReplicaSet": {
+    "type": "object",
+    "properties": {
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.ReplicaSetSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.ReplicaSetStatus"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.ReplicaSetCondition": {
+    "type": "object",
+    "properties": {
+      "lastTransitionTime": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Time"
+      },
+      "message": {
+        "type": "string"
+      },
+      "reason": {
+        "type": "string"
+      },
+      "status": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "status",
+      "type"
+    ]
+  },
+  "io.k8s.api.extensions.v1beta1.ReplicaSetList": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.ReplicaSet"
+        }
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+    },
+    "required": [
+      "items"
+    ]
+  },
+  "io.k8s.api.extensions.v1beta1.ReplicaSetSpec": {
+    "type": "object",
+    "properties": {
+      "minReadySeconds": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "replicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "selector": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"
+      },
+      "template": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.PodTemplateSpec"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.ReplicaSetStatus": {
+    "type": "object",
+    "properties": {
+      "availableReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "conditions": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.ReplicaSetCondition"
+        },
+        "x-kubernetes-list-type": "map",
+        "x-kubernetes-list-map-keys": [
+          "type"
+        ],
+        "x-kubernetes-patch-strategy": "merge",
+        "x-kubernetes-patch-merge-key": "type"
+      },
+      "fullyLabeledReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "observedGeneration": {
+        "type": "integer",
+        "format": "int64"
+      },
+      "readyReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "replicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "terminatingReplicas": {
+        "type": "integer",
+        "format": "int32"
+      }
+    },
+    "required": [
+      "replicas"
+    ]
+  },
+  "io.k8s.api.extensions.v1beta1.RollbackConfig": {
+    "type": "object",
+    "properties": {
+      "revision": {
+        "type": "integer",
+        "format": "int64"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.RollingUpdateDaemonSet": {
+    "type": "object",
+    "properties": {
+      "maxSurge": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.util.intstr.IntOrString"
+      },
+      "maxUnavailable": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.util.intstr.IntOrString"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.RollingUpdateDeployment": {
+    "type": "object",
+    "properties": {
+      "maxSurge": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.util.intstr.IntOrString"
+      },
+      "maxUnavailable": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.util.intstr.IntOrString"
+      }
+    }
+  },
+  "io.k8s.api.apps.v1beta1.ControllerRevision": {
+    "type": "object",
+    "properties": {
+      "data": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.runtime.RawExtension"
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      },
+      "revision": {
+        "type": "integer",
+        "format": "int64"
+      }
+    },
+    "required": [
+      "data"
+    ]
+  },
+  "io.k8s.api.apps.v1beta1.ControllerRevisionList": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.apps.v1beta1.ControllerRevision"
+        }
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+    },
+    "required": [
+      "items"
+    ]
+  },
+  "io.k8s.api.apps.v1beta1.Deployment": {
+    "type": "object",
+    "properties": {
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/io.k8s.api.apps.v1beta1.DeploymentSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/io.k8s.api.apps.v1beta1.DeploymentStatus"
+      }
+    }
+  },
+  "io.k8s.api.apps.v1beta1.DeploymentCondition": {
+    "type": "object",
+    "properties": {
+      "lastTransitionTime": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Time"
+      },
+      "lastUpdateTime": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Time"
+      },
+      "message": {
+        "type": "string"
+      },
+      "reason": {
+        "type": "string"
+      },
+      "status": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string"
+      }
+    }
+  },
+  "io.k8s.api.apps.v1beta1.DeploymentList": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.apps.v1beta1.Deployment"
+        }
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+    },
+    "required": [
+      "items"
+    ]
+  },
+  "io.k8s.api.apps.v1beta1.DeploymentSpec": {
+    "type": "object",
+    "properties": {
+      "minReadySeconds": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "paused": {
+        "type": "boolean"
+      },
+      "progressDeadlineSeconds": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "replicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "revisionHistoryLimit": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "rollbackTo": {
+        "$ref": "#/definitions/io.k8s.api.apps.v1beta1.RollbackConfig"
+      },
+      "selector": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"
+      },
+      "strategy": {
+        "$ref": "#/definitions/io.k8s.api.apps.v1beta1.DeploymentStrategy",
+        "x-kubernetes-patch-strategy": "retainKeys"
+      },
+      "template": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.PodTemplateSpec"
+      }
+    },
+    "required": [
+      "template"
+    ]
+  },
+  "io.k8s.api.apps.v1beta1.DeploymentStatus": {
+    "type": "object",
+    "properties": {
+      "availableReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "collisionCount": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "conditions": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.apps.v1beta1.DeploymentCondition"
+        },
+        "x-kubernetes-list-type": "map",
+        "x-kubernetes-list-map-keys": [
+          "type"
+        ],
+        "x-kubernetes-patch-strategy": "merge",
+        "x-kubernetes-patch-merge-key": "type"
+      },
+      "observedGeneration": {
+        "type": "integer",
+        "format": "int64"
+      },
+      "readyReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "replicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "terminatingReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "unavailableReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "updatedReplicas": {
+        "type": "integer",
+        "format": "int32"
+      }
+    }
+  },
+  "io.k8s.api.apps.v1beta1.DeploymentStrategy": {
+    "type": "object",
+    "properties": {
+      "rollingUpdate": {
+        "$ref": "#/definitions/io.k8s.api.apps.v1beta1.RollingUpdateDeployment"
+      },
+      "type": {
+        "type": "string"
+      }
+    }
+  },
+  "io.k8s.api.apps.v1beta1.RollbackConfig": {
+    "type": "object",
+    "properties": {
+      "revision": {
+        "type": "integer",
+        "format": "int64"
+      }
+    }
+  },
+  "io.k8s.api.apps.v1beta1.RollingUpdateDeployment": {
+    "type": "object",
+    "properties": {
+      "maxSurge": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.util.intstr.IntOrString"
+      },
+      "maxUnavailable": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.util.intstr.IntOrString"
+      }
+    }
+  },
+  "io.k8s.api.apps.v1beta1.RollingUpdateStatefulSetStrategy": {
+    "type": "object",
+    "properties": {
+      "maxUnavailable": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.util.intstr.IntOrString"
+      },
+      "partition": {
+        "type": "integer",
+        "format": "int32"
+      }
+    }
+  },
+  "io.k8s.api.apps.v1beta1.StatefulSet": {
+    "type": "object",
+    "properties": {
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/io.k8s.api.apps.v1beta1.StatefulSetSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/io.k8s.api.apps.v1beta1.StatefulSetStatus"
+      }
+    }
+  },
+  "io.k8s.api.apps.v1beta1.StatefulSetCondition": {
+    "type": "object",
+    "properties": {
+      "lastTransitionTime": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Time"
+      },
+      "message": {
+        "type": "string"
+      },
+      "reason": {
+        "type": "string"
+      },
+      "status": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string"
+      }
+    }
+  },
+  "io.k8s.api.apps.v1beta1.StatefulSetList": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.apps.v1beta1.StatefulSet"
+        }
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+    },
+    "required": [
+      "items"
+    ]
+  },
+  "io.k8s.api.apps.v1beta1.StatefulSetOrdinals": {
+    "type": "object",
+    "properties": {
+      "start": {
+        "type": "integer",
+        "format": "int32"
+      }
+    }
+  },
+  "io.k8s.api.apps.v1beta1.StatefulSetPersistentVolumeClaimRetentionPolicy": {
+    "type": "object",
+    "properties": {
+      "whenDeleted": {
+        "type": "string"
+      },
+      "whenScaled": {
+        "type": "string"
+      }
+    }
+  },
+  "io.k8s.api.apps.v1beta1.StatefulSetSpec": {
+    "type": "object",
+    "properties": {
+      "minReadySeconds": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "ordinals": {
+        "$ref": "#/definitions/io.k8s.api.apps.v1beta1.StatefulSetOrdinals"
+      },
+      "persistentVolumeClaimRetentionPolicy": {
+        "$ref": "#/definitions/io.k8s.api.apps.v1beta1.StatefulSetPersistentVolumeClaimRetentionPolicy"
+      },
+      "podManagementPolicy": {
+        "type": "string"
+      },
+      "replicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "revisionHistoryLimit": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "selector": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"
+      },
+      "serviceName": {
+        "type": "string"
+      },
+      "template": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.PodTemplateSpec"
+      },
+      "updateStrategy": {
+        "$ref": "#/definitions/io.k8s.api.apps.v1beta1.StatefulSetUpdateStrategy"
+      },
+      "volumeClaimTemplates": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.core.v1.PersistentVolumeClaim"
+        },
+        "x-kubernetes-list-type": "atomic"
+      }
+    },
+    "required": [
+      "template"
+    ]
+  },
+  "io.k8s.api.apps.v1beta1.StatefulSetStatus": {
+    "type": "object",
+    "properties": {
+      "availableReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "collisionCount": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "conditions": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.apps.v1beta1.StatefulSetCondition"
+        },
+        "x-kubernetes-list-type": "map",
+        "x-kubernetes-list-map-keys": [
+          "type"
+        ],
+        "x-kubernetes-patch-strategy": "merge",
+        "x-kubernetes-patch-merge-key": "type"
+      },
+      "currentReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "currentRevision": {
+        "type": "string"
+      },
+      "observedGeneration": {
+        "type": "integer",
+        "format": "int64"
+      },
+      "readyReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "replicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "updateRevision": {
+        "type": "string"
+      },
+      "updatedReplicas": {
+        "type": "integer",
+        "format": "int32"
+      }
+    },
+    "required": [
+      "replicas"
+    ]
+  },
+  "io.k8s.api.apps.v1beta1.StatefulSetUpdateStrategy": {
+    "type": "object",
+    "properties": {
+      "rollingUpdate": {
+        "$ref": "#/definitions/io.k8s.api.apps.v1beta1.RollingUpdateStatefulSetStrategy"
+      },
+      "type": {
         "type": "string"
       }
     }

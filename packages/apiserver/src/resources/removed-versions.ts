@@ -1,6 +1,8 @@
 import type { KubeObject } from '@cluster/apimachinery';
 import type { ResourceRegistration } from '../registry/registration.js';
 import type { Definitions, SchemaObject } from '../registry/resource-info.js';
+import { convertedStrategy } from './converted-strategy.js';
+import { legacyWorkloadConversion } from './apps/legacy/legacy-versions.js';
 import { csrV1beta1Strategy } from './certificates/certificatesigningrequests/strategy-v1beta1.js';
 import { pdbV1beta1ToV1, pdbV1ToV1beta1 } from './policy/poddisruptionbudgets/v1beta1-conversion.js';
 import { ingressV1beta1ToV1, ingressV1ToV1beta1 } from './networking/ingresses/v1beta1-conversion.js';
@@ -28,7 +30,7 @@ interface RemovedVersion {
   convertIn?: (body: KubeObject) => KubeObject;
   convertOut?: (answer: KubeObject) => KubeObject;
   /** The old version's own behaviour (defaults, validation), when it differs from the current one. */
-  strategy?: (apiDomain: string, resource: string) => ResourceRegistration['strategy'];
+  strategy?: (apiDomain: string, resource: string, current: ResourceRegistration['strategy']) => ResourceRegistration['strategy'];
   /**
    * Conversion of stored objects when the old version reads some values differently (policy/v1beta1
    * PodDisruptionBudget's empty selector): old form -> current (stored) form and back. Neither may
@@ -40,6 +42,8 @@ interface RemovedVersion {
    * networking's); needs `stored`, since objects are kept under the current group.
    */
   currentPrefix?: string;
+  /** Set when the current group is one of upstream's bare ones (extensions/v1beta1 workloads are `apps`). */
+  currentBare?: boolean;
 }
 
 /** authorization/v1beta1's SubjectAccessReviewSpec names the groups `group`; v1 `groups`. */
@@ -75,6 +79,30 @@ const REMOVED: readonly RemovedVersion[] = [
   // Kinds whose old version has the current one's schema and defaults (issue 31).
   { prefix: 'batch', bare: true, version: 'v1beta1', deprecatedRelease: '1.21', removedRelease: '1.25', resources: ['cronjobs'] },
   {
+    prefix: 'apps',
+    bare: true,
+    version: 'v1beta1',
+    deprecatedRelease: '1.8',
+    removedRelease: '1.16',
+    resources: ['deployments', 'statefulsets', 'controllerrevisions'],
+    strategy: (_apiDomain, resource, current) => convertedStrategy(current, legacyWorkloadConversion('apps', resource)),
+    stored: { toCurrent: (obj, apiVersion) => ({ ...obj, apiVersion }), fromCurrent: (obj, apiVersion) => ({ ...obj, apiVersion }) },
+  },
+  {
+    prefix: 'extensions',
+    bare: true,
+    currentPrefix: 'apps',
+    currentBare: true,
+    version: 'v1beta1',
+    deprecatedRelease: '1.8',
+    removedRelease: '1.16',
+    resources: ['deployments', 'daemonsets', 'replicasets'],
+    strategy: (_apiDomain, resource, current) => convertedStrategy(current, legacyWorkloadConversion('extensions', resource)),
+    stored: { toCurrent: (obj, apiVersion) => ({ ...obj, apiVersion }), fromCurrent: (obj, apiVersion) => ({ ...obj, apiVersion }) },
+  },
+  // apps/v1beta2 has apps/v1's schema and defaults (selector required and immutable already).
+  { prefix: 'apps', bare: true, version: 'v1beta2', deprecatedRelease: '1.9', removedRelease: '1.16', resources: ['deployments', 'replicasets', 'statefulsets', 'daemonsets', 'controllerrevisions'] },
+  {
     prefix: 'discovery',
     version: 'v1beta1',
     deprecatedRelease: '1.21',
@@ -93,6 +121,17 @@ const REMOVED: readonly RemovedVersion[] = [
     resources: ['ingresses'],
     strategy: (apiDomain) => ingressV1beta1Strategy(ingressStrategy as unknown as ResourceRegistration['strategy'], 'extensions/v1beta1', `networking.${apiDomain}/v1`) as ResourceRegistration['strategy'],
     stored: { toCurrent: ingressV1beta1ToV1, fromCurrent: ingressV1ToV1beta1 },
+  },
+  {
+    prefix: 'extensions',
+    bare: true,
+    currentPrefix: 'networking',
+    version: 'v1beta1',
+    deprecatedRelease: '1.9',
+    removedRelease: '1.16',
+    resources: ['networkpolicies'],
+    // The same schema in another group: only the apiVersion changes.
+    stored: { toCurrent: (obj, apiVersion) => ({ ...obj, apiVersion }), fromCurrent: (obj, apiVersion) => ({ ...obj, apiVersion }) },
   },
   {
     prefix: 'networking',
@@ -146,7 +185,7 @@ export function removedVersionRegistrations(apiDomain: string, current: readonly
   const out: ResourceRegistration[] = [];
   for (const rv of REMOVED) {
     const group = rv.bare ? rv.prefix : `${rv.prefix}.${apiDomain}`;
-    const currentGroup = rv.currentPrefix ? `${rv.currentPrefix}.${apiDomain}` : group;
+    const currentGroup = rv.currentPrefix ? (rv.currentBare ? rv.currentPrefix : `${rv.currentPrefix}.${apiDomain}`) : group;
     for (const reg of current) {
       if (reg.info.group !== currentGroup || reg.info.version !== 'v1' || !rv.resources.includes(reg.info.resource)) continue;
       const info = {
@@ -163,7 +202,7 @@ export function removedVersionRegistrations(apiDomain: string, current: readonly
       const stored = rv.stored;
       out.push({
         ...reg,
-        ...(rv.strategy ? { strategy: rv.strategy(apiDomain, reg.info.resource) } : {}),
+        ...(rv.strategy ? { strategy: rv.strategy(apiDomain, reg.info.resource, reg.strategy) } : {}),
         ...(stored
           ? {
               storedAs: {
@@ -198,7 +237,7 @@ export function removedVersionDefinitions(apiDomain: string, registrations: read
     if (!reg.info.deprecated) continue;
     // Old versions with their own schema (networking/v1beta1 Ingress) are defined already.
     if (defs[reg.info.definitionName]) continue;
-    const currentName = reg.info.definitionName.replace(/\.v1beta1\.([A-Za-z]+)$/, '.v1.$1');
+    const currentName = reg.info.definitionName.replace(/\.v1beta\d+\.([A-Za-z]+)$/, '.v1.$1');
     const source = defs[currentName];
     if (!source) continue;
     const gvk = (kind: string) => [{ group: reg.info.group, kind, version: reg.info.version }];

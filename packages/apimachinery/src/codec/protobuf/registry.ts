@@ -95,7 +95,14 @@ const TABLE: readonly GroupVersionKinds[] = [
     kinds: ['Ingress', 'IngressList', 'IngressClass', 'IngressClassList', 'NetworkPolicy', 'NetworkPolicyList'],
   },
   { prefix: 'discovery', version: 'v1beta1', pkg: 'k8s.io.api.discovery.v1beta1', kinds: ['EndpointSlice', 'EndpointSliceList'] },
-  { prefix: 'extensions', bare: true, version: 'v1beta1', pkg: 'k8s.io.api.extensions.v1beta1', kinds: ['Ingress', 'IngressList'] },
+  { prefix: 'extensions', bare: true, version: 'v1beta1', pkg: 'k8s.io.api.extensions.v1beta1', kinds: ['Ingress', 'IngressList', 'NetworkPolicy', 'NetworkPolicyList', 'Deployment', 'DeploymentList', 'DaemonSet', 'DaemonSetList', 'ReplicaSet', 'ReplicaSetList'] },
+  {
+    prefix: 'apps',
+    bare: true,
+    version: 'v1beta1',
+    pkg: 'k8s.io.api.apps.v1beta1',
+    kinds: ['Deployment', 'DeploymentList', 'StatefulSet', 'StatefulSetList', 'ControllerRevision', 'ControllerRevisionList'],
+  },
   { prefix: 'networking', version: 'v1beta1', pkg: 'k8s.io.api.networking.v1beta1', kinds: ['Ingress', 'IngressList', 'IngressClass', 'IngressClassList'] },
   {
     prefix: 'admissionregistration',

@@ -37,7 +37,10 @@ export function pdbV1beta1ToV1(obj: KubeObject, apiVersion: string): KubeObject 
   if (isOnly(s, 'DoesNotExist')) return withSelector(pdb, {}, apiVersion);
   // The reserved key never mixes with what the user selects.
   if (!(s.matchExpressions ?? []).some((e) => e.key === PDB_V1BETA1_LABEL)) return { ...pdb, apiVersion };
-  return withSelector(pdb, { ...s, matchExpressions: s.matchExpressions!.filter((e) => e.key !== PDB_V1BETA1_LABEL) }, apiVersion);
+  const { matchExpressions, ...rest } = s;
+  const kept = matchExpressions!.filter((e) => e.key !== PDB_V1BETA1_LABEL);
+  // An emptied list is left out, as Go's omitempty does.
+  return withSelector(pdb, kept.length ? { ...rest, matchExpressions: kept } : rest, apiVersion);
 }
 
 /** A stored (v1) object as v1beta1 serves it. Does not change `obj`. */
