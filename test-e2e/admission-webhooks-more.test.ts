@@ -46,6 +46,24 @@ function handler(path: string) {
         return { allowed: true, patchType: 'JSONPatch', patch: jsonPatch([{ op: 'add', path: '/metadata/labels/seen-b', value: labels.b ?? 'none' }]) };
       case '/second':
         return { allowed: true, patchType: 'JSONPatch', patch: jsonPatch([{ op: 'add', path: '/metadata/labels/b', value: 'yes' }]) };
+      case '/ev':
+        return { allowed: true, patchType: 'JSONPatch', patch: jsonPatch([{ op: 'replace', path: '/note', value: `seen as ${obj.apiVersion} regarding ${obj.regarding?.name}` }]) };
+      case '/sneak':
+        return r.request['subResource'] === 'status'
+          ? { allowed: true, patchType: 'JSONPatch', patch: jsonPatch([{ op: 'add', path: '/spec/size', value: 'sneaky' }]) }
+          : { allowed: true, patchType: 'JSONPatch', patch: jsonPatch([{ op: 'add', path: '/status', value: { replicas: 42 } }, { op: 'add', path: '/spec/size', value: 'from-webhook' }]) };
+      case '/forge':
+        return {
+          allowed: true,
+          patchType: 'JSONPatch',
+          patch: jsonPatch([
+            { op: 'replace', path: '/metadata/uid', value: 'forged-uid' },
+            { op: 'replace', path: '/metadata/creationTimestamp', value: '2000-01-01T00:00:00Z' },
+            { op: 'add', path: '/metadata/deletionTimestamp', value: '2000-01-01T00:00:00Z' },
+            { op: 'add', path: '/metadata/annotations', value: { forged: 'tried' } },
+          ]),
+          warnings: ['x'.repeat(300), ...Array.from({ length: 30 }, (_, i) => `${i}`.padEnd(200, '.'))],
+        };
       case '/audit':
         return { allowed: true, auditAnnotations: { decision: 'fine', 'not/qualified': 'dropped' }, warnings: ['audited'] };
       case '/garbage':
@@ -165,6 +183,7 @@ beforeAll(async () => {
         webhook('cr', '/cr-mutate', { rules: crRule(['v1']) }),
         webhook('cr-exact', '/record', { rules: crRule(['v1']), matchPolicy: 'Exact', objectSelector: { matchLabels: { case: 'cr' } } }),
         webhook('cr-badtype', '/cr-badtype', { rules: crRule(['v1']) }),
+        webhook('sneak', '/sneak', { rules: [{ operations: ['UPDATE'], apiGroups: ['example.com'], apiVersions: ['v1'], resources: ['widgets', 'widgets/status'] }] }),
         webhook('scale', '/scale-cap', { rules: crRule(['*'], ['widgets/scale']), objectSelector: {} }),
       ],
     }),
@@ -174,6 +193,8 @@ beforeAll(async () => {
         webhook('first', '/first', { reinvocationPolicy: 'IfNeeded', objectSelector: { matchLabels: { case: 'reinvoke' } } }),
         webhook('never', '/first', { objectSelector: { matchLabels: { case: 'never' } } }),
         webhook('second', '/second', { objectSelector: { matchExpressions: [{ key: 'case', operator: 'In', values: ['reinvoke', 'never'] }] } }),
+        webhook('forge', '/forge'),
+        webhook('ev', '/ev', { rules: [{ operations: ['CREATE'], apiGroups: ['events.k8s.io'], apiVersions: ['v1'], resources: ['events'] }] }),
         webhook('m-garbage-fail', '/garbage', { objectSelector: { matchLabels: { case: 'm-garbage-fail' } } }),
         webhook('m-garbage-ignore', '/garbage', { failurePolicy: 'Ignore', objectSelector: { matchLabels: { case: 'm-garbage-ignore' } } }),
       ],
@@ -232,11 +253,48 @@ test('a custom resource: the webhook registered for v1 sees a v2 request as v1 (
   expect(reviewsFor('w1b')[0]!.request['requestKind'].version).toBe('v1');
 });
 
+test('matchPolicy Equivalent across groups: a webhook for events.k8s.io/v1 events gets a core Event converted', async () => {
+  const r = await client.call('POST', '/api/v1/namespaces/default/events', {
+    metadata: { name: 'ev1', labels: { case: 'ev' } },
+    involvedObject: { kind: 'ConfigMap', name: 'target', namespace: 'default' },
+    reason: 'Tested',
+    message: 'original',
+    type: 'Normal',
+  });
+  expect(r.status).toBe(201);
+  // The patch to `note` comes back as the core Event's `message`.
+  expect(r.json.message).toBe('seen as events.k8s.io/v1 regarding target');
+  const [review] = reviewsFor('ev1');
+  expect(review!.request).toMatchObject({
+    kind: { group: 'events.k8s.io', version: 'v1', kind: 'Event' },
+    requestKind: { group: '', version: 'v1', kind: 'Event' },
+    requestResource: { group: '', version: 'v1', resource: 'events' },
+    object: { apiVersion: 'events.k8s.io/v1', regarding: { name: 'target' }, note: 'original' },
+  });
+});
+
 test('a patch that breaks the custom resource schema is refused and nothing is stored', async () => {
   const r = await client.call('POST', WIDGETS('v1'), widget('w-bad', 'example.com/v1', 'cr-badtype'));
   expect(r.status).toBe(422);
   expect(r.json.message).toContain('spec.replicas');
   expect((await client.call('GET', `${WIDGETS('v1')}/w-bad`)).status).toBe(404);
+});
+
+test('a webhook cannot change the status through the main resource, nor the spec through status (the strategy prepares after admission)', async () => {
+  const created = await client.call('POST', WIDGETS('v1'), widget('w-sneak', 'example.com/v1', 'sneak'));
+  expect(created.status).toBe(201);
+  const updated = await client.call('PUT', `${WIDGETS('v1')}/w-sneak`, { ...created.json, spec: { replicas: 2 } });
+  expect(updated.status).toBe(200);
+  expect(updated.json.spec).toEqual({ replicas: 2, size: 'from-webhook' });
+  expect(updated.json.status).toBeUndefined();
+  const status = await client.call('PUT', `${WIDGETS('v1')}/w-sneak/status`, { ...updated.json, status: { replicas: 3 } });
+  expect(status.status).toBe(200);
+  expect(status.json.status).toEqual({ replicas: 3 });
+  expect(status.json.spec).toEqual({ replicas: 2, size: 'from-webhook' });
+  const stored = await client.call('GET', `${WIDGETS('v1')}/w-sneak`);
+  expect(stored.json.spec).toEqual({ replicas: 2, size: 'from-webhook' });
+  expect(stored.json.status).toEqual({ replicas: 3 });
+  expect(reviewsFor('w-sneak').map((x) => x.request['subResource'] ?? '')).toEqual(['', 'status']);
 });
 
 test('a webhook on the scale subresource sees a Scale and its patch caps kubectl scale', async () => {
@@ -269,9 +327,30 @@ test('reinvocationPolicy IfNeeded calls a webhook again after a later one change
   expect(reviewsFor('not-reinvoked').map((x) => x.path.split('?')[0])).toEqual(['/first', '/second']);
 });
 
+test('a mutating webhook cannot choose the uid or creation time of a created object (nor create it deleted)', async () => {
+  const r = await client.call('POST', CM, configMap('forged', 'forge'));
+  expect(r.status).toBe(201);
+  expect(r.json.metadata.annotations).toEqual({ forged: 'tried' });
+  expect(r.json.metadata.uid).not.toBe('forged-uid');
+  expect(r.json.metadata.creationTimestamp).not.toBe('2000-01-01T00:00:00Z');
+  expect(r.json.metadata.deletionTimestamp).toBeUndefined();
+  const stored = await client.call('GET', `${CM}/forged`);
+  expect(stored.json.metadata.uid).toBe(r.json.metadata.uid);
+  expect(stored.json.metadata.deletionTimestamp).toBeUndefined();
+  // Warnings are cut at 256 characters each, and past 4,096 in all the rest are dropped.
+  const file = join(dir, 'forged.yaml');
+  writeFileSync(file, JSON.stringify(configMap('forged-kubectl', 'forge')));
+  const k = await kubectl(server, ['create', '-f', file]);
+  const warnings = k.stderr.split('\n').filter((l) => l.startsWith('Warning: '));
+  expect(warnings[0]).toBe(`Warning: ${'x'.repeat(256)}`);
+  expect(warnings.length).toBeGreaterThan(10);
+  expect(warnings.length).toBeLessThan(31);
+});
+
 test('audit annotations of webhooks reach the audit event; warnings the client', async () => {
   expect((await client.call('POST', CM, configMap('audited', 'audit'))).status).toBe(201);
   expect((await client.call('POST', CM, configMap('mutated-audited', 'reinvoke'))).status).toBe(201);
+  expect((await client.call('POST', CM, configMap('failed-open', 'garbage-ignore', { variant: 'not-json' }))).status).toBe(201);
   await eventually(async () => {
     const events = readFileSync(auditLog, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as any);
     const audited = events.find((e) => e.stage === 'ResponseComplete' && e.objectRef?.name === 'audited' && e.verb === 'create');
@@ -280,6 +359,8 @@ test('audit annotations of webhooks reach the audit event; warnings the client',
     const mutated = events.find((e) => e.stage === 'ResponseComplete' && e.objectRef?.name === 'mutated-audited' && e.verb === 'create');
     expect(JSON.parse(mutated.annotations['mutation.webhook.admission.k8s.io/round_0_index_0'])).toEqual({ configuration: 'm-reinvoke', webhook: 'first.webhooks.test', mutated: true });
     expect(JSON.parse(mutated.annotations['mutation.webhook.admission.k8s.io/round_1_index_0'])).toMatchObject({ webhook: 'first.webhooks.test' });
+    const failedOpen = events.find((e) => e.stage === 'ResponseComplete' && e.objectRef?.name === 'failed-open' && e.verb === 'create');
+    expect(failedOpen.annotations['failed-open.validating.webhook.admission.k8s.io/round_0_index_0']).toBe('garbage-ignore.webhooks.test');
   });
   const file = join(dir, 'warned.yaml');
   writeFileSync(file, JSON.stringify(configMap('warned-audit', 'audit')));
@@ -350,6 +431,23 @@ test('admissionregistration/v1beta1 behind --runtime-config: its own defaults, t
   expect(refused.status).toBe(422);
   expect(refused.json.details.causes.map((c: { field: string }) => c.field).sort()).toEqual(['webhooks[0].sideEffects']);
   expect((await client.call('PUT', `${VWC}/v-beta`, v1.json)).status).toBe(200);
+  // kubectl apply of a v1beta1 configuration: created, then patched.
+  const file = join(dir, 'beta-mwc.yaml');
+  const mwc = (timeoutSeconds: number) => ({
+    apiVersion: 'admissionregistration.k8s.io/v1beta1',
+    kind: 'MutatingWebhookConfiguration',
+    metadata: { name: 'm-beta-applied' },
+    webhooks: [{ name: 'applied.webhooks.test', clientConfig: { url: hook.url('/record'), caBundle: hook.caBundle }, rules: configMapRule, objectSelector: { matchLabels: { case: 'applied' } }, timeoutSeconds }],
+  });
+  writeFileSync(file, JSON.stringify(mwc(5)));
+  const first = await kubectl(server, ['apply', '-f', file]);
+  expect(first.code).toBe(0);
+  writeFileSync(file, JSON.stringify(mwc(7)));
+  const second = await kubectl(server, ['apply', '-f', file]);
+  expect(second.code).toBe(0);
+  expect(second.stdout).toContain('configured');
+  const applied = await client.call('GET', `${MWC}/m-beta-applied`);
+  expect(applied.json.webhooks[0]).toMatchObject({ timeoutSeconds: 7, failurePolicy: 'Ignore', reinvocationPolicy: 'Never', sideEffects: 'Unknown' });
 });
 
 test('the admission step duration is measured', async () => {

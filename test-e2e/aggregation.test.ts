@@ -71,6 +71,38 @@ function startExtension(port = 0): Promise<void> {
         ],
       });
     }
+    if (p === `/openapi/v3/apis/${GROUP}/v1`) {
+      return json(200, {
+        openapi: '3.0.0',
+        info: { title: 'wardle', version: 'v1' },
+        // kubectl explain finds a kind through the GET operation of its resource's path.
+        paths: {
+          [`${GV}/namespaces/{namespace}/flunders/{name}`]: {
+            get: {
+              operationId: 'readFlunder',
+              'x-kubernetes-action': 'get',
+              'x-kubernetes-group-version-kind': { group: GROUP, version: 'v1', kind: 'Flunder' },
+              responses: { '200': { description: 'OK', content: { 'application/json': { schema: { $ref: '#/components/schemas/io.example.wardle.v1.Flunder' } } } } },
+            },
+          },
+        },
+        components: {
+          schemas: {
+            'io.example.wardle.v1.Flunder': {
+              type: 'object',
+              description: 'A flunder, for testing.',
+              properties: {
+                apiVersion: { type: 'string' },
+                kind: { type: 'string' },
+                metadata: { type: 'object' },
+                spec: { type: 'object', description: 'What the flunder wants.', properties: { payload: { type: 'string', description: 'Opaque payload.' } } },
+              },
+              'x-kubernetes-group-version-kind': [{ group: GROUP, version: 'v1', kind: 'Flunder' }],
+            },
+          },
+        },
+      });
+    }
     if (p === `${GV}/namespaces/default/flunders` && url.searchParams.get('watch')) {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.write(`${JSON.stringify({ type: 'ADDED', object: flunder('watched') })}\n`);
@@ -88,6 +120,11 @@ function startExtension(port = 0): Promise<void> {
     }
     if (p === `${GV}/namespaces/default/flunders`) return json(200, { kind: 'FlunderList', apiVersion: `${GROUP}/v1`, metadata: { resourceVersion: '1' }, items: [flunder('first'), flunder('second')] });
     if (p === `${GV}/namespaces/default/flunders/hang`) return; // never answers
+    if (p === `${GV}/namespaces/default/flunders/trickle`) {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write('{"kind":'); // and never finishes
+      return;
+    }
     if (p === `${GV}/namespaces/default/flunders/reset`) return socket.destroy();
     if (p === `${GV}/namespaces/default/flunders/garbage`) {
       socket.write('this is not HTTP\r\n\r\n');
@@ -211,7 +248,7 @@ test('every served group version has a Local APIService, and the server keeps th
   expect(k.stdout).toMatch(/NAME\s+SERVICE\s+AVAILABLE\s+AGE/);
   expect(k.stdout).toMatch(new RegExp(`v1\\.${GROUP.replace(/\./g, '\\.')}\\s+wardle/api\\s+True\\s`));
   expect(k.stdout).toMatch(/v1\.apps\s+Local\s+True\s/);
-});
+}, 60_000);
 
 test('extension API servers can be granted what they need: reading the ConfigMap, delegating reviews', async () => {
   const reader = await call('GET', '/apis/rbac.authorization.k8s.io/v1/namespaces/cluster-system/roles/extension-apiserver-authentication-reader');
@@ -221,7 +258,7 @@ test('extension API servers can be granted what they need: reading the ConfigMap
     { verbs: ['create'], apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'] },
     { verbs: ['create'], apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'] },
   ]);
-});
+}, 60_000);
 
 test('a CRD group version gets a Local APIService that goes with it', async () => {
   const crd = {
@@ -243,13 +280,13 @@ test('a CRD group version gets a Local APIService that goes with it', async () =
   });
   expect((await call('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gizmos.toys.example.io')).status).toBe(200);
   await eventually(async () => expect((await call('GET', `${APISERVICES}/v1.toys.example.io`)).status).toBe(404));
-});
+}, 60_000);
 
 test('apiregistration v1beta1 is served again under --runtime-config, deprecated', async () => {
   const r = await admin.raw('GET', `/apis/apiregistration.k8s.io/v1beta1/apiservices/v1.${GROUP}`, { Accept: 'application/json' });
   expect(r.status).toBe(200);
   expect(JSON.parse(r.body.toString('utf8'))).toMatchObject({ apiVersion: 'apiregistration.k8s.io/v1beta1', kind: 'APIService', spec: { group: GROUP, service: { namespace: 'wardle', name: 'api', port: 443 } } });
-});
+}, 60_000);
 
 test('a bad APIService is 422 naming the fields', async () => {
   const bad = await call('POST', APISERVICES, {
@@ -264,7 +301,7 @@ test('a bad APIService is 422 naming the fields', async () => {
   const noService = await call('POST', APISERVICES, { body: { metadata: { name: 'v1.local.io' }, spec: { group: 'local.io', version: 'v1', groupPriorityMinimum: 10, versionPriority: 10, caBundle } } });
   expect(noService.status).toBe(422);
   expect(noService.json.details.causes.map((c: { field: string }) => c.field)).toEqual(['spec.caBundle']);
-});
+}, 60_000);
 
 test('discovery lists the extension group; kubectl api-resources and get work through the front door', async () => {
   const apis = await call('GET', '/apis');
@@ -283,7 +320,24 @@ test('discovery lists the extension group; kubectl api-resources and get work th
   expect(got.stdout).toMatch(/second/);
   const one = await kubectl(server, ['get', 'fl', 'third', '-n', 'default', '-o', 'jsonpath={.metadata.name}']);
   expect(one.stdout).toBe('third');
-});
+}, 60_000);
+
+test("the extension's OpenAPI v3 document is listed in /openapi/v3: kubectl explain works", async () => {
+  await eventually(async () => {
+    const index = await call('GET', '/openapi/v3');
+    expect(index.json.paths[`apis/${GROUP}/v1`].serverRelativeURL).toMatch(new RegExp(`^/openapi/v3/apis/${GROUP}/v1\\?hash=[0-9A-F]+$`));
+    expect(index.json.paths['api/v1']).toBeDefined();
+    // Every process of the replica fetched it (requests are spread over them).
+    for (let i = 0; i < 4; i++) {
+      const doc = await call('GET', index.json.paths[`apis/${GROUP}/v1`].serverRelativeURL);
+      expect(doc.json.components?.schemas?.['io.example.wardle.v1.Flunder']?.description).toBe('A flunder, for testing.');
+    }
+  });
+  const explain = await kubectl(server, ['explain', 'flunders.spec']);
+  expect(explain.stderr).toBe('');
+  expect(explain.stdout).toContain('What the flunder wants.');
+  expect(explain.stdout).toContain('Opaque payload.');
+}, 60_000);
 
 test('a create streams its body to the extension (kubectl over HTTP/2, and HTTP/1.1)', async () => {
   const file = join(dir, 'flunder.json');
@@ -294,7 +348,7 @@ test('a create streams its body to the extension (kubectl over HTTP/2, and HTTP/
   expect(k.stdout).toBe(`made-by-extension:${big}`);
   const r = await call('POST', `${GV}/namespaces/default/flunders`, { body: { apiVersion: `${GROUP}/v1`, kind: 'Flunder', metadata: { name: 'made2' } } });
   expect([r.status, r.json.metadata.uid, r.json.metadata.name]).toEqual([201, 'made-by-extension', 'made2']);
-});
+}, 60_000);
 
 test('the extension sees the identity as X-Remote-* from the front proxy, never the caller credentials', async () => {
   const before = seen.length;
@@ -306,7 +360,7 @@ test('the extension sees the identity as X-Remote-* from the front proxy, never 
   expect(req.headers['authorization']).toBeUndefined();
   expect(req.headers['x-remote-user']).toBe('admin');
   expect(req.headers['x-remote-group']).toContain('system:masters');
-});
+}, 60_000);
 
 test('forged X-Remote-* and impersonation headers never reach the extension; impersonation is resolved here', async () => {
   const before = seen.length;
@@ -368,7 +422,7 @@ test('forged X-Remote-* and impersonation headers never reach the extension; imp
   const before2 = seen.length;
   expect((await call('DELETE', `${GV}/namespaces/default/flunders/x`, { token: 'bob-token' })).status).toBe(403);
   expect(seen.length).toBe(before2);
-});
+}, 60_000);
 
 test('a watch streams through the proxy', async () => {
   const events: any[] = [];
@@ -376,7 +430,7 @@ test('a watch streams through the proxy', async () => {
   await eventually(async () => expect(events).toEqual([{ type: 'ADDED', object: expect.objectContaining({ metadata: expect.objectContaining({ name: 'watched' }) }) }]), 50);
   w.stop();
   await w.ended;
-});
+}, 60_000);
 
 /** An exec-style upgrade through the front door: resolves with the status, and the echo of `send` when switched. */
 function upgradeCall(path: string, token: string, send: string): Promise<{ status: number; echo?: string }> {
@@ -412,7 +466,7 @@ test('an upgrade (exec-style) request is authorized here, then joined to the ext
   expect(up.headers['upgrade']).toBe('cluster-echo');
   // Paths this server serves itself still answer an upgrade request, then close.
   expect((await upgradeCall('/api/v1/namespaces/default', admin.token, 'x')).status).toBe(200);
-});
+}, 60_000);
 
 test('an extension that hangs, resets or answers garbage gets a clean 504 or 503 Status, and other requests go on', async () => {
   const hang = call('GET', `${GV}/namespaces/default/flunders/hang?timeout=2s`);
@@ -423,12 +477,26 @@ test('an extension that hangs, resets or answers garbage gets a clean 504 or 503
   const hung = await hang;
   expect(hung.status).toBe(504);
   expect(hung.json).toMatchObject({ kind: 'Status', reason: 'Timeout', code: 504 });
+  // An answer that starts but never ends is cut at the deadline too.
+  const t1 = Date.now();
+  const trickle = await new Promise<string>((resolve) => {
+    const req = request(new URL(`${GV}/namespaces/default/flunders/trickle?timeout=2s`, server.url), { ca: admin.ca, agent: false, headers: { Authorization: `Bearer ${admin.token}` } }, (res) => {
+      res.on('data', () => {});
+      res.on('end', () => resolve('ended'));
+      res.on('error', () => resolve('cut'));
+      res.on('close', () => resolve('cut'));
+    });
+    req.on('error', () => resolve('cut'));
+    req.end();
+  });
+  expect(trickle).toBe('cut');
+  expect(Date.now() - t1).toBeLessThan(10_000);
   for (const path of ['reset', 'garbage']) {
     const r = await call('GET', `${GV}/namespaces/default/flunders/${path}`);
     expect([path, r.status, r.json.kind, r.json.reason]).toEqual([path, 503, 'Status', 'ServiceUnavailable']);
   }
   expect((await call('GET', `${GV}/namespaces/default/flunders/fine`)).status).toBe(200);
-});
+}, 60_000);
 
 test('availability follows the Service and its Endpoints, with upstream reasons; unavailable groups are 503 and out of discovery', async () => {
   const cases = [
@@ -451,7 +519,7 @@ test('availability follows the Service and its Endpoints, with upstream reasons;
   }
   const k = await kubectl(server, ['get', 'apiservice', 'v1.nosvc.example.io']);
   expect(k.stdout).toMatch(/v1\.nosvc\.example\.io\s+wardle\/missing\s+False \(ServiceNotFound\)/);
-});
+}, 60_000);
 
 test('stopping the extension makes its APIService unavailable (503); deleting it drops the group from discovery', async () => {
   await stopExtension();
@@ -474,7 +542,7 @@ test('stopping the extension makes its APIService unavailable (503); deleting it
   const metrics = await call('GET', '/metrics');
   expect(metrics.json).toMatch(/\naggregator_unavailable_apiservice\{[^}]*name="v1\.nosvc\.example\.io"[^}]*\} 1\n/);
   expect(metrics.json).toMatch(/\naggregator_unavailable_apiservice_total\{[^}]*name="v1\.nosvc\.example\.io",reason="ServiceNotFound"[^}]*\} [1-9]/);
-});
+}, 60_000);
 
 test('a user without grants on apiservices cannot register one', async () => {
   const env = await tokenKubeconfig(server, 'bob', 'bob-token');
@@ -483,4 +551,4 @@ test('a user without grants on apiservices cannot register one', async () => {
   const k = await kubectl(server, ['create', '-f', file], env);
   expect(k.code).not.toBe(0);
   expect(k.stderr).toContain('forbidden');
-});
+}, 60_000);

@@ -12,7 +12,8 @@ import { KubeconfigClient } from './support/http-client.js';
 let server: ServerProcess;
 let client: KubeconfigClient;
 beforeAll(async () => {
-  server = await startServerProcess(['--controllers=-namespace']);
+  // Two removed versions served again (SPEC 9.4), for the round-trip test at the end.
+  server = await startServerProcess(['--controllers=-namespace', '--runtime-config=batch/v1beta1=true,storage.k8s.io/v1beta1/storageclasses=true,policy/v1beta1=true,networking.k8s.io/v1beta1=true,extensions/v1beta1=true,discovery.k8s.io/v1beta1=true,autoscaling/v2beta1=true,apps/v1beta2=true,apps/v1beta1=true']);
   client = new KubeconfigClient(server.kubeconfig);
 }, 60_000);
 afterAll(async () => {
@@ -83,6 +84,29 @@ describe('scheduling.k8s.io/v1 PriorityClass and the Priority admission plugin',
     expect(bad.json.details.causes).toEqual([{ reason: 'FieldValueNotSupported', message: 'Unsupported value: "Sometimes": supported values: "Never", "PreemptLowerPriority"', field: 'preemptionPolicy' }]);
     await ok(['delete', 'pc', 'ssa', 'batch-low']);
   }, 120_000);
+});
+
+describe('PriorityClass endpoints, shaped like upstream\'s conformance spec (Protobuf, as Go clients send)', () => {
+  test('immutable value refused by patch and update; description patched and updated; list, get, deletecollection', async () => {
+    const base = '/apis/scheduling.k8s.io/v1/priorityclasses';
+    for (const [name, value] of [['p1', 1], ['p2', 2]] as const) {
+      const created = await protobuf('POST', base, { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name, labels: { e2e: 'pc-endpoints' } }, value } as KubeObject);
+      expect(created.status).toBe(201);
+    }
+    const valuePatch = await client.call('PATCH', `${base}/p1`, { value: 10 }, 'application/strategic-merge-patch+json');
+    expect(valuePatch.status).toBe(422);
+    const p2 = (await protobuf('GET', `${base}/p2`)).body;
+    expect((await protobuf('PUT', `${base}/p2`, { ...p2, value: 20 } as KubeObject)).status).toBe(422);
+    expect((await client.call('PATCH', `${base}/p1`, { description: 'updated description' }, 'application/strategic-merge-patch+json')).status).toBe(200);
+    expect((await protobuf('PUT', `${base}/p2`, { ...p2, description: 'updated description' } as KubeObject)).status).toBe(200);
+    const list = await protobuf('GET', base);
+    expect(list.body.kind).toBe('PriorityClassList');
+    for (const [name, value] of [['p1', 1], ['p2', 2]] as const) {
+      expect((await protobuf('GET', `${base}/${name}`)).body).toMatchObject({ value, description: 'updated description' });
+    }
+    expect((await protobuf('DELETE', `${base}?labelSelector=e2e%3Dpc-endpoints`)).status).toBe(200);
+    expect((await client.call('GET', `${base}?labelSelector=e2e%3Dpc-endpoints`)).json.items).toEqual([]);
+  }, 60_000);
 });
 
 describe('core/v1 PersistentVolume and PersistentVolumeClaim', () => {
@@ -352,6 +376,10 @@ describe('autoscaling/v2 and autoscaling/v1 HorizontalPodAutoscaler over one sto
     const pbPut = await protobuf('PUT', `${base('v2')}/multi`, { ...pb2.body['items'][0], apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', spec: { ...pb2.body['items'][0].spec, minReplicas: 2 } });
     expect(pbPut.status).toBe(200);
     expect((await client.call('GET', `${base('v1')}/multi`)).json.spec.minReplicas).toBe(2);
+    // autoscaling/v2beta2 is still served by default, with upstream's deprecation Warning.
+    const beta = await kubectl(server, ['get', 'horizontalpodautoscalers.v2beta2.autoscaling', 'multi', '-o', 'yaml']);
+    expect(beta.stderr).toContain('Warning: autoscaling/v2beta2 HorizontalPodAutoscaler is deprecated in v1.23+, unavailable in v1.26+; use autoscaling/v2 HorizontalPodAutoscaler');
+    expect(parseYaml(beta.stdout)).toMatchObject({ apiVersion: 'autoscaling/v2beta2', spec: { minReplicas: 2, maxReplicas: 12 } });
     await ok(['delete', 'hpa', 'multi']);
   }, 120_000);
 });
@@ -375,5 +403,237 @@ describe('core/v1 ComponentStatus', () => {
     expect((await client.call('POST', '/api/v1/componentstatuses', { apiVersion: 'v1', kind: 'ComponentStatus', metadata: { name: 'x' } })).status).toBe(405);
     const metrics = await client.raw('GET', '/metrics', {});
     expect(metrics.body.toString('utf8')).toMatch(/apiserver_requested_deprecated_apis\{group="",version="v1",resource="componentstatuses",subresource="",removed_release=""[^}]*\} 1/);
+  }, 60_000);
+});
+
+describe('removed versions served again through --runtime-config (SPEC 9.4)', () => {
+  test('batch/v1beta1 CronJob and storage.k8s.io/v1beta1 StorageClass round-trip with v1 over the same objects, with the Warning', async () => {
+    const created = await kubectl(server, ['get', 'cronjobs.v1beta1.batch']);
+    expect(created.stderr).toContain('Warning: batch/v1beta1 CronJob is deprecated in v1.21+, unavailable in v1.25+; use batch/v1 CronJob');
+    const old = await client.call('POST', '/apis/batch/v1beta1/namespaces/default/cronjobs', {
+      apiVersion: 'batch/v1beta1',
+      kind: 'CronJob',
+      metadata: { name: 'legacy' },
+      spec: { schedule: '*/10 * * * *', jobTemplate: { spec: { template: { spec: { restartPolicy: 'OnFailure', containers: [{ name: 'c', image: 'busybox' }] } } } } },
+    });
+    expect(old.status).toBe(201);
+    expect(old.json.apiVersion).toBe('batch/v1beta1');
+    const v1 = parseYaml(await ok(['get', 'cronjobs.v1.batch', 'legacy', '-o', 'yaml']));
+    expect(v1.apiVersion).toBe('batch/v1');
+    expect(v1.spec).toMatchObject({ schedule: '*/10 * * * *', concurrencyPolicy: 'Allow', suspend: false, successfulJobsHistoryLimit: 3, failedJobsHistoryLimit: 1 });
+    await ok(['patch', 'cronjob', 'legacy', '-p', '{"spec":{"suspend":true}}']);
+    expect((await client.call('GET', '/apis/batch/v1beta1/namespaces/default/cronjobs/legacy')).json.spec.suspend).toBe(true);
+    const bad = await client.call('POST', '/apis/batch/v1beta1/namespaces/default/cronjobs', { apiVersion: 'batch/v1beta1', kind: 'CronJob', metadata: { name: 'bad' }, spec: { schedule: 'often', jobTemplate: { spec: { template: { spec: { restartPolicy: 'OnFailure', containers: [{ name: 'c', image: 'busybox' }] } } } } } });
+    expect(bad.status).toBe(422);
+    expect(bad.json.details.causes[0].field).toBe('spec.schedule');
+
+    await applyFile('sc-v1beta1.yaml', 'apiVersion: storage.k8s.io/v1beta1\nkind: StorageClass\nmetadata: {name: legacy}\nprovisioner: example.com/old\n');
+    expect(parseYaml(await ok(['get', 'sc', 'legacy', '-o', 'yaml']))).toMatchObject({ apiVersion: 'storage.k8s.io/v1', reclaimPolicy: 'Delete', volumeBindingMode: 'Immediate' });
+    await ok(['delete', 'cronjob', 'legacy']);
+    await ok(['delete', 'sc', 'legacy']);
+    // storage/v1beta1: CSIStorageCapacity is still served by default (deprecated in 1.24); the removed kinds only when asked.
+    const discovery = (await client.call('GET', '/apis/storage.k8s.io/v1beta1')).json;
+    expect(discovery.resources.map((r: { name: string }) => r.name).sort()).toEqual(['csistoragecapacities', 'storageclasses']);
+    expect((await client.call('GET', '/apis/storage.k8s.io/v1beta1/volumeattachments')).status).toBe(404);
+    const capacities = await kubectl(server, ['get', 'csistoragecapacities.v1beta1.storage.k8s.io', '-A']);
+    expect(capacities.stderr).toContain('Warning: storage.k8s.io/v1beta1 CSIStorageCapacity is deprecated in v1.24+, unavailable in v1.27+; use storage.k8s.io/v1 CSIStorageCapacity');
+  }, 60_000);
+
+  test('networking.k8s.io/v1beta1 Ingress: backend, serviceName and servicePort converted to and from v1', async () => {
+    const v1beta1 = '/apis/networking.k8s.io/v1beta1/namespaces/default/ingresses';
+    const v1 = '/apis/networking.k8s.io/v1/namespaces/default/ingresses';
+    const created = await client.call('POST', v1beta1, {
+      apiVersion: 'networking.k8s.io/v1beta1',
+      kind: 'Ingress',
+      metadata: { name: 'old' },
+      spec: {
+        backend: { serviceName: 'default-web', servicePort: 8080 },
+        rules: [{ host: 'a.example.com', http: { paths: [{ path: '/api', backend: { serviceName: 'api', servicePort: 'http' } }] } }],
+      },
+    });
+    expect(created.status).toBe(201);
+    expect(created.json.apiVersion).toBe('networking.k8s.io/v1beta1');
+    expect(created.json.spec.rules[0].http.paths[0]).toEqual({ path: '/api', pathType: 'ImplementationSpecific', backend: { serviceName: 'api', servicePort: 'http' } });
+    const asV1 = (await client.call('GET', `${v1}/old`)).json;
+    expect(asV1.spec).toEqual({
+      defaultBackend: { service: { name: 'default-web', port: { number: 8080 } } },
+      rules: [{ host: 'a.example.com', http: { paths: [{ path: '/api', pathType: 'ImplementationSpecific', backend: { service: { name: 'api', port: { name: 'http' } } } }] } }],
+    });
+    // A v1 write reads back through v1beta1.
+    asV1.spec.defaultBackend.service.port = { name: 'web' };
+    expect((await client.call('PUT', `${v1}/old`, asV1)).status).toBe(200);
+    const pb = await protobuf('GET', `${v1beta1}/old`);
+    expect(pb.body).toMatchObject({ apiVersion: 'networking.k8s.io/v1beta1', kind: 'Ingress', spec: { backend: { serviceName: 'default-web', servicePort: 'web' } } });
+    const r = await kubectl(server, ['get', 'ingresses.v1beta1.networking.k8s.io', 'old']);
+    expect(r.stderr).toContain('Warning: networking.k8s.io/v1beta1 Ingress is deprecated in v1.19+, unavailable in v1.22+; use networking.k8s.io/v1 Ingress');
+    expect(r.stdout).toMatch(/old\s+<none>\s+a.example.com\s+80/);
+    const bad = await client.call('POST', v1beta1, { apiVersion: 'networking.k8s.io/v1beta1', kind: 'Ingress', metadata: { name: 'bad' }, spec: { backend: { serviceName: 'x', servicePort: 70000 } } });
+    expect(bad.status).toBe(422);
+    expect(bad.json.details.causes[0].field).toBe('spec.defaultBackend.service.port.number');
+    // extensions/v1beta1 Ingress: the same objects and conversion, in the old group.
+    const ext = await kubectl(server, ['get', 'ingresses.v1beta1.extensions', 'old', '-o', 'yaml']);
+    expect(ext.stderr).toContain('Warning: extensions/v1beta1 Ingress is deprecated in v1.14+, unavailable in v1.22+; use networking.k8s.io/v1 Ingress');
+    expect(parseYaml(ext.stdout)).toMatchObject({ apiVersion: 'extensions/v1beta1', spec: { backend: { serviceName: 'default-web', servicePort: 'web' } } });
+    const extCreated = await protobuf('POST', '/apis/extensions/v1beta1/namespaces/default/ingresses', {
+      apiVersion: 'extensions/v1beta1',
+      kind: 'Ingress',
+      metadata: { name: 'ext' },
+      spec: { backend: { serviceName: 'svc', servicePort: 80 } },
+    } as KubeObject);
+    expect(extCreated.status).toBe(201);
+    expect((await client.call('GET', `${v1}/ext`)).json.spec.defaultBackend).toEqual({ service: { name: 'svc', port: { number: 80 } } });
+    await ok(['delete', 'ingress', 'old', 'ext']);
+    // extensions/v1beta1 NetworkPolicy: networking/v1's schema in the old group.
+    const np = await protobuf('POST', '/apis/extensions/v1beta1/namespaces/default/networkpolicies', {
+      apiVersion: 'extensions/v1beta1',
+      kind: 'NetworkPolicy',
+      metadata: { name: 'legacy' },
+      spec: { podSelector: { matchLabels: { app: 'db' } }, ingress: [{ from: [{ ipBlock: { cidr: '10.0.0.0/8' } }] }] },
+    } as KubeObject);
+    expect(np.status).toBe(201);
+    expect(np.body.apiVersion).toBe('extensions/v1beta1');
+    expect((await client.call('GET', '/apis/networking.k8s.io/v1/namespaces/default/networkpolicies/legacy')).json.spec).toEqual({
+      podSelector: { matchLabels: { app: 'db' } },
+      ingress: [{ from: [{ ipBlock: { cidr: '10.0.0.0/8' } }] }],
+      policyTypes: ['Ingress'],
+    });
+    await ok(['delete', 'netpol', 'legacy']);
+  }, 60_000);
+
+  test('discovery.k8s.io/v1beta1 EndpointSlice: topology is v1\'s zone, nodeName and read-only deprecatedTopology', async () => {
+    const v1beta1 = '/apis/discovery.k8s.io/v1beta1/namespaces/default/endpointslices';
+    const v1 = '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices';
+    const topology = { 'topology.kubernetes.io/zone': 'a', 'kubernetes.io/hostname': 'node-1', 'example.com/rack': 'r7' };
+    const created = await client.call('POST', v1beta1, {
+      apiVersion: 'discovery.k8s.io/v1beta1',
+      kind: 'EndpointSlice',
+      metadata: { name: 'old' },
+      addressType: 'IPv4',
+      endpoints: [{ addresses: ['10.1.2.3'], nodeName: 'node-1', topology }],
+      ports: [{ name: 'http', port: 80, protocol: 'TCP' }],
+    });
+    expect(created.status).toBe(201);
+    expect(created.json.endpoints[0].topology).toEqual(topology);
+    const asV1 = (await client.call('GET', `${v1}/old`)).json;
+    expect(asV1.endpoints[0]).toMatchObject({ addresses: ['10.1.2.3'], nodeName: 'node-1', zone: 'a', deprecatedTopology: { 'example.com/rack': 'r7' } });
+    // A v1 update leaving the endpoints alone keeps deprecatedTopology; changing them drops it (read-only at v1).
+    asV1.metadata.labels = { touched: 'yes' };
+    const kept = await client.call('PUT', `${v1}/old`, asV1);
+    expect(kept.json.endpoints[0].deprecatedTopology).toEqual({ 'example.com/rack': 'r7' });
+    kept.json.endpoints[0].addresses = ['10.1.2.4'];
+    const dropped = await client.call('PUT', `${v1}/old`, kept.json);
+    expect(dropped.json.endpoints[0].deprecatedTopology).toBeUndefined();
+    const back = await protobuf('GET', `${v1beta1}/old`);
+    expect(back.body['endpoints'][0].topology).toEqual({ 'topology.kubernetes.io/zone': 'a', 'kubernetes.io/hostname': 'node-1' });
+    await ok(['delete', 'endpointslices.v1.discovery.k8s.io', 'old']);
+  }, 60_000);
+
+  test('autoscaling/v2beta1 HorizontalPodAutoscaler: its metric shapes, and v2 behavior in an annotation', async () => {
+    const v2beta1 = '/apis/autoscaling/v2beta1/namespaces/default/horizontalpodautoscalers';
+    const v2 = '/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers';
+    const created = await client.call('POST', v2beta1, {
+      apiVersion: 'autoscaling/v2beta1',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: 'beta' },
+      spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' }, maxReplicas: 5, metrics: [{ type: 'Pods', pods: { metricName: 'qps', targetAverageValue: '100' } }] },
+    });
+    expect(created.status).toBe(201);
+    expect(created.json.spec).toEqual({ scaleTargetRef: { kind: 'Deployment', name: 'web' }, minReplicas: 1, maxReplicas: 5, metrics: [{ type: 'Pods', pods: { metricName: 'qps', targetAverageValue: '100' } }] });
+    const asV2 = (await client.call('GET', `${v2}/beta`)).json;
+    expect(asV2.spec.metrics).toEqual([{ type: 'Pods', pods: { metric: { name: 'qps' }, target: { type: 'AverageValue', averageValue: '100' } } }]);
+    asV2.spec.behavior = { scaleDown: { policies: [{ type: 'Pods', value: 1, periodSeconds: 60 }] } };
+    expect((await client.call('PUT', `${v2}/beta`, asV2)).status).toBe(200);
+    const read = (await client.call('GET', `${v2beta1}/beta`)).json;
+    expect(JSON.parse(read.metadata.annotations['autoscaling.alpha.kubernetes.io/behavior']).scaleDown.policies).toEqual([{ type: 'Pods', value: 1, periodSeconds: 60 }]);
+    read.spec.maxReplicas = 7;
+    expect((await client.call('PUT', `${v2beta1}/beta`, read)).status).toBe(200);
+    const after = (await protobuf('GET', `${v2}/beta`)).body;
+    expect(after.metadata.annotations).toBeUndefined();
+    expect(after['spec']).toMatchObject({ maxReplicas: 7, behavior: { scaleDown: { policies: [{ type: 'Pods', value: 1, periodSeconds: 60 }] } } });
+    const bad = await client.call('POST', v2beta1, { apiVersion: 'autoscaling/v2beta1', kind: 'HorizontalPodAutoscaler', metadata: { name: 'bad' }, spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' }, maxReplicas: 5, metrics: [{ type: 'Resource', resource: { name: 'cpu', targetAverageUtilization: 0 } }] } });
+    expect(bad.status).toBe(422);
+    expect(bad.json.details.causes[0].field).toBe('spec.metrics[0].resource.target.averageUtilization');
+    await ok(['delete', 'hpa', 'beta']);
+  }, 60_000);
+
+  test('apps/v1beta2 Deployment: apps/v1 schema and defaults over the same objects', async () => {
+    const created = await client.call('POST', '/apis/apps/v1beta2/namespaces/default/deployments', {
+      apiVersion: 'apps/v1beta2',
+      kind: 'Deployment',
+      metadata: { name: 'beta2' },
+      spec: { selector: { matchLabels: { app: 'b' } }, template: { metadata: { labels: { app: 'b' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    });
+    expect(created.status).toBe(201);
+    expect(created.json.spec).toMatchObject({ replicas: 1, revisionHistoryLimit: 10, progressDeadlineSeconds: 600, strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } } });
+    const r = await kubectl(server, ['get', 'deployments.v1beta2.apps', 'beta2']);
+    expect(r.stderr).toContain('Warning: apps/v1beta2 Deployment is deprecated in v1.9+, unavailable in v1.16+; use apps/v1 Deployment');
+    expect(parseYaml(await ok(['get', 'deployments.v1.apps', 'beta2', '-o', 'yaml'])).apiVersion).toBe('apps/v1');
+    const noSelector = await client.call('POST', '/apis/apps/v1beta2/namespaces/default/deployments', {
+      apiVersion: 'apps/v1beta2',
+      kind: 'Deployment',
+      metadata: { name: 'nosel' },
+      spec: { template: { metadata: { labels: { app: 'b' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    });
+    expect(noSelector.status).toBe(422);
+    expect(noSelector.json.details.causes.map((c: { field: string }) => c.field)).toContain('spec.selector');
+    await ok(['delete', 'deployment', 'beta2']);
+  }, 60_000);
+
+  test('extensions/v1beta1 and apps/v1beta1 workloads: their old defaults, a selector from the template, rollbackTo refused', async () => {
+    const template = { metadata: { labels: { app: 'old' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } };
+    const ext = await client.call('POST', '/apis/extensions/v1beta1/namespaces/default/deployments', { apiVersion: 'extensions/v1beta1', kind: 'Deployment', metadata: { name: 'ext' }, spec: { template } });
+    expect(ext.status).toBe(201);
+    expect(ext.json.spec).toMatchObject({
+      selector: { matchLabels: { app: 'old' } },
+      replicas: 1,
+      revisionHistoryLimit: 2147483647,
+      progressDeadlineSeconds: 2147483647,
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 1 } },
+    });
+    expect(ext.json.metadata.labels).toEqual({ app: 'old' });
+    const v1 = (await client.call('GET', '/apis/apps/v1/namespaces/default/deployments/ext')).json;
+    expect(v1.apiVersion).toBe('apps/v1');
+    expect(v1.spec.selector).toEqual({ matchLabels: { app: 'old' } });
+    const r = await kubectl(server, ['get', 'deployments.v1beta1.extensions', 'ext']);
+    expect(r.stderr).toContain('Warning: extensions/v1beta1 Deployment is deprecated in v1.8+, unavailable in v1.16+; use apps/v1 Deployment');
+    const rollback = await client.call('POST', '/apis/apps/v1beta1/namespaces/default/deployments', { apiVersion: 'apps/v1beta1', kind: 'Deployment', metadata: { name: 'rb' }, spec: { template, rollbackTo: { revision: 1 } } });
+    expect(rollback.status).toBe(422);
+    expect(rollback.json.details.causes[0].field).toBe('spec.rollbackTo');
+    const beta1 = await client.call('POST', '/apis/apps/v1beta1/namespaces/default/deployments', { apiVersion: 'apps/v1beta1', kind: 'Deployment', metadata: { name: 'b1' }, spec: { template } });
+    expect(beta1.json.spec).toMatchObject({ revisionHistoryLimit: 2, progressDeadlineSeconds: 600, strategy: { rollingUpdate: { maxUnavailable: '25%', maxSurge: '25%' } } });
+    const sts = await client.call('POST', '/apis/apps/v1beta1/namespaces/default/statefulsets', { apiVersion: 'apps/v1beta1', kind: 'StatefulSet', metadata: { name: 's1' }, spec: { serviceName: 's1', template } });
+    expect(sts.status).toBe(201);
+    expect(sts.json.spec).toMatchObject({ updateStrategy: { type: 'OnDelete' }, podManagementPolicy: 'OrderedReady', selector: { matchLabels: { app: 'old' } } });
+    const ds = await protobuf('POST', '/apis/extensions/v1beta1/namespaces/default/daemonsets', { apiVersion: 'extensions/v1beta1', kind: 'DaemonSet', metadata: { name: 'd1' }, spec: { template, templateGeneration: 3 } } as KubeObject);
+    expect(ds.status).toBe(201);
+    expect(ds.body['spec']).toMatchObject({ updateStrategy: { type: 'OnDelete' }, revisionHistoryLimit: 10 });
+    expect(ds.body['spec'].templateGeneration).toBeUndefined();
+    // A v1 Deployment reads through the old versions too.
+    expect((await client.call('GET', '/apis/apps/v1beta1/namespaces/default/deployments/ext')).json.apiVersion).toBe('apps/v1beta1');
+    await ok(['delete', 'deployment', 'ext', 'b1']);
+    await ok(['delete', 'statefulset', 's1']);
+    await ok(['delete', 'daemonset', 'd1']);
+  }, 60_000);
+
+  test('policy/v1beta1 PodDisruptionBudget: an empty selector keeps its meaning across versions', async () => {
+    const pdb = (v: string, name: string) => ({ apiVersion: `policy/${v}`, kind: 'PodDisruptionBudget', metadata: { name }, spec: { minAvailable: 1, selector: {} } });
+    const v1beta1 = '/apis/policy/v1beta1/namespaces/default/poddisruptionbudgets';
+    const v1 = '/apis/policy/v1/namespaces/default/poddisruptionbudgets';
+    // v1beta1's {} selects no pods: v1 reads a selector that matches none.
+    expect((await client.call('POST', v1beta1, pdb('v1beta1', 'none'))).status).toBe(201);
+    const none = (await client.call('GET', `${v1}/none`)).json;
+    expect(none.spec.selector).toEqual({ matchExpressions: [{ key: 'pdb.kubernetes.io/deprecated-v1beta1-empty-selector-match', operator: 'Exists' }] });
+    expect((await client.call('GET', `${v1beta1}/none`)).json.spec.selector).toEqual({});
+    // v1's {} selects all pods: v1beta1 reads a selector that matches all.
+    expect((await client.call('POST', v1, pdb('v1', 'all'))).status).toBe(201);
+    expect((await client.call('GET', `${v1beta1}/all`)).json.spec.selector).toEqual({ matchExpressions: [{ key: 'pdb.kubernetes.io/deprecated-v1beta1-empty-selector-match', operator: 'DoesNotExist' }] });
+    expect((await client.call('GET', `${v1}/all`)).json.spec.selector).toEqual({});
+    // An update through v1beta1 of what it read keeps the stored meaning.
+    const read = (await client.call('GET', `${v1beta1}/all`)).json;
+    read.spec.minAvailable = 2;
+    expect((await client.call('PUT', `${v1beta1}/all`, read)).status).toBe(200);
+    expect((await client.call('GET', `${v1}/all`)).json.spec).toEqual({ minAvailable: 2, selector: {} });
+    expect((await client.call('GET', `${v1beta1}?labelSelector=`)).json.items.map((i: KubeObject) => i.metadata.name).sort()).toEqual(['all', 'none']);
+    await ok(['delete', 'pdb', 'none', 'all']);
   }, 60_000);
 });

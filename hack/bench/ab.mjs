@@ -10,6 +10,7 @@
 // The report gives per workload and side the median and the minimum over the rounds (the
 // minimum is what the build costs when least disturbed), and B/A of both.
 //
+// --a-args / --b-args add replica flags to one side only (e.g. a feature off on one side).
 // --b defaults to this tree's build (packages/server/dist/src/main.js). Needs etcd on PATH.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -37,6 +38,8 @@ const LIST_ITEMS = Number(arg('list-items', '2000'));
 const ONLY = arg('only', 'create,get,get-cached,list-cached,list-paged').split(',');
 const dd = process.argv.indexOf('--');
 const REPLICA_ARGS = dd >= 0 ? process.argv.slice(dd + 1) : [];
+// Flags for one side only (split at spaces), e.g. --b-args=--enable-priority-and-fairness=false.
+const SIDE_ARGS = { A: (arg('a-args', '') ?? '').split(' ').filter(Boolean), B: (arg('b-args', '') ?? '').split(' ').filter(Boolean) };
 if (!A) {
   process.stderr.write('usage: node hack/bench/ab.mjs --a=<server main.js> [--b=<main.js>] [--rounds=5] [--batch=2000] [--only=...] [-- replica flags]\n');
   process.exit(2);
@@ -46,7 +49,7 @@ const log = (m) => process.stderr.write(`${new Date().toISOString().slice(11, 19
 async function startSide(label, main, tmp) {
   const etcdProc = await startBenchEtcd(join(tmp, `${label}-etcd`));
   const etcd = newEtcdClient([etcdProc.endpoint]);
-  const replica = await startReplica({ etcdEndpoint: etcdProc.endpoint, dataDir: join(tmp, `${label}-server`), main: resolve(main), extraArgs: REPLICA_ARGS });
+  const replica = await startReplica({ etcdEndpoint: etcdProc.endpoint, dataDir: join(tmp, `${label}-server`), main: resolve(main), extraArgs: [...REPLICA_ARGS, ...SIDE_ARGS[label]] });
   const admin = new HttpClient({ host: replica.host, port: replica.port, ca: replica.ca, token: replica.token, maxSockets: 4 });
   await admin.json('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', WORKLOAD_ROLE);
   const api = new HttpClient({ host: replica.host, port: replica.port, ca: replica.ca, clientCert: replica.clientCert, maxSockets: CONCURRENCY });
@@ -58,8 +61,8 @@ async function startSide(label, main, tmp) {
     if (res.status === 200 && JSON.parse(res.body.toString('utf8')).items.length === LIST_ITEMS) break;
     await new Promise((r) => setTimeout(r, 500));
   }
-  log(`${label}: ${main} at ${replica.url} (pid ${replica.pid})`);
-  return { label, etcd, replica, admin, api, created: 0 };
+  log(`${label}: ${main} ${SIDE_ARGS[label].join(' ')} at ${replica.url} (pid ${replica.pid})`);
+  return { label, etcd, replica, admin, api, created: 0, readable: 0 };
 }
 
 /** Deterministic pseudo-random index (mulberry32 step). */
@@ -82,6 +85,9 @@ async function batch(side, workload, round) {
   const path = `/api/v1/namespaces/${NS}/configmaps`;
   if (workload === 'create') {
     const first = side.created;
+    // Reads pick among objects of earlier batches: a resourceVersion=0 read may not see an object
+    // created a moment ago (the watch cache learns of it through its etcd watch).
+    side.readable = side.created || BATCH;
     side.created += BATCH;
     const bodies = Array.from({ length: BATCH }, (_, i) => JSON.stringify(configMapBody(NS, objectName('cm', first + i))));
     const run = await runLoad({ total: BATCH, concurrency: CONCURRENCY, timeCapMs: 120_000, op: (i) => expect200(api, 'POST', path, bodies[i]) });
@@ -90,7 +96,7 @@ async function batch(side, workload, round) {
   }
   if (workload === 'get' || workload === 'get-cached') {
     const q = workload === 'get' ? '' : '?resourceVersion=0';
-    const n = side.created;
+    const n = side.readable;
     const run = await runLoad({
       total: BATCH,
       concurrency: CONCURRENCY,
@@ -153,7 +159,7 @@ async function main() {
     await rm(tmp, { recursive: true, force: true }).catch(() => {});
   }
   const fmt = (us) => (us >= 10_000 ? `${(us / 1000).toFixed(1)} ms` : `${us.toFixed(0)} µs`);
-  const out = [`A = ${A}`, `B = ${B}`, `${ROUNDS} rounds of ${BATCH} requests (lists: ${Math.max(5, Math.round(BATCH / 100))} of ${LIST_ITEMS} items); replica flags: ${REPLICA_ARGS.join(' ') || '(default)'}`, ''];
+  const out = [`A = ${A} ${SIDE_ARGS.A.join(' ')}`, `B = ${B} ${SIDE_ARGS.B.join(' ')}`, `${ROUNDS} rounds of ${BATCH} requests (lists: ${Math.max(5, Math.round(BATCH / 100))} of ${LIST_ITEMS} items); replica flags: ${REPLICA_ARGS.join(' ') || '(default)'}`, ''];
   out.push('workload      A median   A min   B median   B min   B/A median   B/A min   per-round A | B');
   const json = {};
   for (const [w, f] of Object.entries(figures)) {

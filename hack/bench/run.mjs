@@ -24,6 +24,7 @@ import { runGet, runGetCached } from './workloads/get.mjs';
 import { runList } from './workloads/list.mjs';
 import { runWatchFanout } from './workloads/watch-fanout.mjs';
 import { runMemory } from './workloads/memory.mjs';
+import { runNoisyNeighbour } from './workloads/noisy-neighbour.mjs';
 import { setUpNoopWebhook } from './lib/webhook.mjs';
 
 const CONCURRENCY = 64;
@@ -35,6 +36,7 @@ const WORKLOADS = [
   ['get-cached', runGetCached, [['get-cached', 'ops/s', BUDGETS['get-cached']]]],
   ['list', runList, [['list-cached', 'ms', BUDGETS['list-cached']], ['list-quorum', 'ms', BUDGETS['list-quorum']], ['list-paged', 'ms', BUDGETS['list-paged']]]],
   ['watch-fanout', runWatchFanout, [['watch-fanout', 'ms (p99)', BUDGETS['watch-fanout']]]],
+  ['noisy-neighbour', runNoisyNeighbour, [['noisy-neighbour', 'ms (p99)', BUDGETS['noisy-neighbour']]]],
   ['memory', runMemory, [['memory', 'MiB', BUDGETS.memory]]],
 ];
 
@@ -86,6 +88,8 @@ async function main() {
       scale,
       concurrency: CONCURRENCY,
       api,
+      /** The admin's client, for setup beyond namespaces (service accounts, tokens). */
+      admin,
       etcd,
       /** etcd's own endpoint (its /metrics counts the ranges a workload costs). */
       etcdEndpoint: etcdProc.endpoint,

@@ -3,29 +3,31 @@
 // cluster kinds of issue 20 (Service, Endpoints, Node, Event, LimitRange, ResourceQuota,
 // events/v1 Event and discovery/v1 EndpointSlice) and of issue 31 (batch/v1 Job and CronJob,
 // policy/v1 PodDisruptionBudget, networking/v1 Ingress, IngressClass and NetworkPolicy, node/v1
-// RuntimeClass) and of issue 30 (flowcontrol v1beta2 and v1beta1) from upstream's interface files: generated.proto gives message and field
+// RuntimeClass) and of issue 30 (flowcontrol v1beta3, v1beta2 and v1beta1) from upstream's interface files: generated.proto gives message and field
 // numbers and wire types, types.go gives JSON names, pointer-ness (our `nullable` option),
 // omitempty (`json_always`), embedded inline structs (`inline`) and the list/map/patch markers. Only interface facts are carried
 // over: no upstream comment or description text is copied into the output.
 //
-// Usage (needs a checkout of github:kubernetes/api, e.g. the `fetch` tool's mirror):
-//   node hack/gen-cluster-kinds/generate.mjs /path/to/kubernetes-api-checkout
+// Usage (needs a checkout of github:kubernetes/api, e.g. the `fetch` tool's mirror, and for the
+// removed versions no longer in it (autoscaling/v2beta1) the k8s.io/api tree of a release that had
+// them, e.g. staging/src/k8s.io/api of the v1.24 reference source):
+//   node hack/gen-cluster-kinds/generate.mjs /path/to/kubernetes-api-checkout /path/to/v1.24/staging/src/k8s.io/api
 // The output is committed; CI never runs this (no network there).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
-const [apiRepo] = process.argv.slice(2);
-if (!apiRepo) {
-  console.error('usage: generate.mjs <kubernetes/api checkout or bare repo>');
+const [apiRepo, oldApiRepo] = process.argv.slice(2);
+if (!apiRepo || !oldApiRepo) {
+  console.error('usage: generate.mjs <kubernetes/api checkout or bare repo> <k8s.io/api tree of v1.24 (removed versions)>');
   process.exit(2);
 }
 const root = new URL('../../', import.meta.url).pathname;
 
-function upstreamFile(path) {
-  const direct = join(apiRepo, path);
+function upstreamFile(path, repo = apiRepo) {
+  const direct = join(repo, path);
   if (existsSync(direct)) return readFileSync(direct, 'utf8');
-  return execFileSync('git', ['--git-dir', apiRepo, 'show', `HEAD:${path}`], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  return execFileSync('git', ['--git-dir', repo, 'show', `HEAD:${path}`], { encoding: 'utf8', maxBuffer: 1 << 26 });
 }
 
 /** message name -> [{label, type, name, number}] from a generated.proto. */
@@ -47,7 +49,9 @@ function parseProto(text) {
     }
     if (!current) continue;
     const field = /^(optional|repeated)?\s*(map<[^>]+>|[\w.]+) (\w+) = (\d+);$/.exec(line);
-    if (field) current.push({ label: field[1] ?? '', type: field[2], name: field[3], number: Number(field[4]) });
+    // Older generated.proto files (v1.24) write full names without the leading dot.
+    const qualify = (t) => t.replace(/(^|[<,\s])(k8s\.io\.)/g, '$1.$2');
+    if (field) current.push({ label: field[1] ?? '', type: qualify(field[2]), name: field[3], number: Number(field[4]) });
   }
   return messages;
 }
@@ -115,11 +119,18 @@ const POLICY = { pkg: 'k8s.io.api.policy.v1', defPrefix: 'io.k8s.api.policy.v1',
 const NETWORKING = { pkg: 'k8s.io.api.networking.v1', defPrefix: 'io.k8s.api.networking.v1', dir: 'networking/v1' };
 const NODE = { pkg: 'k8s.io.api.node.v1', defPrefix: 'io.k8s.api.node.v1', dir: 'node/v1' };
 const FLOWCONTROL_V1BETA2 = { pkg: 'k8s.io.api.flowcontrol.v1beta2', defPrefix: 'io.k8s.api.flowcontrol.v1beta2', dir: 'flowcontrol/v1beta2' };
+const FLOWCONTROL_V1BETA3 = { pkg: 'k8s.io.api.flowcontrol.v1beta3', defPrefix: 'io.k8s.api.flowcontrol.v1beta3', dir: 'flowcontrol/v1beta3' };
 const FLOWCONTROL_V1BETA1 = { pkg: 'k8s.io.api.flowcontrol.v1beta1', defPrefix: 'io.k8s.api.flowcontrol.v1beta1', dir: 'flowcontrol/v1beta1' };
 const SCHEDULING = { pkg: 'k8s.io.api.scheduling.v1', defPrefix: 'io.k8s.api.scheduling.v1', dir: 'scheduling/v1' };
 const STORAGE = { pkg: 'k8s.io.api.storage.v1', defPrefix: 'io.k8s.api.storage.v1', dir: 'storage/v1' };
 const AUTOSCALING_V2 = { pkg: 'k8s.io.api.autoscaling.v2', defPrefix: 'io.k8s.api.autoscaling.v2', dir: 'autoscaling/v2' };
 const AUTOSCALING_V1 = { pkg: 'k8s.io.api.autoscaling.v1', defPrefix: 'io.k8s.api.autoscaling.v1', dir: 'autoscaling/v1' };
+// Read from the v1.24 tree (second argument): gone from the newest k8s.io/api.
+const AUTOSCALING_V2BETA1 = { pkg: 'k8s.io.api.autoscaling.v2beta1', defPrefix: 'io.k8s.api.autoscaling.v2beta1', dir: 'autoscaling/v2beta1', old: true };
+const DISCOVERY_V1BETA1 = { pkg: 'k8s.io.api.discovery.v1beta1', defPrefix: 'io.k8s.api.discovery.v1beta1', dir: 'discovery/v1beta1' };
+const APPS_V1BETA1 = { pkg: 'k8s.io.api.apps.v1beta1', defPrefix: 'io.k8s.api.apps.v1beta1', dir: 'apps/v1beta1' };
+const EXTENSIONS_V1BETA1 = { pkg: 'k8s.io.api.extensions.v1beta1', defPrefix: 'io.k8s.api.extensions.v1beta1', dir: 'extensions/v1beta1' };
+const NETWORKING_V1BETA1 = { pkg: 'k8s.io.api.networking.v1beta1', defPrefix: 'io.k8s.api.networking.v1beta1', dir: 'networking/v1beta1' };
 
 // Where the OpenAPI field shapes of each group go (one TypeScript module per entry).
 const CLUSTER_KINDS_TS = {
@@ -172,7 +183,7 @@ const groups = [
     roots: ['Ingress', 'IngressList', 'IngressClass', 'IngressClassList', 'NetworkPolicy', 'NetworkPolicyList'],
   },
   { ...NODE, out: 'proto/node-v1.proto', ts: MORE_KINDS_TS, roots: ['RuntimeClass', 'RuntimeClassList'] },
-  ...[FLOWCONTROL_V1BETA2, FLOWCONTROL_V1BETA1].map((g) => ({
+  ...[FLOWCONTROL_V1BETA3, FLOWCONTROL_V1BETA2, FLOWCONTROL_V1BETA1].map((g) => ({
     ...g,
     out: `proto/flowcontrol-${g.dir.split('/')[1]}.proto`,
     ts: FLOWCONTROL_TS,
@@ -188,6 +199,12 @@ const groups = [
   { ...AUTOSCALING_V2, out: 'proto/autoscaling-v2.proto', ts: MORE_KINDS_TS, roots: ['HorizontalPodAutoscaler', 'HorizontalPodAutoscalerList'] },
   // Scale and its parts live in autoscaling-v1.proto (gen-workload-types); this file adds the HPA.
   { ...AUTOSCALING_V1, out: 'proto/autoscaling-v1-hpa.proto', ts: MORE_KINDS_TS, roots: ['HorizontalPodAutoscaler', 'HorizontalPodAutoscalerList'] },
+  // Removed version served again through --runtime-config (SPEC 9.4): backend/serviceName/servicePort.
+  { ...NETWORKING_V1BETA1, out: 'proto/networking-v1beta1.proto', ts: MORE_KINDS_TS, roots: ['Ingress', 'IngressList', 'IngressClass', 'IngressClassList'] },
+  { ...EXTENSIONS_V1BETA1, out: 'proto/extensions-v1beta1.proto', ts: MORE_KINDS_TS, roots: ['Ingress', 'IngressList', 'NetworkPolicy', 'NetworkPolicyList', 'Deployment', 'DeploymentList', 'DaemonSet', 'DaemonSetList', 'ReplicaSet', 'ReplicaSetList'] },
+  { ...APPS_V1BETA1, out: 'proto/apps-v1beta1.proto', ts: MORE_KINDS_TS, roots: ['Deployment', 'DeploymentList', 'StatefulSet', 'StatefulSetList', 'ControllerRevision', 'ControllerRevisionList'] },
+  { ...DISCOVERY_V1BETA1, out: 'proto/discovery-v1beta1.proto', ts: MORE_KINDS_TS, roots: ['EndpointSlice', 'EndpointSliceList'] },
+  { ...AUTOSCALING_V2BETA1, out: 'proto/autoscaling-v2beta1.proto', ts: MORE_KINDS_TS, roots: ['HorizontalPodAutoscaler', 'HorizontalPodAutoscalerList'] },
 ];
 
 // Messages some .proto file here already defines (full name -> file): referenced, never emitted again.
@@ -221,14 +238,15 @@ function definitionName(fullMessage) {
 const existing = existingMessages();
 const protoByPkg = new Map();
 const goByPkg = new Map();
-for (const g of [CORE, EVENTS, DISCOVERY, BATCH, POLICY, NETWORKING, NODE, FLOWCONTROL_V1BETA2, FLOWCONTROL_V1BETA1, SCHEDULING, STORAGE, AUTOSCALING_V2, AUTOSCALING_V1]) {
-  const messages = parseProto(upstreamFile(`${g.dir}/generated.proto`));
+// Each upstream package once (several output groups may share one).
+for (const g of new Map(groups.map((group) => [group.pkg, group])).values()) {
+  const messages = parseProto(upstreamFile(`${g.dir}/generated.proto`, g.old ? oldApiRepo : apiRepo));
   for (const [name, fields] of messages) {
     const skipped = SKIPPED_FIELDS.get(`${g.pkg}.${name}`);
     if (skipped) messages.set(name, fields.filter((f) => !skipped.has(f.name)));
   }
   protoByPkg.set(g.pkg, messages);
-  goByPkg.set(g.pkg, parseGoTypes(upstreamFile(`${g.dir}/types.go`)));
+  goByPkg.set(g.pkg, parseGoTypes(upstreamFile(`${g.dir}/types.go`, g.old ? oldApiRepo : apiRepo)));
 }
 
 /** Walks from the roots through every message of the group's own package. */

@@ -22,6 +22,8 @@ export const BUDGETS = {
   'list-paged': 1.0,
   /** floor p99 over p99. */
   'watch-fanout': Number((1 / P99_OVER_FLOOR).toFixed(3)),
+  /** quiet p99 alone over quiet p99 during a list flood by another client (issue 30: within 3x). */
+  'noisy-neighbour': Number((1 / 3).toFixed(3)),
   /** JSON bytes over RSS (per worker process). */
   memory: Number((1 / RSS_OVER_JSON).toFixed(3)),
 };

@@ -203,6 +203,10 @@ function validate(o: ServerOptions): void {
   if (o.shutdownDelayDuration < 0) errors.push('--shutdown-delay-duration can not be negative value');
   if (o.maxRequestsInflight < 0) errors.push('--max-requests-inflight can not be negative value');
   if (o.maxMutatingRequestsInflight < 0) errors.push('--max-mutating-requests-inflight can not be negative value');
+  // Upstream's check: priority and fairness divides their sum among the priority levels.
+  if (o.enablePriorityAndFairness && o.maxRequestsInflight + o.maxMutatingRequestsInflight <= 0) {
+    errors.push('--max-requests-inflight plus --max-mutating-requests-inflight must be positive when --enable-priority-and-fairness is true');
+  }
   if (o.requestTimeout < 0) errors.push('--request-timeout can not be negative value');
   if (o.watchCacheHistory <= 0) errors.push('--watch-cache-history must be greater than 0');
   if (o.eventTtl < 1000) errors.push('--event-ttl must be at least 1s');

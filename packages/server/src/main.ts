@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { availableParallelism } from 'node:os';
 import { pino } from 'pino';
+import { installLeanAsyncResourceBind } from './async-resource-bind.js';
 import { isReplicaWorker, runReplicaPrimary, startReplicaWorker } from './cluster-replica.js';
 import { FlagError, formatUsage, parseFlags } from './flags.js';
 import { startServer, type RunningServer } from './start.js';
@@ -12,6 +13,8 @@ import { resolveWorkerCount } from './workers.js';
  * one worker this process becomes the replica's primary and the workers run this file again.
  */
 async function main(argv: string[]): Promise<void> {
+  // Before any HTTP/2 client request (every etcd call is one): see async-resource-bind.ts.
+  installLeanAsyncResourceBind();
   let opts;
   try {
     opts = parseFlags(argv);

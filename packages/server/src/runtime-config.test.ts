@@ -1,4 +1,4 @@
-import { parseRuntimeConfig, stabilityOf, type ServedGroupVersion } from './runtime-config.js';
+import { parseRuntimeConfig, servedGroupVersions, stabilityOf, type ServedGroupVersion } from './runtime-config.js';
 
 const served: ServedGroupVersion[] = [
   { group: '', version: 'v1', resources: ['configmaps', 'secrets'] },
@@ -52,5 +52,24 @@ describe('parseRuntimeConfig (SPEC 9.1)', () => {
     [{ 'api/all': 'maybe' }, 'invalid value of api/all: maybe'],
   ])('%j is refused', (config, message) => {
     expect(() => parseRuntimeConfig(config, served)).toThrow(message);
+  });
+});
+
+describe('a version off by default with a resource still served (storage/v1beta1)', () => {
+  const infos = [
+    { group: 'storage.k8s.io', version: 'v1beta1', resource: 'storageclasses', deprecated: {} },
+    { group: 'storage.k8s.io', version: 'v1beta1', resource: 'csistoragecapacities', deprecated: {}, servedByDefault: true },
+    { group: 'storage.k8s.io', version: 'v1', resource: 'storageclasses' },
+  ];
+  test.each([
+    [{}, { storageclasses: false, csistoragecapacities: true }],
+    [{ 'storage.k8s.io/v1beta1': 'true' }, { storageclasses: true, csistoragecapacities: true }],
+    [{ 'storage.k8s.io/v1beta1': 'false' }, { storageclasses: false, csistoragecapacities: false }],
+    [{ 'api/beta': 'false' }, { storageclasses: false, csistoragecapacities: false }],
+    [{ 'storage.k8s.io/v1beta1/csistoragecapacities': 'false' }, { storageclasses: false, csistoragecapacities: false }],
+  ])('%j', (config, expected) => {
+    const rc = parseRuntimeConfig(config, servedGroupVersions(infos));
+    expect({ storageclasses: rc.serves('storage.k8s.io', 'v1beta1', 'storageclasses'), csistoragecapacities: rc.serves('storage.k8s.io', 'v1beta1', 'csistoragecapacities') }).toEqual(expected);
+    expect(rc.serves('storage.k8s.io', 'v1', 'storageclasses')).toBe(true);
   });
 });

@@ -8,6 +8,11 @@ export interface ServedGroupVersion {
   removed?: boolean;
   /** On by default whatever the stability (early betas, e.g. flowcontrol v1beta2 and its deprecated v1beta1). */
   servedByDefault?: boolean;
+  /**
+   * Resources on by default in a version that is off by default (storage/v1beta1 CSIStorageCapacity,
+   * still served upstream, beside that version's removed kinds); a key naming the version decides for them too.
+   */
+  defaultResources?: readonly string[];
 }
 
 export type StabilityLevel = 'alpha' | 'beta' | 'ga';
@@ -53,8 +58,14 @@ export function parseRuntimeConfig(config: Readonly<Record<string, string>>, ser
   const byKey = new Map(served.map((gv) => [keyOf(gv), gv]));
   const versionOn = new Map<string, boolean>();
   for (const gv of served) versionOn.set(keyOf(gv), gv.servedByDefault === true || (!gv.removed && stabilityOf(gv.version) === 'ga'));
+  // Versions some key set (then their default resources follow the version).
+  const versionSet = new Set<string>();
   const setLevel = (level: StabilityLevel | 'all', on: boolean) => {
-    for (const gv of served) if (level === 'all' || stabilityOf(gv.version) === level) versionOn.set(keyOf(gv), on);
+    for (const gv of served) {
+      if (level !== 'all' && stabilityOf(gv.version) !== level) continue;
+      versionOn.set(keyOf(gv), on);
+      versionSet.add(keyOf(gv));
+    }
   };
   if (bools.has('api/all')) setLevel('all', bools.get('api/all')!);
   for (const level of ['ga', 'beta', 'alpha'] as const) if (bools.has(`api/${level}`)) setLevel(level, bools.get(`api/${level}`)!);
@@ -64,6 +75,7 @@ export function parseRuntimeConfig(config: Readonly<Record<string, string>>, ser
     if (/^api\/(all|ga|beta|alpha)$/.test(key)) continue;
     if (byKey.has(key)) {
       versionOn.set(key, on);
+      versionSet.add(key);
       continue;
     }
     const slash = key.lastIndexOf('/');
@@ -81,6 +93,7 @@ export function parseRuntimeConfig(config: Readonly<Record<string, string>>, ser
       const key = group === '' ? `api/${version}` : `${group}/${version}`;
       const explicit = resourceOn.get(`${key}/${resource}`);
       if (explicit !== undefined) return explicit;
+      if (!versionSet.has(key) && byKey.get(key)?.defaultResources?.includes(resource)) return true;
       return versionOn.get(key) ?? false;
     },
   };
@@ -90,7 +103,8 @@ export function parseRuntimeConfig(config: Readonly<Record<string, string>>, ser
 export function servedGroupVersions(
   infos: readonly { group: string; version: string; resource: string; deprecated?: unknown; servedByDefault?: boolean }[],
 ): ServedGroupVersion[] {
-  const out = new Map<string, { group: string; version: string; resources: string[]; removed?: boolean; servedByDefault?: boolean }>();
+  const out = new Map<string, { group: string; version: string; resources: string[]; removed?: boolean; servedByDefault?: boolean; defaultResources?: string[] }>();
+  const byDefault = new Map<string, string[]>();
   for (const i of infos) {
     const key = `${i.group}/${i.version}`;
     let gv = out.get(key);
@@ -99,6 +113,17 @@ export function servedGroupVersions(
       out.set(key, gv);
     }
     gv.resources.push(i.resource);
+    if (i.servedByDefault) byDefault.set(key, [...(byDefault.get(key) ?? []), i.resource]);
+  }
+  // A version is on by default when all its resources are; else those that are stay on alone.
+  for (const [key, gv] of out) {
+    const on = byDefault.get(key) ?? [];
+    if (on.length === gv.resources.length) gv.servedByDefault = on.length > 0 ? true : undefined;
+    else {
+      delete gv.servedByDefault;
+      if (on.length) gv.defaultResources = on;
+    }
+    if (gv.servedByDefault === undefined) delete gv.servedByDefault;
   }
   return [...out.values()];
 }

@@ -23,19 +23,21 @@ async function readIfExists(path: string): Promise<string | undefined> {
 }
 
 /**
- * The embedded default's front proxy, as kubeadm sets one up: when neither --proxy-client-cert-file
- * nor --tls-cert-file is given, a front-proxy CA and a client certificate it signed (CN
- * `front-proxy-client`) are generated once in the cert dir; the aggregator presents that
- * certificate, and unless --requestheader-client-ca-file is given this server trusts the same CA
- * for the authenticating proxy with upstream's header names (which extension API servers then read
- * from `cluster-system/extension-apiserver-authentication`). Returns the options to run with.
+ * The embedded default's front proxy, as kubeadm sets one up: when none of --proxy-client-cert-file,
+ * --tls-cert-file and --requestheader-client-ca-file is given, a front-proxy CA and a client
+ * certificate it signed (CN `front-proxy-client`) are generated once in the cert dir; the
+ * aggregator presents that certificate, and this server trusts the same CA for the authenticating
+ * proxy with upstream's header names (which extension API servers then read from
+ * `cluster-system/extension-apiserver-authentication`). Returns the options to run with.
  * Throws when only one of --proxy-client-cert-file/--proxy-client-key-file is given.
  */
 export async function withFrontProxyDefaults(opts: ServerOptions, dataDir: string): Promise<ServerOptions> {
   if (!!opts.proxyClientCertFile !== !!opts.proxyClientKeyFile) {
     throw new Error('--proxy-client-cert-file and --proxy-client-key-file must be given together');
   }
-  if (opts.proxyClientCertFile || opts.tlsCertFile || opts.devInsecureHttp) return opts;
+  // With an authenticating proxy of the operator's own (--requestheader-client-ca-file), the
+  // proxy client certificate must come from that CA too: nothing is generated, as upstream.
+  if (opts.proxyClientCertFile || opts.tlsCertFile || opts.devInsecureHttp || opts.requestheaderClientCaFile) return opts;
   const certDir = opts.certDir || join(dataDir, 'certs');
   await mkdir(certDir, { recursive: true, mode: 0o700 });
   const caFile = join(certDir, `${FRONT_PROXY_CA}.crt`);
@@ -59,15 +61,16 @@ export async function withFrontProxyDefaults(opts: ServerOptions, dataDir: strin
     await writeAtomic(keyFile, client.keyPem, 0o600);
     await writeAtomic(certFile, client.certPem, 0o644);
   }
-  const next: ServerOptions = { ...opts, proxyClientCertFile: certFile, proxyClientKeyFile: keyFile };
-  if (!opts.requestheaderClientCaFile) {
-    next.requestheaderClientCaFile = caFile;
-    next.requestheaderAllowedNames = opts.requestheaderAllowedNames.length ? opts.requestheaderAllowedNames : [FRONT_PROXY_CLIENT];
-    next.requestheaderUsernameHeaders = opts.requestheaderUsernameHeaders.length ? opts.requestheaderUsernameHeaders : ['X-Remote-User'];
-    next.requestheaderGroupHeaders = opts.requestheaderGroupHeaders.length ? opts.requestheaderGroupHeaders : ['X-Remote-Group'];
-    next.requestheaderExtraHeadersPrefix = opts.requestheaderExtraHeadersPrefix.length ? opts.requestheaderExtraHeadersPrefix : ['X-Remote-Extra-'];
-  }
-  return next;
+  return {
+    ...opts,
+    proxyClientCertFile: certFile,
+    proxyClientKeyFile: keyFile,
+    requestheaderClientCaFile: caFile,
+    requestheaderAllowedNames: opts.requestheaderAllowedNames.length ? opts.requestheaderAllowedNames : [FRONT_PROXY_CLIENT],
+    requestheaderUsernameHeaders: opts.requestheaderUsernameHeaders.length ? opts.requestheaderUsernameHeaders : ['X-Remote-User'],
+    requestheaderGroupHeaders: opts.requestheaderGroupHeaders.length ? opts.requestheaderGroupHeaders : ['X-Remote-Group'],
+    requestheaderExtraHeadersPrefix: opts.requestheaderExtraHeadersPrefix.length ? opts.requestheaderExtraHeadersPrefix : ['X-Remote-Extra-'],
+  };
 }
 
 /** What the APIService availability controller needs: the proxy client certificate, its period, the metrics registry. */

@@ -41,7 +41,7 @@ export function buildPriorityAndFairness(opts: ServerOptions, metrics: Registry,
   };
   let source: FlowControlConfigSource | undefined;
   return {
-    deps: { control, objectCount },
+    deps: { control, objectCount, metrics },
     start(registries) {
       source ??= new FlowControlConfigSource(registries, control, { apiDomain: opts.apiDomain, log: (msg, err) => logger.warn({ err, component: 'flowcontrol' }, msg) });
       return source.start();

@@ -50,7 +50,7 @@ export function mutatingWebhookAdmission(source: WebhookSource, deps: WebhookDep
       if (reinvoking) {
         if (!state) return;
         // The built-in plugins changed the object in their second round: every IfNeeded webhook runs again.
-        if (JSON.stringify(a.object ?? null) !== state.lastOutput) requireReinvoking(state);
+        if (state.previouslyInvoked.size > 0 && JSON.stringify(a.object ?? null) !== state.lastOutput) requireReinvoking(state);
       }
       const hooks = await matchingWebhooks(source.mutating, a, deps);
       if (hooks.length === 0) return;
@@ -66,7 +66,9 @@ export function mutatingWebhookAdmission(source: WebhookSource, deps: WebhookDep
         const id = `${inv.entry.configuration}/${name}`;
         if (reinvoking && !state.toReinvoke.has(id)) continue;
         checkDryRun(w, a);
-        const changed = await invoke(inv, a, deps);
+        const outcome = await invoke(inv, a, deps);
+        const changed = outcome === 'changed';
+        if (outcome === 'failed-open') annotate(a, `failed-open.mutation.webhook.admission.${deps.apiDomain}/round_${round}_index_${index}`, name);
         annotate(a, `mutation.webhook.admission.${deps.apiDomain}/round_${round}_index_${index}`, JSON.stringify({ configuration: inv.entry.configuration, webhook: name, mutated: changed }));
         if (changed) {
           requireReinvoking(state);
@@ -74,7 +76,8 @@ export function mutatingWebhookAdmission(source: WebhookSource, deps: WebhookDep
         }
         if (w.reinvocationPolicy === 'IfNeeded') state.previouslyInvoked.add(id);
       }
-      state.lastOutput = JSON.stringify(a.object ?? null);
+      // (Only IfNeeded webhooks called since the last change care whether the object changes later.)
+      if (state.previouslyInvoked.size > 0) state.lastOutput = JSON.stringify(a.object ?? null);
     },
     async validate() {},
   };
@@ -85,8 +88,8 @@ function requireReinvoking(state: ReinvokeState): void {
   state.previouslyInvoked.clear();
 }
 
-/** Calls one webhook and applies its patch; resolves whether the object changed. */
-async function invoke(inv: Invocation, a: AdmissionAttributes, deps: WebhookDeps): Promise<boolean> {
+/** Calls one webhook and applies its patch; resolves whether the object changed, or the call failed and was ignored. */
+async function invoke(inv: Invocation, a: AdmissionAttributes, deps: WebhookDeps): Promise<'changed' | 'unchanged' | 'failed-open'> {
   const w = inv.entry.webhook;
   const name = w.name ?? '';
   const started = performance.now();
@@ -99,7 +102,7 @@ async function invoke(inv: Invocation, a: AdmissionAttributes, deps: WebhookDeps
     if (!(err instanceof WebhookCallError)) throw err;
     const ignore = w.failurePolicy === 'Ignore';
     observe(!ignore, true, 500);
-    if (ignore) return false;
+    if (ignore) return 'failed-open';
     throw callFailure(name, err);
   }
   recordAnswer(a, name, answer);
@@ -109,8 +112,8 @@ async function invoke(inv: Invocation, a: AdmissionAttributes, deps: WebhookDeps
     throw denied;
   }
   observe(false, false);
-  if (answer.patch === undefined) return false;
-  return applyPatch(inv, name, a, answer.patch);
+  if (answer.patch === undefined) return 'unchanged';
+  return applyPatch(inv, name, a, answer.patch) ? 'changed' : 'unchanged';
 }
 
 const identity = (o: KubeObject) => JSON.stringify([o.apiVersion, o.kind, o.metadata?.name, o.metadata?.namespace ?? '']);
@@ -155,6 +158,7 @@ function applyPatch(inv: Invocation, name: string, a: AdmissionAttributes, patch
     if (check.decodeError) throw newInternalError(new Error(`the object patched by webhook ${JSON.stringify(name)} does not decode: ${check.decodeError.goMessage}`));
     after = check.value as unknown as KubeObject;
   }
+  if (a.operation === 'CREATE') keepSystemFields(after, a.object);
   const before = JSON.stringify(a.object);
   if (JSON.stringify(after) === before) return false;
   // The registry holds on to a.object: change it in place.
@@ -162,4 +166,17 @@ function applyPatch(inv: Invocation, name: string, a: AdmissionAttributes, patch
   for (const k of Object.keys(target)) delete target[k];
   Object.assign(target, after);
   return true;
+}
+
+/**
+ * On create, the fields the server sets (upstream sets them after mutating admission) stay the
+ * server's: a webhook cannot choose an object's uid or creation time, nor create it deleted.
+ */
+function keepSystemFields(after: KubeObject, before: KubeObject): void {
+  const m = (after.metadata ??= {});
+  const b = before.metadata ?? {};
+  for (const f of ['uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'resourceVersion'] as const) {
+    if (b[f] === undefined) delete m[f];
+    else (m as Record<string, unknown>)[f] = b[f];
+  }
 }

@@ -1,6 +1,7 @@
 import type { StatusError } from '@cluster/apimachinery';
 import type { AdmissionPlugin } from './admission.js';
 import {
+  annotate,
   callFailure,
   callWebhook,
   checkDryRun,
@@ -27,7 +28,7 @@ export function validatingWebhookAdmission(source: WebhookSource, deps: WebhookD
       const hooks = await matchingWebhooks(source.validating, a, deps);
       for (const inv of hooks) checkDryRun(inv.entry.webhook, a);
       const outcomes = await Promise.all(
-        hooks.map(async (inv): Promise<StatusError | undefined> => {
+        hooks.map(async (inv, index): Promise<StatusError | undefined> => {
           const w = inv.entry.webhook;
           const name = w.name ?? '';
           const started = performance.now();
@@ -47,7 +48,9 @@ export function validatingWebhookAdmission(source: WebhookSource, deps: WebhookD
             if (!(err instanceof WebhookCallError)) throw err;
             const ignore = w.failurePolicy === 'Ignore';
             observe(!ignore, true, 500);
-            return ignore ? undefined : callFailure(name, err);
+            if (!ignore) return callFailure(name, err);
+            annotate(a, `failed-open.validating.webhook.admission.${deps.apiDomain}/round_0_index_${index}`, name);
+            return undefined;
           }
         }),
       );

@@ -1,5 +1,6 @@
-import { Agent, request as httpsRequest } from 'node:https';
+import { Agent, request as httpsRequest, type RequestOptions } from 'node:https';
 import type { OutgoingHttpHeaders } from 'node:http';
+import { createSecureContext, type SecureContext } from 'node:tls';
 
 /** Credentials the server presents to a webhook host (from --admission-control-config-file). */
 export interface WebhookCredentials {
@@ -40,7 +41,20 @@ const MAX_RESPONSE_BYTES = 3 * 1024 * 1024;
  * gets its own. Idle connections close after a few seconds (before a webhook server would close
  * them under a request), and a request that finds its reused connection closed is sent again once.
  */
-const agent = new Agent({ keepAlive: true, maxSockets: 256, maxFreeSockets: 32, timeout: 4000, scheduling: 'lifo' });
+const agent = new Agent({ keepAlive: true, maxSockets: 256, maxFreeSockets: 256, timeout: 4000, scheduling: 'lifo' });
+
+/** TLS contexts per call target (its CA and client certificate parsed once, not per connection). */
+const contexts = new WeakMap<CallTarget, SecureContext>();
+
+function contextOf(t: CallTarget): SecureContext {
+  let ctx = contexts.get(t);
+  if (!ctx) {
+    const c = t.credentials;
+    ctx = createSecureContext({ ...(t.ca ? { ca: t.ca } : {}), ...(c?.cert && c.key ? { cert: c.cert, key: c.key } : {}) });
+    contexts.set(t, ctx);
+  }
+  return ctx;
+}
 
 /** Closes the idle connections (tests, shutdown). */
 export function closeWebhookConnections(): void {
@@ -61,19 +75,23 @@ export function postReview(t: CallTarget, body: Buffer, timeoutMs: number): Prom
     const c = t.credentials;
     if (c?.token) headers['Authorization'] = `Bearer ${c.token}`;
     else if (c?.username !== undefined) headers['Authorization'] = `Basic ${Buffer.from(`${c.username}:${c.password ?? ''}`).toString('base64')}`;
+    // ca, cert and key name the agent's pool of connections; the context is what TLS uses (the
+    // options reach tls.connect, which takes a secureContext).
+    const options: RequestOptions & { secureContext: SecureContext } = {
+      host: t.host,
+      port: t.port,
+      path: t.path,
+      method: 'POST',
+      servername: t.serverName,
+      ca: t.ca,
+      ...(c?.cert && c.key ? { cert: c.cert, key: c.key } : {}),
+      secureContext: contextOf(t),
+      agent,
+      headers,
+    };
     const send = (retry: boolean) => {
       const req = httpsRequest(
-        {
-          host: t.host,
-          port: t.port,
-          path: t.path,
-          method: 'POST',
-          servername: t.serverName,
-          ca: t.ca,
-          ...(c?.cert && c.key ? { cert: c.cert, key: c.key } : {}),
-          agent,
-          headers,
-        },
+        options,
         (res) => {
           const chunks: Buffer[] = [];
           let size = 0;

@@ -253,6 +253,8 @@ export function callFailure(name: string, e: unknown): StatusError {
   return newInternalError(new Error(`failed calling webhook ${JSON.stringify(name)}: ${(e as Error).message}`));
 }
 
+const MAX_WARNING_LENGTH = 256;
+const MAX_WARNINGS_TOTAL = 4096;
 const QUALIFIED_NAME_PART = /^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
 
 /**
@@ -263,7 +265,13 @@ const QUALIFIED_NAME_PART = /^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
 export function recordAnswer(a: AdmissionAttributes, name: string, answer: WebhookAnswer): void {
   const report = a.report;
   if (!report) return;
-  if (answer.warnings?.length) report.warnings.push(...answer.warnings.map((w) => w.replace(/[\r\n]+/g, ' ')));
+  for (const w of answer.warnings ?? []) {
+    // Upstream's limits: a warning is cut at 256 characters, and past 4,096 in all the rest are dropped.
+    const text = w.replace(/[\r\n]+/g, ' ').slice(0, MAX_WARNING_LENGTH);
+    const total = report.warnings.reduce((n, x) => n + x.length, 0);
+    if (total + text.length > MAX_WARNINGS_TOTAL) break;
+    report.warnings.push(text);
+  }
   const audit = report.audit;
   if (audit && answer.auditAnnotations) {
     for (const [k, v] of Object.entries(answer.auditAnnotations)) {

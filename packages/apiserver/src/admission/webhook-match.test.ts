@@ -2,7 +2,7 @@ import { labelSelectorFromLabelSelectorObject } from '@cluster/apimachinery';
 import type { ResourceInfo } from '../registry/resource-info.js';
 import type { RuleWithOperations, Webhook } from '../resources/admissionregistration/types.js';
 import type { AdmissionAttributes } from './admission.js';
-import { exempt, ruleMatches, webhookMatches } from './webhook-match.js';
+import { exempt, matchedResource, ruleMatches, webhookMatches, type EquivalentResource } from './webhook-match.js';
 import type { WebhookEntry } from './webhook-source.js';
 
 const info = (group: string, resource: string, namespaced = true) => ({ group, version: 'v1', resource, kind: 'X', namespaced }) as unknown as ResourceInfo;
@@ -64,5 +64,28 @@ describe('webhook selectors', () => {
     expect(await webhookMatches(e, attrs({ namespace: '', resource: info('', 'nodes', false) }), nsLabels)).toBe(true);
     const ns = attrs({ namespace: '', resource: info('', 'namespaces', false), object: { metadata: { name: 'x', labels: { team: 'b' } } } });
     expect(await webhookMatches(e, ns, nsLabels)).toBe(false);
+  });
+});
+
+describe('matchPolicy', () => {
+  const v1 = { group: 'example.com', version: 'v1', resource: 'widgets', kind: 'Widget', namespaced: true } as unknown as ResourceInfo;
+  const v2 = { ...v1, version: 'v2' } as ResourceInfo;
+  const asV1: EquivalentResource = { info: v1, to: (o) => ({ ...o, apiVersion: 'example.com/v1' }), back: (o) => ({ ...o, apiVersion: 'example.com/v2' }) };
+  const entry = (matchPolicy: string): WebhookEntry => ({
+    configuration: 'c',
+    webhook: { matchPolicy, rules: [rule({ apiGroups: ['example.com'], apiVersions: ['v1'], resources: ['widgets'] })] },
+    namespaceSelector: labelSelectorFromLabelSelectorObject({}),
+    objectSelector: labelSelectorFromLabelSelectorObject({}),
+  });
+  const equivalents = (info: ResourceInfo) => (info === v2 ? [asV1] : []);
+
+  test('a rule naming the request resource matches it as it is', () => {
+    expect(matchedResource(entry('Exact'), attrs({ resource: v1 }), equivalents)).toBeNull();
+    expect(matchedResource(entry('Equivalent'), attrs({ resource: v1 }), equivalents)).toBeNull();
+  });
+  test('Equivalent matches another version of the resource; Exact does not', () => {
+    expect(matchedResource(entry('Equivalent'), attrs({ resource: v2 }), equivalents)).toBe(asV1);
+    expect(matchedResource(entry('Exact'), attrs({ resource: v2 }), equivalents)).toBeUndefined();
+    expect(matchedResource(entry('Equivalent'), attrs({ resource: v2 }))).toBeUndefined();
   });
 });

@@ -10,6 +10,8 @@ export interface ExternalGroupVersion {
   versionPriority: number;
   /** The `resources` of the extension's APIResourceList, once fetched (absent: not yet known). */
   resources?: readonly JsonObject[];
+  /** The extension's OpenAPI v3 document of this group version, when it serves one. */
+  openApiV3?: JsonObject;
 }
 
 /** The groups of /apis: local ones in their order, external ones placed by priority. */

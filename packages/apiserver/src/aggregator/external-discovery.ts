@@ -8,8 +8,8 @@ import type { ProxyTransport } from './proxy-transport.js';
 /** Upstream's identity for the aggregator's own discovery calls. */
 const AGGREGATOR_USER = 'system:kube-aggregator';
 const FETCH_TIMEOUT_MS = 5_000;
-/** An extension's APIResourceList larger than this is not read. */
-const MAX_DISCOVERY_BYTES = 4 << 20;
+/** An extension's discovery or OpenAPI document larger than this is not read. */
+const MAX_DOCUMENT_BYTES = 16 << 20;
 
 export interface ExternalDiscoveryOptions {
   index: ApiServiceIndex;
@@ -25,10 +25,11 @@ export interface ExternalDiscoveryOptions {
  * Keeps the extensions' group versions in this replica's discovery (upstream's discovery
  * aggregation controller): the Available ones are listed at once; each one's APIResourceList is
  * fetched from the extension (as system:kube-aggregator) when its APIService changes and every
- * `refreshMs`, so aggregated discovery lists its resources. A failing fetch keeps the last list.
+ * `refreshMs`, so aggregated discovery lists its resources (and /openapi/v3 its document, when it
+ * serves one). A failing fetch keeps the last list.
  */
 export class ExternalDiscovery {
-  private readonly resources = new Map<string, { version: string; resources: readonly JsonObject[] }>();
+  private readonly resources = new Map<string, { version: string; resources: readonly JsonObject[]; openApiV3?: JsonObject }>();
   private timer?: NodeJS.Timeout;
   private pending?: NodeJS.Timeout;
   private running = false;
@@ -81,7 +82,10 @@ export class ExternalDiscovery {
           const name = svc.metadata.name ?? '';
           if (this.resources.get(name)?.version === svc.metadata.resourceVersion) return;
           try {
-            this.resources.set(name, { version: svc.metadata.resourceVersion ?? '', resources: await this.fetch(svc) });
+            const resources = await this.fetchResources(svc);
+            // The OpenAPI v3 document is optional: an extension without one is still listed.
+            const openApiV3 = await this.fetchOpenApiV3(svc).catch((err) => void this.opts.log?.(`APIService ${name}: no OpenAPI v3 document`, err));
+            this.resources.set(name, { version: svc.metadata.resourceVersion ?? '', resources, ...(openApiV3 ? { openApiV3 } : {}) });
             fetched = true;
           } catch (err) {
             this.opts.log?.(`APIService ${name}: discovery failed`, err);
@@ -113,14 +117,29 @@ export class ExternalDiscovery {
       groupPriorityMinimum: spec.groupPriorityMinimum ?? 0,
       versionPriority: spec.versionPriority ?? 0,
       ...(known ? { resources: known.resources } : {}),
+      ...(known?.openApiV3 ? { openApiV3: known.openApiV3 } : {}),
     };
   }
 
   /** GET /apis/<group>/<version> from the extension. @throws on any failure or a body that is not an APIResourceList. */
-  private async fetch(svc: ApiService): Promise<JsonObject[]> {
+  private async fetchResources(svc: ApiService): Promise<JsonObject[]> {
     const spec = svc.spec ?? {};
+    const list = (await this.get(svc, `/apis/${spec.group ?? ''}/${spec.version ?? ''}`)) as { resources?: unknown };
+    if (!Array.isArray(list.resources)) throw new Error('not an APIResourceList');
+    return list.resources.filter((r): r is JsonObject => !!r && typeof r === 'object' && !Array.isArray(r));
+  }
+
+  /** GET /openapi/v3/apis/<group>/<version> from the extension. @throws on any failure or a body that is not an OpenAPI document. */
+  private async fetchOpenApiV3(svc: ApiService): Promise<JsonObject> {
+    const spec = svc.spec ?? {};
+    const doc = await this.get(svc, `/openapi/v3/apis/${spec.group ?? ''}/${spec.version ?? ''}`);
+    if (typeof doc['openapi'] !== 'string') throw new Error('not an OpenAPI v3 document');
+    return doc;
+  }
+
+  /** A JSON object from the extension, as system:kube-aggregator. @throws on any failure, a non-200 or a body that is not a JSON object. */
+  private async get(svc: ApiService, path: string): Promise<JsonObject> {
     const target = await this.opts.transport.target(svc);
-    const path = `/apis/${spec.group ?? ''}/${spec.version ?? ''}`;
     const body = await new Promise<string>((resolve, reject) => {
       const req = this.opts.transport.request(
         target,
@@ -137,7 +156,7 @@ export class ExternalDiscovery {
           let size = 0;
           res.on('data', (c: Buffer) => {
             size += c.length;
-            if (size > MAX_DISCOVERY_BYTES) {
+            if (size > MAX_DOCUMENT_BYTES) {
               req.destroy(new Error(`${path}: answer too large`));
               return;
             }
@@ -151,8 +170,8 @@ export class ExternalDiscovery {
       req.on('error', reject);
       req.end();
     });
-    const list = JSON.parse(body) as { resources?: unknown };
-    if (!list || typeof list !== 'object' || !Array.isArray(list.resources)) throw new Error(`${path}: not an APIResourceList`);
-    return list.resources.filter((r): r is JsonObject => !!r && typeof r === 'object' && !Array.isArray(r));
+    const parsed = JSON.parse(body) as unknown;
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(`${path}: not a JSON object`);
+    return parsed as JsonObject;
   }
 }

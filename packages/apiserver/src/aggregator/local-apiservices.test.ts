@@ -37,6 +37,16 @@ describe('planLocalApiServices', () => {
     expect(plan.update[0]!.spec).toEqual({ group: 'apps', version: 'v1', groupPriorityMinimum: 17800, versionPriority: 15 });
     expect(names(plan.delete)).toEqual(['v1.old.example.io']);
   });
+
+  test('after start-up, built-in (onstart) ones are neither corrected nor removed; custom resource ones still are', () => {
+    const drifted = { ...localApiService(served[1]!, D), spec: { group: 'apps', version: 'v1', groupPriorityMinimum: 1, versionPriority: 1 } };
+    const newerReplicas = localApiService({ group: 'storage.k8s.io', version: 'v1', custom: false }, D);
+    const goneCrd = localApiService({ group: 'old.example.io', version: 'v1', custom: true }, D);
+    const plan = planLocalApiServices(served, [drifted, newerReplicas, goneCrd], D, false);
+    expect(plan.update).toEqual([]);
+    expect(names(plan.delete)).toEqual(['v1.old.example.io']);
+    expect(names(plan.create)).toEqual(['v1.', `v1.rbac.authorization.${D}`, 'v1.toys.example.io']);
+  });
 });
 
 describe('localAvailableCondition', () => {

@@ -20,10 +20,12 @@ export interface LocalApiServicePlan {
 /**
  * Upstream's autoregister decisions: every served group version has a local APIService; one
  * this server manages (the automanaged label) gets its spec back if changed, and is deleted when
- * its group version is no longer served (a CRD version removed). An APIService without the label
- * (someone registered that group version themselves) is left alone. Pure.
+ * its group version is no longer served (a CRD version removed). Built-in ones (`onstart`) are
+ * corrected and removed only in the pass at start-up (`atStart`), so replicas of different
+ * versions during an upgrade do not undo each other's. An APIService without the label (someone
+ * registered that group version themselves) is left alone. Pure.
  */
-export function planLocalApiServices(served: readonly ServedGroupVersion[], existing: readonly ApiService[], apiDomain: string): LocalApiServicePlan {
+export function planLocalApiServices(served: readonly ServedGroupVersion[], existing: readonly ApiService[], apiDomain: string, atStart = true): LocalApiServicePlan {
   const label = automanagedLabel(apiDomain);
   const desired = new Map(served.map((gv) => [`${gv.version}.${gv.group}`, localApiService(gv, apiDomain)]));
   const byName = new Map(existing.map((s) => [s.metadata.name ?? '', s]));
@@ -34,12 +36,14 @@ export function planLocalApiServices(served: readonly ServedGroupVersion[], exis
       plan.create.push(want);
       continue;
     }
-    if (!have.metadata.labels?.[label]) continue;
-    if (isDeepStrictEqual(have.spec, want.spec) && have.metadata.labels[label] === want.metadata.labels![label]) continue;
+    const managed = have.metadata.labels?.[label];
+    if (!managed || (managed === 'onstart' && !atStart)) continue;
+    if (isDeepStrictEqual(have.spec, want.spec) && managed === want.metadata.labels![label]) continue;
     plan.update.push({ ...have, metadata: { ...have.metadata, labels: { ...have.metadata.labels, ...want.metadata.labels } }, spec: want.spec });
   }
   for (const have of existing) {
-    if (have.metadata.labels?.[label] && !desired.has(have.metadata.name ?? '')) plan.delete.push(have);
+    const managed = have.metadata.labels?.[label];
+    if (managed && (managed !== 'onstart' || atStart) && !desired.has(have.metadata.name ?? '')) plan.delete.push(have);
   }
   return plan;
 }
@@ -69,7 +73,7 @@ export interface LocalApiServicesOptions {
  * crdregistration controllers, with the Local status its availability controller writes). Every
  * write is conditional, so replicas running it side by side converge. `sync` never throws.
  */
-export async function syncLocalApiServices(opts: LocalApiServicesOptions): Promise<void> {
+export async function syncLocalApiServices(opts: LocalApiServicesOptions, atStart = true): Promise<void> {
   const reg = opts.registries().byResource(apiRegistrationGroup(opts.apiDomain), 'apiservices');
   if (!reg) return;
   const log = opts.log ?? (() => {});
@@ -77,7 +81,7 @@ export async function syncLocalApiServices(opts: LocalApiServicesOptions): Promi
   const benign = (e: unknown) => isConflict(e) || isAlreadyExists(e) || isNotFound(e);
   try {
     const existing = (await reg.list('', { hasSelector: false })).items as ApiService[];
-    const plan = planLocalApiServices(opts.served(), existing, opts.apiDomain);
+    const plan = planLocalApiServices(opts.served(), existing, opts.apiDomain, atStart);
     for (const svc of plan.create) await reg.create('', svc as KubeObject, write).catch((e) => (benign(e) ? undefined : Promise.reject(e)));
     for (const svc of plan.update) await reg.update('', svc.metadata.name!, svc as KubeObject, write).catch((e) => (benign(e) ? undefined : Promise.reject(e)));
     for (const svc of plan.delete) {
@@ -109,6 +113,7 @@ export function startLocalApiServices(
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = false;
+  let passes = 0;
   const run = (): Promise<void> => {
     if (stopped) return Promise.resolve();
     if (running) {
@@ -118,7 +123,7 @@ export function startLocalApiServices(
     running = (async () => {
       do {
         again = false;
-        await syncLocalApiServices(opts);
+        await syncLocalApiServices(opts, passes++ === 0);
       } while (again && !stopped);
       running = undefined;
     })();

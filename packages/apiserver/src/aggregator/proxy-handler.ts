@@ -76,7 +76,6 @@ export function withAggregatorProxy(opts: ProxyHandlerOptions): Middleware<Reque
         else resolve();
       };
       const upstream = opts.transport.request(target, ctx.method, ctx.req.url ?? ctx.url, headers, (res: IncomingMessage) => {
-        clearTimeout(timer);
         // Too late (the deadline filter may be answering 504 now), or answered already.
         if (answered || ctx.res.headersSent || Date.now() >= deadlineAt) {
           res.destroy();
@@ -96,7 +95,10 @@ export function withAggregatorProxy(opts: ProxyHandlerOptions): Middleware<Reque
             out.once('drain', () => res.resume());
           }
         });
-        res.on('end', () => out.end());
+        res.on('end', () => {
+          clearTimeout(timer);
+          out.end();
+        });
         // The extension reset or broke off mid-answer: the client sees its stream cut, as upstream's.
         res.on('error', () => out.destroy());
         res.on('aborted', () => out.destroy());
@@ -122,13 +124,17 @@ export function withAggregatorProxy(opts: ProxyHandlerOptions): Middleware<Reque
         if (ctx.respond === false && !ctx.res.writableEnded) ctx.res.destroy();
       });
       if (timeoutMs > 0) {
+        // The deadline bounds the whole answer: before the extension's headers it is a 504;
+        // an answer still streaming then is cut (upstream's timeout filter does the same).
         timer = setTimeout(() => {
+          if (ctx.respond === false && !ctx.res.writableEnded) ctx.res.destroy();
           finish(newTimeout(DEADLINE_EXCEEDED, 0));
           upstream.destroy();
         }, timeoutMs);
       }
       // The caller leaving ends the extension's request (a watch, a slow list).
       ctx.res.once('close', () => {
+        clearTimeout(timer);
         if (!ctx.res.writableFinished) upstream.destroy();
       });
       ctx.req.on('error', () => upstream.destroy());

@@ -1,9 +1,8 @@
 import type { Middleware } from 'koa';
-import { Gauge, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import { newTooManyRequests } from '@cluster/apimachinery';
 import type { RequestState } from './state.js';
-
-const MUTATING = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
+import { inflightWatermark, MUTATING_VERBS } from './inflight-watermark.js';
 
 /**
  * The health endpoints: upstream's default flow control puts probes of /healthz, /livez and
@@ -23,40 +22,21 @@ const isHealthProbe = (method: string, path: string): boolean => method === 'GET
  * once since the previous scrape (upstream: in the last second), at least those in flight now.
  */
 export function withInflightLimit(limits: { readOnly: number; mutating: number }, registry?: Registry): Middleware<RequestState> {
-  let readOnly = 0;
-  let mutating = 0;
-  let peakReadOnly = 0;
-  let peakMutating = 0;
-  if (registry) {
-    new Gauge({
-      name: 'apiserver_current_inflight_requests',
-      help: 'Maximal number of currently used inflight request limit of this apiserver per request kind in last second.',
-      labelNames: ['request_kind'],
-      registers: [registry],
-      collect() {
-        this.set({ request_kind: 'readOnly' }, Math.max(peakReadOnly, readOnly));
-        this.set({ request_kind: 'mutating' }, Math.max(peakMutating, mutating));
-        peakReadOnly = readOnly;
-        peakMutating = mutating;
-      },
-    });
-  }
+  const inflight = inflightWatermark(registry);
   return async (ctx, next) => {
     const info = ctx.state.requestInfo;
     if (info.verb === 'watch' || (!info.isResourceRequest && isHealthProbe(ctx.method, ctx.path))) return next();
-    const isMutating = MUTATING.has(info.verb);
+    const isMutating = MUTATING_VERBS.has(info.verb);
     const limit = isMutating ? limits.mutating : limits.readOnly;
-    if (limit > 0 && (isMutating ? mutating : readOnly) >= limit) {
+    if (limit > 0 && (isMutating ? inflight.mutating : inflight.readOnly) >= limit) {
       if (ctx.state.user?.groups.includes('system:masters')) return next();
       throw newTooManyRequests('Too many requests, please try again later.', 1);
     }
-    if (isMutating) peakMutating = Math.max(peakMutating, ++mutating);
-    else peakReadOnly = Math.max(peakReadOnly, ++readOnly);
+    const leave = inflight.enter(isMutating);
     try {
       await next();
     } finally {
-      if (isMutating) mutating--;
-      else readOnly--;
+      leave();
     }
   };
 }

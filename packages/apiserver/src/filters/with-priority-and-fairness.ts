@@ -1,15 +1,19 @@
 import type { Middleware } from 'koa';
+import type { Registry } from 'prom-client';
 import { newTooManyRequests } from '@cluster/apimachinery';
 import type { UserInfo } from '../authn/user.js';
 import { RejectedRequest, type FlowControl } from '../flowcontrol/flow-control.js';
 import { estimateSeats } from '../flowcontrol/width.js';
 import type { RequestState } from './state.js';
+import { inflightWatermark, MUTATING_VERBS } from './inflight-watermark.js';
 
 /** What the filter needs: the replica's flow control and, for list seats, stored object counts. */
 export interface PriorityAndFairnessDeps {
   control: FlowControl;
   /** Objects stored of a group ('' core) and resource, when cheaply known (watch cache sizes). */
   objectCount?: (group: string, resource: string) => number | undefined;
+  /** Where apiserver_current_inflight_requests goes (as the in-flight limit publishes it). */
+  metrics?: Registry;
 }
 
 const ANONYMOUS: UserInfo = { username: 'system:anonymous', groups: ['system:unauthenticated'] };
@@ -30,6 +34,7 @@ const isHealthProbe = (method: string, path: string): boolean => method === 'GET
  */
 export function withPriorityAndFairness(deps: PriorityAndFairnessDeps): Middleware<RequestState> {
   const { control } = deps;
+  const inflight = inflightWatermark(deps.metrics);
   return async (ctx, next) => {
     const info = ctx.state.requestInfo;
     const c = control.classify(ctx.state.user ?? ANONYMOUS, info);
@@ -39,9 +44,11 @@ export function withPriorityAndFairness(deps: PriorityAndFairnessDeps): Middlewa
     if (c.level.exempt || !c.level.queueSet || (!info.isResourceRequest && isHealthProbe(ctx.method, ctx.path))) {
       if (info.verb === 'watch') return next();
       const done = control.runExempt(c);
+      const leave = inflight.enter(MUTATING_VERBS.has(info.verb));
       try {
         return await next();
       } finally {
+        leave();
         done();
       }
     }
@@ -49,12 +56,11 @@ export function withPriorityAndFairness(deps: PriorityAndFairnessDeps): Middlewa
     const seats = estimateSeats(info, count === undefined ? undefined : ctx.URL.searchParams, count);
     let ticket;
     try {
+      // A response that closes while the request still waits (the client went away, or the
+      // request deadline answered 504) takes the request out of its queue.
       const admitted = control.admit(c, seats, (cancel) => {
-        const onClose = () => {
-          if (!ctx.res.writableEnded) cancel();
-        };
-        ctx.res.once('close', onClose);
-        return () => ctx.res.off('close', onClose);
+        ctx.res.once('close', cancel);
+        return () => ctx.res.off('close', cancel);
       });
       ticket = admitted instanceof Promise ? await admitted : admitted;
     } catch (e) {
@@ -65,9 +71,11 @@ export function withPriorityAndFairness(deps: PriorityAndFairnessDeps): Middlewa
       ticket.done();
       return next();
     }
+    const leave = inflight.enter(MUTATING_VERBS.has(info.verb));
     try {
       await next();
     } finally {
+      leave();
       ticket.done();
     }
   };

@@ -1,5 +1,4 @@
 import {
-  FLOWCONTROL,
   flowControlBootstrap,
   type FlowSchema,
   type PriorityLevelConfiguration,
@@ -271,7 +270,4 @@ export class FlowControl {
     }
     return `${rows.join('\n')}\n`;
   }
-
-  /** The mandatory level names, for callers that special-case them. */
-  static readonly EXEMPT = FLOWCONTROL.exempt;
 }

@@ -1,4 +1,5 @@
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, type Registry } from 'prom-client';
+import { KeyedHistogram, seriesKey } from '../metrics/keyed-metrics.js';
 import type { LevelState } from './flow-control.js';
 
 /** The figures of one (priority level, flow schema) pair, updated in place by the request path. */
@@ -6,20 +7,22 @@ export interface Pair {
   inQueue: number;
   executing: number;
   dispatched: number;
-  waitExecuted?: ReturnType<Histogram<string>['labels']>;
-  waitRejected?: ReturnType<Histogram<string>['labels']>;
+  /** Series keys of the wait histogram, made once per pair. */
+  waitExecuted?: string;
+  waitRejected?: string;
 }
 
 /**
  * Upstream's apiserver_flowcontrol_* metrics. The per-request work is a few additions on a
  * per-(level, schema) record; the gauges and the dispatch counter are read from those records at
- * scrape time, so a request never looks up a label set (the wait histogram's children are cached).
+ * scrape time, so a request never looks up a label set (the wait histogram is a keyed one: a
+ * prom-client child would still hash its labels on every observe).
  */
 export class FlowControlMetrics {
   private readonly pairs = new Map<string, Pair>();
   private levels: LevelState[] = [];
   private readonly rejectedTotal: Counter<string>;
-  private readonly wait: Histogram<string>;
+  private readonly wait: KeyedHistogram;
 
   constructor(registry: Registry) {
     const pairs = this.pairs;
@@ -74,13 +77,12 @@ export class FlowControlMetrics {
       labelNames: ['priority_level', 'flow_schema', 'reason'],
       registers: [registry],
     });
-    this.wait = new Histogram({
-      name: 'apiserver_flowcontrol_request_wait_duration_seconds',
-      help: 'Length of time a request spent waiting in its queue',
-      labelNames: ['priority_level', 'flow_schema', 'execute'],
-      buckets: [0, 0.005, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30],
-      registers: [registry],
-    });
+    this.wait = new KeyedHistogram(
+      'apiserver_flowcontrol_request_wait_duration_seconds',
+      'Length of time a request spent waiting in its queue',
+      [0, 0.005, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30],
+      registry,
+    );
   }
 
   /** The record of a pair (one per pair, kept across configuration changes). */
@@ -98,12 +100,12 @@ export class FlowControlMetrics {
   /** A request got its seats after waiting `seconds`. */
   dispatched(p: Pair, level: string, schema: string, seconds: number): void {
     p.dispatched++;
-    (p.waitExecuted ??= this.wait.labels(level, schema, 'true')).observe(seconds);
+    this.wait.observe((p.waitExecuted ??= seriesKey([level, schema, 'true'])), () => ({ priority_level: level, flow_schema: schema, execute: 'true' }), seconds);
   }
 
   /** A queued request left without running after `seconds`. */
   waited(p: Pair, level: string, schema: string, seconds: number): void {
-    (p.waitRejected ??= this.wait.labels(level, schema, 'false')).observe(seconds);
+    this.wait.observe((p.waitRejected ??= seriesKey([level, schema, 'false'])), () => ({ priority_level: level, flow_schema: schema, execute: 'false' }), seconds);
   }
 
   rejected(level: string, schema: string, reason: string): void {

@@ -105,6 +105,8 @@ export interface OpenApiV3Set {
   index: SerializedDocument;
   /** Keyed by {@link openApiV3Path} (`api/v1`, `apis/<group>/<version>`). */
   documents: Map<string, SerializedDocument>;
+  /** The index's entries (documents of extensions are added to them). */
+  entries: OpenApiV3IndexEntry[];
 }
 
 /**
@@ -123,7 +125,7 @@ export function buildOpenApiV3(input: Omit<OpenApiV3DocumentInput, 'group' | 've
     documents.set(key, doc);
     entries.push({ group: r.group, version: r.version, hash: doc.hash });
   }
-  return { index: serializeDocument(buildOpenApiV3Index(entries)), documents };
+  return { index: serializeDocument(buildOpenApiV3Index(entries)), documents, entries };
 }
 
 function v3PathItem(p: PathSpec): JsonObject {

@@ -369,6 +369,8 @@ export class GenericRegistry {
     this.trackManagedFields(next, undefined, opts);
     const attrs = this.attrs(op, next.metadata.namespace ?? '', next.metadata.name ?? '', next, undefined, opts);
     await runMutatingAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
+    // A webhook changed the object: the strategy has the last word, as upstream prepares after admission.
+    if (attrs.reinvocation?.shouldReinvoke) this.strategy.prepareForCreate(next, { user: opts.user });
     const errs = this.strategy.validate(next);
     if (errs.length) throw newInvalid({ group: this.info.group, kind: this.info.kind }, next.metadata.name ?? '', errs);
     if (this.allocations && reservations) reservations.push(await this.allocations.reserve(next, undefined, opts.dryRun));
@@ -422,6 +424,13 @@ export class GenericRegistry {
     }
     const attrs = this.attrs('UPDATE', next.metadata.namespace ?? '', name, next, current, opts, subresourceName);
     await runMutatingAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
+    // A webhook changed the object: the strategy has the last word, as upstream prepares an update
+    // after admission (a webhook cannot change the status through the main resource, nor the
+    // rest through `status`).
+    if (attrs.reinvocation?.shouldReinvoke) {
+      if (sub) attrs.object = next = sub.merge(next, deepCopy(current));
+      else this.strategy.prepareForUpdate(next, current, { user: opts.user });
+    }
     // Mutating admission (webhooks included) runs before validation, as upstream's.
     const errs = sub ? sub.validateUpdate(next, current) : this.strategy.validateUpdate(next, current);
     if (errs.length) throw newInvalid({ group: this.info.group, kind: this.info.kind }, name, errs);
@@ -479,7 +488,12 @@ export class GenericRegistry {
 
   /** A stored object in the served form (unchanged unless the resource is stored as another). */
   private fromStorage(obj: KubeObject): KubeObject {
-    if (!this.conversion) return obj;
+    if (!this.conversion) {
+      // A removed version served again reads the current version's objects: with its own
+      // apiVersion (a patch through it, kubectl apply, checks the patched object's version).
+      const storage = this.info.storageVersion;
+      return storage && storage !== this.info.version && obj.apiVersion !== this.apiVersion() ? { ...obj, apiVersion: this.apiVersion() } : obj;
+    }
     // A fresh object: its apiVersion is this registry's (a removed version shares the conversion).
     const served = this.conversion.fromStorage(obj);
     served.apiVersion = this.apiVersion();

@@ -59,7 +59,7 @@ import { priorityClasses } from './scheduling/priorityclasses/register.js';
 import { persistentVolumes } from './core/persistentvolumes/register.js';
 import { storageResources } from './storage/register.js';
 import { componentStatuses, type ComponentProbe } from './core/componentstatuses/register.js';
-import { horizontalPodAutoscalersV1, horizontalPodAutoscalersV2 } from './autoscaling/horizontalpodautoscalers/register.js';
+import { horizontalPodAutoscalersV1, horizontalPodAutoscalersV2, horizontalPodAutoscalersV2beta1, horizontalPodAutoscalersV2beta2 } from './autoscaling/horizontalpodautoscalers/register.js';
 import { persistentVolumeClaims } from './core/persistentvolumeclaims/register.js';
 import { webhookConfigurations } from './admissionregistration/register.js';
 import { admissionRegistrationDefinitions } from './admissionregistration/schemas.js';
@@ -124,6 +124,8 @@ export function builtinResources(
     ...storageResources(apiDomain),
     horizontalPodAutoscalersV2,
     horizontalPodAutoscalersV1,
+    horizontalPodAutoscalersV2beta2,
+    horizontalPodAutoscalersV2beta1,
     componentStatuses(componentProbe),
     ...webhookConfigurations(apiDomain),
     apiServices(apiDomain),

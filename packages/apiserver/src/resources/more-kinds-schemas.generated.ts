@@ -1961,5 +1961,2016 @@ export const generatedMoreKindDefinitions: Definitions = {
       "currentReplicas",
       "desiredReplicas"
     ]
+  },
+  "io.k8s.api.networking.v1beta1.HTTPIngressPath": {
+    "type": "object",
+    "properties": {
+      "backend": {
+        "$ref": "#/definitions/io.k8s.api.networking.v1beta1.IngressBackend"
+      },
+      "path": {
+        "type": "string"
+      },
+      "pathType": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "backend"
+    ]
+  },
+  "io.k8s.api.networking.v1beta1.HTTPIngressRuleValue": {
+    "type": "object",
+    "properties": {
+      "paths": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.networking.v1beta1.HTTPIngressPath"
+        },
+        "x-kubernetes-list-type": "atomic"
+      }
+    },
+    "required": [
+      "paths"
+    ]
+  },
+  "io.k8s.api.networking.v1beta1.Ingress": {
+    "type": "object",
+    "properties": {
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/io.k8s.api.networking.v1beta1.IngressSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/io.k8s.api.networking.v1beta1.IngressStatus"
+      }
+    }
+  },
+  "io.k8s.api.networking.v1beta1.IngressBackend": {
+    "type": "object",
+    "properties": {
+      "resource": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.TypedLocalObjectReference"
+      },
+      "serviceName": {
+        "type": "string"
+      },
+      "servicePort": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.util.intstr.IntOrString"
+      }
+    }
+  },
+  "io.k8s.api.networking.v1beta1.IngressClass": {
+    "type": "object",
+    "properties": {
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/io.k8s.api.networking.v1beta1.IngressClassSpec"
+      }
+    }
+  },
+  "io.k8s.api.networking.v1beta1.IngressClassList": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.networking.v1beta1.IngressClass"
+        }
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+    },
+    "required": [
+      "items"
+    ]
+  },
+  "io.k8s.api.networking.v1beta1.IngressClassParametersReference": {
+    "type": "object",
+    "properties": {
+      "apiGroup": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      },
+      "namespace": {
+        "type": "string"
+      },
+      "scope": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "kind",
+      "name"
+    ]
+  },
+  "io.k8s.api.networking.v1beta1.IngressClassSpec": {
+    "type": "object",
+    "properties": {
+      "controller": {
+        "type": "string"
+      },
+      "parameters": {
+        "$ref": "#/definitions/io.k8s.api.networking.v1beta1.IngressClassParametersReference"
+      }
+    }
+  },
+  "io.k8s.api.networking.v1beta1.IngressList": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.networking.v1beta1.Ingress"
+        }
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+    },
+    "required": [
+      "items"
+    ]
+  },
+  "io.k8s.api.networking.v1beta1.IngressLoadBalancerIngress": {
+    "type": "object",
+    "properties": {
+      "hostname": {
+        "type": "string"
+      },
+      "ip": {
+        "type": "string"
+      },
+      "ports": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.networking.v1beta1.IngressPortStatus"
+        },
+        "x-kubernetes-list-type": "atomic"
+      }
+    }
+  },
+  "io.k8s.api.networking.v1beta1.IngressLoadBalancerStatus": {
+    "type": "object",
+    "properties": {
+      "ingress": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.networking.v1beta1.IngressLoadBalancerIngress"
+        },
+        "x-kubernetes-list-type": "atomic"
+      }
+    }
+  },
+  "io.k8s.api.networking.v1beta1.IngressPortStatus": {
+    "type": "object",
+    "properties": {
+      "error": {
+        "type": "string"
+      },
+      "port": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "protocol": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "port",
+      "protocol"
+    ]
+  },
+  "io.k8s.api.networking.v1beta1.IngressRule": {
+    "type": "object",
+    "properties": {
+      "host": {
+        "type": "string"
+      },
+      "http": {
+        "$ref": "#/definitions/io.k8s.api.networking.v1beta1.HTTPIngressRuleValue"
+      }
+    }
+  },
+  "io.k8s.api.networking.v1beta1.IngressRuleValue": {
+    "type": "object",
+    "properties": {
+      "http": {
+        "$ref": "#/definitions/io.k8s.api.networking.v1beta1.HTTPIngressRuleValue"
+      }
+    }
+  },
+  "io.k8s.api.networking.v1beta1.IngressSpec": {
+    "type": "object",
+    "properties": {
+      "backend": {
+        "$ref": "#/definitions/io.k8s.api.networking.v1beta1.IngressBackend"
+      },
+      "ingressClassName": {
+        "type": "string"
+      },
+      "rules": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.networking.v1beta1.IngressRule"
+        },
+        "x-kubernetes-list-type": "atomic"
+      },
+      "tls": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.networking.v1beta1.IngressTLS"
+        },
+        "x-kubernetes-list-type": "atomic"
+      }
+    }
+  },
+  "io.k8s.api.networking.v1beta1.IngressStatus": {
+    "type": "object",
+    "properties": {
+      "loadBalancer": {
+        "$ref": "#/definitions/io.k8s.api.networking.v1beta1.IngressLoadBalancerStatus"
+      }
+    }
+  },
+  "io.k8s.api.networking.v1beta1.IngressTLS": {
+    "type": "object",
+    "properties": {
+      "hosts": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "x-kubernetes-list-type": "atomic"
+      },
+      "secretName": {
+        "type": "string"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.DaemonSet": {
+    "type": "object",
+    "properties": {
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.DaemonSetSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.DaemonSetStatus"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.DaemonSetCondition": {
+    "type": "object",
+    "properties": {
+      "lastTransitionTime": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Time"
+      },
+      "message": {
+        "type": "string"
+      },
+      "reason": {
+        "type": "string"
+      },
+      "status": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "status",
+      "type"
+    ]
+  },
+  "io.k8s.api.extensions.v1beta1.DaemonSetList": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.DaemonSet"
+        }
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+    },
+    "required": [
+      "items"
+    ]
+  },
+  "io.k8s.api.extensions.v1beta1.DaemonSetSpec": {
+    "type": "object",
+    "properties": {
+      "minReadySeconds": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "revisionHistoryLimit": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "selector": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"
+      },
+      "template": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.PodTemplateSpec"
+      },
+      "templateGeneration": {
+        "type": "integer",
+        "format": "int64"
+      },
+      "updateStrategy": {
+        "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.DaemonSetUpdateStrategy"
+      }
+    },
+    "required": [
+      "template"
+    ]
+  },
+  "io.k8s.api.extensions.v1beta1.DaemonSetStatus": {
+    "type": "object",
+    "properties": {
+      "collisionCount": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "conditions": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.DaemonSetCondition"
+        },
+        "x-kubernetes-list-type": "map",
+        "x-kubernetes-list-map-keys": [
+          "type"
+        ],
+        "x-kubernetes-patch-strategy": "merge",
+        "x-kubernetes-patch-merge-key": "type"
+      },
+      "currentNumberScheduled": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "desiredNumberScheduled": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "numberAvailable": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "numberMisscheduled": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "numberReady": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "numberUnavailable": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "observedGeneration": {
+        "type": "integer",
+        "format": "int64"
+      },
+      "updatedNumberScheduled": {
+        "type": "integer",
+        "format": "int32"
+      }
+    },
+    "required": [
+      "currentNumberScheduled",
+      "desiredNumberScheduled",
+      "numberMisscheduled",
+      "numberReady"
+    ]
+  },
+  "io.k8s.api.extensions.v1beta1.DaemonSetUpdateStrategy": {
+    "type": "object",
+    "properties": {
+      "rollingUpdate": {
+        "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.RollingUpdateDaemonSet"
+      },
+      "type": {
+        "type": "string"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.Deployment": {
+    "type": "object",
+    "properties": {
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.DeploymentSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.DeploymentStatus"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.DeploymentCondition": {
+    "type": "object",
+    "properties": {
+      "lastTransitionTime": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Time"
+      },
+      "lastUpdateTime": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Time"
+      },
+      "message": {
+        "type": "string"
+      },
+      "reason": {
+        "type": "string"
+      },
+      "status": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "status",
+      "type"
+    ]
+  },
+  "io.k8s.api.extensions.v1beta1.DeploymentList": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.Deployment"
+        }
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+    },
+    "required": [
+      "items"
+    ]
+  },
+  "io.k8s.api.extensions.v1beta1.DeploymentSpec": {
+    "type": "object",
+    "properties": {
+      "minReadySeconds": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "paused": {
+        "type": "boolean"
+      },
+      "progressDeadlineSeconds": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "replicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "revisionHistoryLimit": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "rollbackTo": {
+        "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.RollbackConfig"
+      },
+      "selector": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"
+      },
+      "strategy": {
+        "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.DeploymentStrategy",
+        "x-kubernetes-patch-strategy": "retainKeys"
+      },
+      "template": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.PodTemplateSpec"
+      }
+    },
+    "required": [
+      "template"
+    ]
+  },
+  "io.k8s.api.extensions.v1beta1.DeploymentStatus": {
+    "type": "object",
+    "properties": {
+      "availableReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "collisionCount": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "conditions": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.DeploymentCondition"
+        },
+        "x-kubernetes-list-type": "map",
+        "x-kubernetes-list-map-keys": [
+          "type"
+        ],
+        "x-kubernetes-patch-strategy": "merge",
+        "x-kubernetes-patch-merge-key": "type"
+      },
+      "observedGeneration": {
+        "type": "integer",
+        "format": "int64"
+      },
+      "readyReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "replicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "terminatingReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "unavailableReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "updatedReplicas": {
+        "type": "integer",
+        "format": "int32"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.DeploymentStrategy": {
+    "type": "object",
+    "properties": {
+      "rollingUpdate": {
+        "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.RollingUpdateDeployment"
+      },
+      "type": {
+        "type": "string"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.HTTPIngressPath": {
+    "type": "object",
+    "properties": {
+      "backend": {
+        "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.IngressBackend"
+      },
+      "path": {
+        "type": "string"
+      },
+      "pathType": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "backend"
+    ]
+  },
+  "io.k8s.api.extensions.v1beta1.HTTPIngressRuleValue": {
+    "type": "object",
+    "properties": {
+      "paths": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.HTTPIngressPath"
+        },
+        "x-kubernetes-list-type": "atomic"
+      }
+    },
+    "required": [
+      "paths"
+    ]
+  },
+  "io.k8s.api.extensions.v1beta1.IPBlock": {
+    "type": "object",
+    "properties": {
+      "cidr": {
+        "type": "string"
+      },
+      "except": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "x-kubernetes-list-type": "atomic"
+      }
+    },
+    "required": [
+      "cidr"
+    ]
+  },
+  "io.k8s.api.extensions.v1beta1.Ingress": {
+    "type": "object",
+    "properties": {
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.IngressSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.IngressStatus"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.IngressBackend": {
+    "type": "object",
+    "properties": {
+      "resource": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.TypedLocalObjectReference"
+      },
+      "serviceName": {
+        "type": "string"
+      },
+      "servicePort": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.util.intstr.IntOrString"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.IngressList": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.Ingress"
+        }
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+    },
+    "required": [
+      "items"
+    ]
+  },
+  "io.k8s.api.extensions.v1beta1.IngressLoadBalancerIngress": {
+    "type": "object",
+    "properties": {
+      "hostname": {
+        "type": "string"
+      },
+      "ip": {
+        "type": "string"
+      },
+      "ports": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.IngressPortStatus"
+        },
+        "x-kubernetes-list-type": "atomic"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.IngressLoadBalancerStatus": {
+    "type": "object",
+    "properties": {
+      "ingress": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.IngressLoadBalancerIngress"
+        },
+        "x-kubernetes-list-type": "atomic"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.IngressPortStatus": {
+    "type": "object",
+    "properties": {
+      "error": {
+        "type": "string"
+      },
+      "port": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "protocol": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "port",
+      "protocol"
+    ]
+  },
+  "io.k8s.api.extensions.v1beta1.IngressRule": {
+    "type": "object",
+    "properties": {
+      "host": {
+        "type": "string"
+      },
+      "http": {
+        "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.HTTPIngressRuleValue"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.IngressRuleValue": {
+    "type": "object",
+    "properties": {
+      "http": {
+        "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.HTTPIngressRuleValue"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.IngressSpec": {
+    "type": "object",
+    "properties": {
+      "backend": {
+        "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.IngressBackend"
+      },
+      "ingressClassName": {
+        "type": "string"
+      },
+      "rules": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.IngressRule"
+        },
+        "x-kubernetes-list-type": "atomic"
+      },
+      "tls": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.IngressTLS"
+        },
+        "x-kubernetes-list-type": "atomic"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.IngressStatus": {
+    "type": "object",
+    "properties": {
+      "loadBalancer": {
+        "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.IngressLoadBalancerStatus"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.IngressTLS": {
+    "type": "object",
+    "properties": {
+      "hosts": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "x-kubernetes-list-type": "atomic"
+      },
+      "secretName": {
+        "type": "string"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.NetworkPolicy": {
+    "type": "object",
+    "properties": {
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.NetworkPolicySpec"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.NetworkPolicyEgressRule": {
+    "type": "object",
+    "properties": {
+      "ports": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.NetworkPolicyPort"
+        },
+        "x-kubernetes-list-type": "atomic"
+      },
+      "to": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.NetworkPolicyPeer"
+        },
+        "x-kubernetes-list-type": "atomic"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.NetworkPolicyIngressRule": {
+    "type": "object",
+    "properties": {
+      "from": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.NetworkPolicyPeer"
+        },
+        "x-kubernetes-list-type": "atomic"
+      },
+      "ports": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.NetworkPolicyPort"
+        },
+        "x-kubernetes-list-type": "atomic"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.NetworkPolicyList": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.NetworkPolicy"
+        }
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+    },
+    "required": [
+      "items"
+    ]
+  },
+  "io.k8s.api.extensions.v1beta1.NetworkPolicyPeer": {
+    "type": "object",
+    "properties": {
+      "ipBlock": {
+        "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.IPBlock"
+      },
+      "namespaceSelector": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"
+      },
+      "podSelector": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.NetworkPolicyPort": {
+    "type": "object",
+    "properties": {
+      "endPort": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "port": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.util.intstr.IntOrString"
+      },
+      "protocol": {
+        "type": "string"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.NetworkPolicySpec": {
+    "type": "object",
+    "properties": {
+      "egress": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.NetworkPolicyEgressRule"
+        },
+        "x-kubernetes-list-type": "atomic"
+      },
+      "ingress": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.NetworkPolicyIngressRule"
+        },
+        "x-kubernetes-list-type": "atomic"
+      },
+      "podSelector": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"
+      },
+      "policyTypes": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "x-kubernetes-list-type": "atomic"
+      }
+    },
+    "required": [
+      "podSelector"
+    ]
+  },
+  "io.k8s.api.extensions.v1beta1.ReplicaSet": {
+    "type": "object",
+    "properties": {
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.ReplicaSetSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.ReplicaSetStatus"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.ReplicaSetCondition": {
+    "type": "object",
+    "properties": {
+      "lastTransitionTime": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Time"
+      },
+      "message": {
+        "type": "string"
+      },
+      "reason": {
+        "type": "string"
+      },
+      "status": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "status",
+      "type"
+    ]
+  },
+  "io.k8s.api.extensions.v1beta1.ReplicaSetList": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.ReplicaSet"
+        }
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+    },
+    "required": [
+      "items"
+    ]
+  },
+  "io.k8s.api.extensions.v1beta1.ReplicaSetSpec": {
+    "type": "object",
+    "properties": {
+      "minReadySeconds": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "replicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "selector": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"
+      },
+      "template": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.PodTemplateSpec"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.ReplicaSetStatus": {
+    "type": "object",
+    "properties": {
+      "availableReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "conditions": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.extensions.v1beta1.ReplicaSetCondition"
+        },
+        "x-kubernetes-list-type": "map",
+        "x-kubernetes-list-map-keys": [
+          "type"
+        ],
+        "x-kubernetes-patch-strategy": "merge",
+        "x-kubernetes-patch-merge-key": "type"
+      },
+      "fullyLabeledReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "observedGeneration": {
+        "type": "integer",
+        "format": "int64"
+      },
+      "readyReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "replicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "terminatingReplicas": {
+        "type": "integer",
+        "format": "int32"
+      }
+    },
+    "required": [
+      "replicas"
+    ]
+  },
+  "io.k8s.api.extensions.v1beta1.RollbackConfig": {
+    "type": "object",
+    "properties": {
+      "revision": {
+        "type": "integer",
+        "format": "int64"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.RollingUpdateDaemonSet": {
+    "type": "object",
+    "properties": {
+      "maxSurge": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.util.intstr.IntOrString"
+      },
+      "maxUnavailable": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.util.intstr.IntOrString"
+      }
+    }
+  },
+  "io.k8s.api.extensions.v1beta1.RollingUpdateDeployment": {
+    "type": "object",
+    "properties": {
+      "maxSurge": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.util.intstr.IntOrString"
+      },
+      "maxUnavailable": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.util.intstr.IntOrString"
+      }
+    }
+  },
+  "io.k8s.api.apps.v1beta1.ControllerRevision": {
+    "type": "object",
+    "properties": {
+      "data": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.runtime.RawExtension"
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      },
+      "revision": {
+        "type": "integer",
+        "format": "int64"
+      }
+    },
+    "required": [
+      "data"
+    ]
+  },
+  "io.k8s.api.apps.v1beta1.ControllerRevisionList": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.apps.v1beta1.ControllerRevision"
+        }
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+    },
+    "required": [
+      "items"
+    ]
+  },
+  "io.k8s.api.apps.v1beta1.Deployment": {
+    "type": "object",
+    "properties": {
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/io.k8s.api.apps.v1beta1.DeploymentSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/io.k8s.api.apps.v1beta1.DeploymentStatus"
+      }
+    }
+  },
+  "io.k8s.api.apps.v1beta1.DeploymentCondition": {
+    "type": "object",
+    "properties": {
+      "lastTransitionTime": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Time"
+      },
+      "lastUpdateTime": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Time"
+      },
+      "message": {
+        "type": "string"
+      },
+      "reason": {
+        "type": "string"
+      },
+      "status": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string"
+      }
+    }
+  },
+  "io.k8s.api.apps.v1beta1.DeploymentList": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.apps.v1beta1.Deployment"
+        }
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+    },
+    "required": [
+      "items"
+    ]
+  },
+  "io.k8s.api.apps.v1beta1.DeploymentSpec": {
+    "type": "object",
+    "properties": {
+      "minReadySeconds": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "paused": {
+        "type": "boolean"
+      },
+      "progressDeadlineSeconds": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "replicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "revisionHistoryLimit": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "rollbackTo": {
+        "$ref": "#/definitions/io.k8s.api.apps.v1beta1.RollbackConfig"
+      },
+      "selector": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"
+      },
+      "strategy": {
+        "$ref": "#/definitions/io.k8s.api.apps.v1beta1.DeploymentStrategy",
+        "x-kubernetes-patch-strategy": "retainKeys"
+      },
+      "template": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.PodTemplateSpec"
+      }
+    },
+    "required": [
+      "template"
+    ]
+  },
+  "io.k8s.api.apps.v1beta1.DeploymentStatus": {
+    "type": "object",
+    "properties": {
+      "availableReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "collisionCount": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "conditions": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.apps.v1beta1.DeploymentCondition"
+        },
+        "x-kubernetes-list-type": "map",
+        "x-kubernetes-list-map-keys": [
+          "type"
+        ],
+        "x-kubernetes-patch-strategy": "merge",
+        "x-kubernetes-patch-merge-key": "type"
+      },
+      "observedGeneration": {
+        "type": "integer",
+        "format": "int64"
+      },
+      "readyReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "replicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "terminatingReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "unavailableReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "updatedReplicas": {
+        "type": "integer",
+        "format": "int32"
+      }
+    }
+  },
+  "io.k8s.api.apps.v1beta1.DeploymentStrategy": {
+    "type": "object",
+    "properties": {
+      "rollingUpdate": {
+        "$ref": "#/definitions/io.k8s.api.apps.v1beta1.RollingUpdateDeployment"
+      },
+      "type": {
+        "type": "string"
+      }
+    }
+  },
+  "io.k8s.api.apps.v1beta1.RollbackConfig": {
+    "type": "object",
+    "properties": {
+      "revision": {
+        "type": "integer",
+        "format": "int64"
+      }
+    }
+  },
+  "io.k8s.api.apps.v1beta1.RollingUpdateDeployment": {
+    "type": "object",
+    "properties": {
+      "maxSurge": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.util.intstr.IntOrString"
+      },
+      "maxUnavailable": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.util.intstr.IntOrString"
+      }
+    }
+  },
+  "io.k8s.api.apps.v1beta1.RollingUpdateStatefulSetStrategy": {
+    "type": "object",
+    "properties": {
+      "maxUnavailable": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.util.intstr.IntOrString"
+      },
+      "partition": {
+        "type": "integer",
+        "format": "int32"
+      }
+    }
+  },
+  "io.k8s.api.apps.v1beta1.StatefulSet": {
+    "type": "object",
+    "properties": {
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/io.k8s.api.apps.v1beta1.StatefulSetSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/io.k8s.api.apps.v1beta1.StatefulSetStatus"
+      }
+    }
+  },
+  "io.k8s.api.apps.v1beta1.StatefulSetCondition": {
+    "type": "object",
+    "properties": {
+      "lastTransitionTime": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Time"
+      },
+      "message": {
+        "type": "string"
+      },
+      "reason": {
+        "type": "string"
+      },
+      "status": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string"
+      }
+    }
+  },
+  "io.k8s.api.apps.v1beta1.StatefulSetList": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.apps.v1beta1.StatefulSet"
+        }
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+    },
+    "required": [
+      "items"
+    ]
+  },
+  "io.k8s.api.apps.v1beta1.StatefulSetOrdinals": {
+    "type": "object",
+    "properties": {
+      "start": {
+        "type": "integer",
+        "format": "int32"
+      }
+    }
+  },
+  "io.k8s.api.apps.v1beta1.StatefulSetPersistentVolumeClaimRetentionPolicy": {
+    "type": "object",
+    "properties": {
+      "whenDeleted": {
+        "type": "string"
+      },
+      "whenScaled": {
+        "type": "string"
+      }
+    }
+  },
+  "io.k8s.api.apps.v1beta1.StatefulSetSpec": {
+    "type": "object",
+    "properties": {
+      "minReadySeconds": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "ordinals": {
+        "$ref": "#/definitions/io.k8s.api.apps.v1beta1.StatefulSetOrdinals"
+      },
+      "persistentVolumeClaimRetentionPolicy": {
+        "$ref": "#/definitions/io.k8s.api.apps.v1beta1.StatefulSetPersistentVolumeClaimRetentionPolicy"
+      },
+      "podManagementPolicy": {
+        "type": "string"
+      },
+      "replicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "revisionHistoryLimit": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "selector": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"
+      },
+      "serviceName": {
+        "type": "string"
+      },
+      "template": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.PodTemplateSpec"
+      },
+      "updateStrategy": {
+        "$ref": "#/definitions/io.k8s.api.apps.v1beta1.StatefulSetUpdateStrategy"
+      },
+      "volumeClaimTemplates": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.core.v1.PersistentVolumeClaim"
+        },
+        "x-kubernetes-list-type": "atomic"
+      }
+    },
+    "required": [
+      "template"
+    ]
+  },
+  "io.k8s.api.apps.v1beta1.StatefulSetStatus": {
+    "type": "object",
+    "properties": {
+      "availableReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "collisionCount": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "conditions": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.apps.v1beta1.StatefulSetCondition"
+        },
+        "x-kubernetes-list-type": "map",
+        "x-kubernetes-list-map-keys": [
+          "type"
+        ],
+        "x-kubernetes-patch-strategy": "merge",
+        "x-kubernetes-patch-merge-key": "type"
+      },
+      "currentReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "currentRevision": {
+        "type": "string"
+      },
+      "observedGeneration": {
+        "type": "integer",
+        "format": "int64"
+      },
+      "readyReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "replicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "updateRevision": {
+        "type": "string"
+      },
+      "updatedReplicas": {
+        "type": "integer",
+        "format": "int32"
+      }
+    },
+    "required": [
+      "replicas"
+    ]
+  },
+  "io.k8s.api.apps.v1beta1.StatefulSetUpdateStrategy": {
+    "type": "object",
+    "properties": {
+      "rollingUpdate": {
+        "$ref": "#/definitions/io.k8s.api.apps.v1beta1.RollingUpdateStatefulSetStrategy"
+      },
+      "type": {
+        "type": "string"
+      }
+    }
+  },
+  "io.k8s.api.discovery.v1beta1.Endpoint": {
+    "type": "object",
+    "properties": {
+      "addresses": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "x-kubernetes-list-type": "set"
+      },
+      "conditions": {
+        "$ref": "#/definitions/io.k8s.api.discovery.v1beta1.EndpointConditions"
+      },
+      "hints": {
+        "$ref": "#/definitions/io.k8s.api.discovery.v1beta1.EndpointHints"
+      },
+      "hostname": {
+        "type": "string"
+      },
+      "nodeName": {
+        "type": "string"
+      },
+      "targetRef": {
+        "$ref": "#/definitions/io.k8s.api.core.v1.ObjectReference"
+      },
+      "topology": {
+        "type": "object",
+        "additionalProperties": {
+          "type": "string"
+        }
+      }
+    },
+    "required": [
+      "addresses"
+    ]
+  },
+  "io.k8s.api.discovery.v1beta1.EndpointConditions": {
+    "type": "object",
+    "properties": {
+      "ready": {
+        "type": "boolean"
+      },
+      "serving": {
+        "type": "boolean"
+      },
+      "terminating": {
+        "type": "boolean"
+      }
+    }
+  },
+  "io.k8s.api.discovery.v1beta1.EndpointHints": {
+    "type": "object",
+    "properties": {
+      "forNodes": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.discovery.v1beta1.ForNode"
+        },
+        "x-kubernetes-list-type": "atomic"
+      },
+      "forZones": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.discovery.v1beta1.ForZone"
+        },
+        "x-kubernetes-list-type": "atomic"
+      }
+    }
+  },
+  "io.k8s.api.discovery.v1beta1.EndpointPort": {
+    "type": "object",
+    "properties": {
+      "appProtocol": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      },
+      "port": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "protocol": {
+        "type": "string"
+      }
+    }
+  },
+  "io.k8s.api.discovery.v1beta1.EndpointSlice": {
+    "type": "object",
+    "properties": {
+      "addressType": {
+        "type": "string"
+      },
+      "endpoints": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.discovery.v1beta1.Endpoint"
+        },
+        "x-kubernetes-list-type": "atomic"
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      },
+      "ports": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.discovery.v1beta1.EndpointPort"
+        },
+        "x-kubernetes-list-type": "atomic"
+      }
+    },
+    "required": [
+      "addressType",
+      "endpoints"
+    ]
+  },
+  "io.k8s.api.discovery.v1beta1.EndpointSliceList": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.discovery.v1beta1.EndpointSlice"
+        }
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+    },
+    "required": [
+      "items"
+    ]
+  },
+  "io.k8s.api.discovery.v1beta1.ForNode": {
+    "type": "object",
+    "properties": {
+      "name": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "name"
+    ]
+  },
+  "io.k8s.api.discovery.v1beta1.ForZone": {
+    "type": "object",
+    "properties": {
+      "name": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "name"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2beta1.ContainerResourceMetricSource": {
+    "type": "object",
+    "properties": {
+      "container": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      },
+      "targetAverageUtilization": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "targetAverageValue": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity"
+      }
+    },
+    "required": [
+      "container",
+      "name"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2beta1.ContainerResourceMetricStatus": {
+    "type": "object",
+    "properties": {
+      "container": {
+        "type": "string"
+      },
+      "currentAverageUtilization": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "currentAverageValue": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity"
+      },
+      "name": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "container",
+      "currentAverageValue",
+      "name"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2beta1.CrossVersionObjectReference": {
+    "type": "object",
+    "properties": {
+      "apiVersion": {
+        "type": "string"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "kind",
+      "name"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2beta1.ExternalMetricSource": {
+    "type": "object",
+    "properties": {
+      "metricName": {
+        "type": "string"
+      },
+      "metricSelector": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"
+      },
+      "targetAverageValue": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity"
+      },
+      "targetValue": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity"
+      }
+    },
+    "required": [
+      "metricName"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2beta1.ExternalMetricStatus": {
+    "type": "object",
+    "properties": {
+      "currentAverageValue": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity"
+      },
+      "currentValue": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity"
+      },
+      "metricName": {
+        "type": "string"
+      },
+      "metricSelector": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"
+      }
+    },
+    "required": [
+      "currentValue",
+      "metricName"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2beta1.HorizontalPodAutoscaler": {
+    "type": "object",
+    "properties": {
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2beta1.HorizontalPodAutoscalerSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2beta1.HorizontalPodAutoscalerStatus"
+      }
+    }
+  },
+  "io.k8s.api.autoscaling.v2beta1.HorizontalPodAutoscalerCondition": {
+    "type": "object",
+    "properties": {
+      "lastTransitionTime": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Time"
+      },
+      "message": {
+        "type": "string"
+      },
+      "reason": {
+        "type": "string"
+      },
+      "status": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "status",
+      "type"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2beta1.HorizontalPodAutoscalerList": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.autoscaling.v2beta1.HorizontalPodAutoscaler"
+        }
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+    },
+    "required": [
+      "items"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2beta1.HorizontalPodAutoscalerSpec": {
+    "type": "object",
+    "properties": {
+      "maxReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "metrics": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.autoscaling.v2beta1.MetricSpec"
+        }
+      },
+      "minReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "scaleTargetRef": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2beta1.CrossVersionObjectReference"
+      }
+    },
+    "required": [
+      "maxReplicas",
+      "scaleTargetRef"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2beta1.HorizontalPodAutoscalerStatus": {
+    "type": "object",
+    "properties": {
+      "conditions": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.autoscaling.v2beta1.HorizontalPodAutoscalerCondition"
+        }
+      },
+      "currentMetrics": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.autoscaling.v2beta1.MetricStatus"
+        }
+      },
+      "currentReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "desiredReplicas": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "lastScaleTime": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Time"
+      },
+      "observedGeneration": {
+        "type": "integer",
+        "format": "int64"
+      }
+    },
+    "required": [
+      "currentReplicas",
+      "desiredReplicas"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2beta1.MetricSpec": {
+    "type": "object",
+    "properties": {
+      "containerResource": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2beta1.ContainerResourceMetricSource"
+      },
+      "external": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2beta1.ExternalMetricSource"
+      },
+      "object": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2beta1.ObjectMetricSource"
+      },
+      "pods": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2beta1.PodsMetricSource"
+      },
+      "resource": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2beta1.ResourceMetricSource"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "type"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2beta1.MetricStatus": {
+    "type": "object",
+    "properties": {
+      "containerResource": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2beta1.ContainerResourceMetricStatus"
+      },
+      "external": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2beta1.ExternalMetricStatus"
+      },
+      "object": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2beta1.ObjectMetricStatus"
+      },
+      "pods": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2beta1.PodsMetricStatus"
+      },
+      "resource": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2beta1.ResourceMetricStatus"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "type"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2beta1.ObjectMetricSource": {
+    "type": "object",
+    "properties": {
+      "averageValue": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity"
+      },
+      "metricName": {
+        "type": "string"
+      },
+      "selector": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"
+      },
+      "target": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2beta1.CrossVersionObjectReference"
+      },
+      "targetValue": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity"
+      }
+    },
+    "required": [
+      "metricName",
+      "target",
+      "targetValue"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2beta1.ObjectMetricStatus": {
+    "type": "object",
+    "properties": {
+      "averageValue": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity"
+      },
+      "currentValue": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity"
+      },
+      "metricName": {
+        "type": "string"
+      },
+      "selector": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"
+      },
+      "target": {
+        "$ref": "#/definitions/io.k8s.api.autoscaling.v2beta1.CrossVersionObjectReference"
+      }
+    },
+    "required": [
+      "currentValue",
+      "metricName",
+      "target"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2beta1.PodsMetricSource": {
+    "type": "object",
+    "properties": {
+      "metricName": {
+        "type": "string"
+      },
+      "selector": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"
+      },
+      "targetAverageValue": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity"
+      }
+    },
+    "required": [
+      "metricName",
+      "targetAverageValue"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2beta1.PodsMetricStatus": {
+    "type": "object",
+    "properties": {
+      "currentAverageValue": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity"
+      },
+      "metricName": {
+        "type": "string"
+      },
+      "selector": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector"
+      }
+    },
+    "required": [
+      "currentAverageValue",
+      "metricName"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2beta1.ResourceMetricSource": {
+    "type": "object",
+    "properties": {
+      "name": {
+        "type": "string"
+      },
+      "targetAverageUtilization": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "targetAverageValue": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity"
+      }
+    },
+    "required": [
+      "name"
+    ]
+  },
+  "io.k8s.api.autoscaling.v2beta1.ResourceMetricStatus": {
+    "type": "object",
+    "properties": {
+      "currentAverageUtilization": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "currentAverageValue": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.api.resource.Quantity"
+      },
+      "name": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "currentAverageValue",
+      "name"
+    ]
   }
 };

@@ -20,7 +20,19 @@ const KINDS: ReadonlyArray<[prefix: string, group: (apiDomain: string) => string
   ['io.k8s.api.storage.v1', (d) => `storage.${d}`, 'CSIDriver', 'A CSI volume driver installed in the cluster and how to talk to it.'],
   ['io.k8s.api.storage.v1', (d) => `storage.${d}`, 'CSINode', 'The CSI drivers registered on one node.'],
   ['io.k8s.api.storage.v1', (d) => `storage.${d}`, 'VolumeAttachment', 'A request to attach a volume to a node, and its outcome.'],
+  ['io.k8s.api.networking.v1beta1', networkingGroup, 'Ingress', 'Rules that route outside HTTP traffic to services (removed version).', 'v1beta1'],
+  ['io.k8s.api.networking.v1beta1', networkingGroup, 'IngressClass', 'A kind of Ingress and the controller that implements it (removed version).', 'v1beta1'],
+  ['io.k8s.api.discovery.v1beta1', (d) => `discovery.${d}`, 'EndpointSlice', 'A subset of the endpoints of a service (removed version).', 'v1beta1'],
+  ['io.k8s.api.extensions.v1beta1', () => 'extensions', 'Deployment', 'A replicated application, rolled out gradually (removed version).', 'v1beta1'],
+  ['io.k8s.api.extensions.v1beta1', () => 'extensions', 'DaemonSet', 'Runs a pod on every node (removed version).', 'v1beta1'],
+  ['io.k8s.api.extensions.v1beta1', () => 'extensions', 'ReplicaSet', 'Keeps a number of pod replicas running (removed version).', 'v1beta1'],
+  ['io.k8s.api.apps.v1beta1', () => 'apps', 'Deployment', 'A replicated application, rolled out gradually (removed version).', 'v1beta1'],
+  ['io.k8s.api.apps.v1beta1', () => 'apps', 'StatefulSet', 'Pods with stable identities and storage (removed version).', 'v1beta1'],
+  ['io.k8s.api.apps.v1beta1', () => 'apps', 'ControllerRevision', 'An immutable snapshot of state data (removed version).', 'v1beta1'],
+  ['io.k8s.api.extensions.v1beta1', () => 'extensions', 'NetworkPolicy', 'Which traffic the selected pods may send and receive (removed version).', 'v1beta1'],
+  ['io.k8s.api.extensions.v1beta1', () => 'extensions', 'Ingress', 'Rules that route outside HTTP traffic to services (removed version).', 'v1beta1'],
   ['io.k8s.api.autoscaling.v2', () => AUTOSCALING_GROUP, 'HorizontalPodAutoscaler', 'Scales a workload between replica bounds from observed metrics.', 'v2'],
+  ['io.k8s.api.autoscaling.v2beta1', () => AUTOSCALING_GROUP, 'HorizontalPodAutoscaler', 'Scales a workload from observed metrics (removed version).', 'v2beta1'],
   ['io.k8s.api.autoscaling.v1', () => AUTOSCALING_GROUP, 'HorizontalPodAutoscaler', 'Scales a workload between replica bounds from observed CPU use.'],
   ['io.k8s.api.storage.v1', (d) => `storage.${d}`, 'CSIStorageCapacity', 'Storage capacity a CSI driver reports for a topology segment and class.'],
 ];
@@ -46,5 +58,11 @@ export function moreKindDefinitions(apiDomain: string): Definitions {
     };
     defs[`${name}List`] = listSchema(name, { ...gvk, kind: `${kind}List` }, `The ${kind} objects.`);
   }
+  // autoscaling/v2beta2 (deprecated, still served) has v2's schema: its kind and list under the old names.
+  const hpa = 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler';
+  const old = 'io.k8s.api.autoscaling.v2beta2.HorizontalPodAutoscaler';
+  const oldGvk = { group: AUTOSCALING_GROUP, version: 'v2beta2', kind: 'HorizontalPodAutoscaler' };
+  defs[old] = { ...defs[hpa]!, 'x-kubernetes-group-version-kind': [oldGvk] };
+  defs[`${old}List`] = listSchema(old, { ...oldGvk, kind: 'HorizontalPodAutoscalerList' }, 'The HorizontalPodAutoscaler objects.');
   return defs;
 }

@@ -1,7 +1,16 @@
 import type { KubeObject } from '@cluster/apimachinery';
 import type { ResourceRegistration } from '../registry/registration.js';
 import type { Definitions, SchemaObject } from '../registry/resource-info.js';
+import { convertedStrategy } from './converted-strategy.js';
+import { legacyWorkloadConversion } from './apps/legacy/legacy-versions.js';
 import { csrV1beta1Strategy } from './certificates/certificatesigningrequests/strategy-v1beta1.js';
+import { pdbV1beta1ToV1, pdbV1ToV1beta1 } from './policy/poddisruptionbudgets/v1beta1-conversion.js';
+import { ingressV1beta1ToV1, ingressV1ToV1beta1 } from './networking/ingresses/v1beta1-conversion.js';
+import { ingressV1beta1Strategy } from './networking/ingresses/strategy-v1beta1.js';
+import { ingressStrategy } from './networking/ingresses/strategy.js';
+import { ingressClassStrategy } from './networking/ingressclasses/strategy.js';
+import { sliceV1beta1ToV1, sliceV1ToV1beta1 } from './discovery/endpointslices/v1beta1-conversion.js';
+import { endpointSliceV1beta1Strategy } from './discovery/endpointslices/strategy-v1beta1.js';
 import { webhookConfigurationStrategy } from './admissionregistration/strategy.js';
 
 /**
@@ -12,6 +21,8 @@ import { webhookConfigurationStrategy } from './admissionregistration/strategy.j
  */
 interface RemovedVersion {
   prefix: string;
+  /** Set for upstream's groups without the API domain (`batch`, `policy`, `autoscaling`). */
+  bare?: boolean;
   version: string;
   deprecatedRelease: string;
   removedRelease: string;
@@ -19,7 +30,20 @@ interface RemovedVersion {
   convertIn?: (body: KubeObject) => KubeObject;
   convertOut?: (answer: KubeObject) => KubeObject;
   /** The old version's own behaviour (defaults, validation), when it differs from the current one. */
-  strategy?: (apiDomain: string, resource: string) => ResourceRegistration['strategy'];
+  strategy?: (apiDomain: string, resource: string, current: ResourceRegistration['strategy']) => ResourceRegistration['strategy'];
+  /**
+   * Conversion of stored objects when the old version reads some values differently (policy/v1beta1
+   * PodDisruptionBudget's empty selector): old form -> current (stored) form and back. Neither may
+   * change its argument.
+   */
+  stored?: { toCurrent(obj: KubeObject, apiVersion: string): KubeObject; fromCurrent(obj: KubeObject, apiVersion: string): KubeObject };
+  /**
+   * Group prefix of the current version when the kind moved groups (extensions/v1beta1 Ingress is
+   * networking's); needs `stored`, since objects are kept under the current group.
+   */
+  currentPrefix?: string;
+  /** Set when the current group is one of upstream's bare ones (extensions/v1beta1 workloads are `apps`). */
+  currentBare?: boolean;
 }
 
 /** authorization/v1beta1's SubjectAccessReviewSpec names the groups `group`; v1 `groups`. */
@@ -52,6 +76,88 @@ const REMOVED: readonly RemovedVersion[] = [
   { prefix: 'authentication', version: 'v1beta1', deprecatedRelease: '1.19', removedRelease: '1.22', resources: ['tokenreviews'] },
   { prefix: 'apiregistration', version: 'v1beta1', deprecatedRelease: '1.19', removedRelease: '1.22', resources: ['apiservices'] },
   { prefix: 'events', version: 'v1beta1', deprecatedRelease: '1.22', removedRelease: '1.25', resources: ['events'] },
+  // Kinds whose old version has the current one's schema and defaults (issue 31).
+  { prefix: 'batch', bare: true, version: 'v1beta1', deprecatedRelease: '1.21', removedRelease: '1.25', resources: ['cronjobs'] },
+  {
+    prefix: 'apps',
+    bare: true,
+    version: 'v1beta1',
+    deprecatedRelease: '1.8',
+    removedRelease: '1.16',
+    resources: ['deployments', 'statefulsets', 'controllerrevisions'],
+    strategy: (_apiDomain, resource, current) => convertedStrategy(current, legacyWorkloadConversion('apps', resource)),
+    stored: { toCurrent: (obj, apiVersion) => ({ ...obj, apiVersion }), fromCurrent: (obj, apiVersion) => ({ ...obj, apiVersion }) },
+  },
+  {
+    prefix: 'extensions',
+    bare: true,
+    currentPrefix: 'apps',
+    currentBare: true,
+    version: 'v1beta1',
+    deprecatedRelease: '1.8',
+    removedRelease: '1.16',
+    resources: ['deployments', 'daemonsets', 'replicasets'],
+    strategy: (_apiDomain, resource, current) => convertedStrategy(current, legacyWorkloadConversion('extensions', resource)),
+    stored: { toCurrent: (obj, apiVersion) => ({ ...obj, apiVersion }), fromCurrent: (obj, apiVersion) => ({ ...obj, apiVersion }) },
+  },
+  // apps/v1beta2 has apps/v1's schema and defaults (selector required and immutable already).
+  { prefix: 'apps', bare: true, version: 'v1beta2', deprecatedRelease: '1.9', removedRelease: '1.16', resources: ['deployments', 'replicasets', 'statefulsets', 'daemonsets', 'controllerrevisions'] },
+  {
+    prefix: 'discovery',
+    version: 'v1beta1',
+    deprecatedRelease: '1.21',
+    removedRelease: '1.25',
+    resources: ['endpointslices'],
+    strategy: (apiDomain) => endpointSliceV1beta1Strategy(apiDomain) as ResourceRegistration['strategy'],
+    stored: { toCurrent: sliceV1beta1ToV1, fromCurrent: sliceV1ToV1beta1 },
+  },
+  {
+    prefix: 'extensions',
+    bare: true,
+    currentPrefix: 'networking',
+    version: 'v1beta1',
+    deprecatedRelease: '1.14',
+    removedRelease: '1.22',
+    resources: ['ingresses'],
+    strategy: (apiDomain) => ingressV1beta1Strategy(ingressStrategy as unknown as ResourceRegistration['strategy'], 'extensions/v1beta1', `networking.${apiDomain}/v1`) as ResourceRegistration['strategy'],
+    stored: { toCurrent: ingressV1beta1ToV1, fromCurrent: ingressV1ToV1beta1 },
+  },
+  {
+    prefix: 'extensions',
+    bare: true,
+    currentPrefix: 'networking',
+    version: 'v1beta1',
+    deprecatedRelease: '1.9',
+    removedRelease: '1.16',
+    resources: ['networkpolicies'],
+    // The same schema in another group: only the apiVersion changes.
+    stored: { toCurrent: (obj, apiVersion) => ({ ...obj, apiVersion }), fromCurrent: (obj, apiVersion) => ({ ...obj, apiVersion }) },
+  },
+  {
+    prefix: 'networking',
+    version: 'v1beta1',
+    deprecatedRelease: '1.19',
+    removedRelease: '1.22',
+    resources: ['ingresses', 'ingressclasses'],
+    strategy: (apiDomain, resource) =>
+      resource === 'ingresses'
+        ? (ingressV1beta1Strategy(ingressStrategy as unknown as ResourceRegistration['strategy'], `networking.${apiDomain}/v1beta1`, `networking.${apiDomain}/v1`) as ResourceRegistration['strategy'])
+        : (ingressClassStrategy as ResourceRegistration['strategy']),
+    stored: { toCurrent: ingressV1beta1ToV1, fromCurrent: ingressV1ToV1beta1 },
+  },
+  {
+    prefix: 'policy',
+    bare: true,
+    version: 'v1beta1',
+    deprecatedRelease: '1.21',
+    removedRelease: '1.25',
+    resources: ['poddisruptionbudgets'],
+    stored: { toCurrent: pdbV1beta1ToV1, fromCurrent: pdbV1ToV1beta1 },
+  },
+  { prefix: 'node', version: 'v1beta1', deprecatedRelease: '1.22', removedRelease: '1.25', resources: ['runtimeclasses'] },
+  { prefix: 'scheduling', version: 'v1beta1', deprecatedRelease: '1.14', removedRelease: '1.22', resources: ['priorityclasses'] },
+  { prefix: 'storage', version: 'v1beta1', deprecatedRelease: '1.19', removedRelease: '1.22', resources: ['storageclasses', 'volumeattachments', 'csidrivers'] },
+  { prefix: 'storage', version: 'v1beta1', deprecatedRelease: '1.17', removedRelease: '1.22', resources: ['csinodes'] },
   {
     prefix: 'authorization',
     version: 'v1beta1',
@@ -62,6 +168,9 @@ const REMOVED: readonly RemovedVersion[] = [
     convertOut: (answer) => renameField(answer, 'groups', 'group'),
   },
 ];
+
+/** `io.k8s.api.networking.v1beta1.Ingress` -> `io.k8s.api.extensions.v1beta1.Ingress` for a kind that moved groups. */
+const movedDefinitionName = (name: string, rv: RemovedVersion) => (rv.currentPrefix ? name.replace(`.${rv.currentPrefix}.`, `.${rv.prefix}.`) : name);
 
 /** `io.k8s.api.rbac.v1.Role` -> `io.k8s.api.rbac.v1beta1.Role`. */
 const oldDefinitionName = (name: string, version: string) => name.replace(/\.v1\.([A-Za-z]+)$/, `.${version}.$1`);
@@ -75,22 +184,35 @@ const oldDefinitionName = (name: string, version: string) => name.replace(/\.v1\
 export function removedVersionRegistrations(apiDomain: string, current: readonly ResourceRegistration[]): ResourceRegistration[] {
   const out: ResourceRegistration[] = [];
   for (const rv of REMOVED) {
-    const group = `${rv.prefix}.${apiDomain}`;
+    const group = rv.bare ? rv.prefix : `${rv.prefix}.${apiDomain}`;
+    const currentGroup = rv.currentPrefix ? (rv.currentBare ? rv.currentPrefix : `${rv.currentPrefix}.${apiDomain}`) : group;
     for (const reg of current) {
-      if (reg.info.group !== group || reg.info.version !== 'v1' || !rv.resources.includes(reg.info.resource)) continue;
+      if (reg.info.group !== currentGroup || reg.info.version !== 'v1' || !rv.resources.includes(reg.info.resource)) continue;
       const info = {
         ...reg.info,
+        group,
         version: rv.version,
         storageVersion: reg.virtual ? undefined : 'v1',
-        definitionName: oldDefinitionName(reg.info.definitionName, rv.version),
-        deprecated: { deprecatedRelease: rv.deprecatedRelease, removedRelease: rv.removedRelease, replacementApiVersion: `${group}/v1` },
+        definitionName: movedDefinitionName(oldDefinitionName(reg.info.definitionName, rv.version), rv),
+        deprecated: { deprecatedRelease: rv.deprecatedRelease, removedRelease: rv.removedRelease, replacementApiVersion: `${currentGroup}/v1` },
         // Subresources of other kinds (serviceaccounts/token) stay with their own versions.
         subresources: reg.info.subresources,
       };
       const virtual = reg.virtual;
+      const stored = rv.stored;
       out.push({
         ...reg,
-        ...(rv.strategy ? { strategy: rv.strategy(apiDomain, reg.info.resource) } : {}),
+        ...(rv.strategy ? { strategy: rv.strategy(apiDomain, reg.info.resource, reg.strategy) } : {}),
+        ...(stored
+          ? {
+              storedAs: {
+                group: currentGroup,
+                resource: reg.info.resource,
+                toStorage: (obj: KubeObject) => stored.toCurrent(obj, `${currentGroup}/v1`),
+                fromStorage: (obj: KubeObject) => stored.fromCurrent(obj, `${group}/${rv.version}`),
+              },
+            }
+          : {}),
         info,
         virtual: virtual && {
           async create(req, body) {
@@ -113,7 +235,9 @@ export function removedVersionDefinitions(apiDomain: string, registrations: read
   const out: Definitions = {};
   for (const reg of registrations) {
     if (!reg.info.deprecated) continue;
-    const currentName = reg.info.definitionName.replace(/\.v1beta1\.([A-Za-z]+)$/, '.v1.$1');
+    // Old versions with their own schema (networking/v1beta1 Ingress) are defined already.
+    if (defs[reg.info.definitionName]) continue;
+    const currentName = reg.info.definitionName.replace(/\.v1beta\d+\.([A-Za-z]+)$/, '.v1.$1');
     const source = defs[currentName];
     if (!source) continue;
     const gvk = (kind: string) => [{ group: reg.info.group, kind, version: reg.info.version }];

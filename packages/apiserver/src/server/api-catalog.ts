@@ -30,7 +30,7 @@ import {
   versionInfo,
   type BuildInfo,
 } from '../discovery/index.js';
-import { buildOpenApiV2, buildOpenApiV3, serializeDocument, type OpenApiV3Set, type SerializedDocument } from '../openapi/index.js';
+import { buildOpenApiV2, buildOpenApiV3, buildOpenApiV3Index, openApiV3Path, serializeDocument, type OpenApiV3Set, type SerializedDocument } from '../openapi/index.js';
 import { OpenApiV2Forms } from '../openapi/v2-forms.js';
 import type { RegistrySet } from '../registry/registry-set.js';
 import type { KindSchemas } from '../registry/registry-types.js';
@@ -63,6 +63,8 @@ export class ApiCatalog {
   /** Aggregated discovery (apidiscovery/v2) of /api and /apis. */
   private aggregated = new Map<string, SerializedDocument>();
   private openApiV3!: OpenApiV3Set;
+  /** The v3 documents of the resources served here; extensions' documents are added to a copy. */
+  private localOpenApiV3!: OpenApiV3Set;
   /** The /openapi/v2 document of the current build, and its Protobuf form once a client asked for it. */
   private openApiV2!: OpenApiV2Forms;
   private kindSchemas = new Map<string, KindSchemas>();
@@ -109,7 +111,8 @@ export class ApiCatalog {
     const gitVersion = serverGitVersion(this.buildInfo);
     // Custom resources' definitions in their v2 form (upstream's CRD builder for V2).
     const openApiV2 = buildOpenApiV2({ ...opts, definitions: this.definitionsV2, version: { gitVersion } });
-    this.openApiV3 = buildOpenApiV3({ ...opts, versionInfo: { gitVersion } });
+    this.localOpenApiV3 = buildOpenApiV3({ ...opts, versionInfo: { gitVersion } });
+    this.openApiV3 = withExternalOpenApiV3(this.localOpenApiV3, this.external);
     this.openApiV2 = new OpenApiV2Forms(openApiV2);
     this.served = [];
     const seen = new Set<string>();
@@ -169,6 +172,7 @@ export class ApiCatalog {
    */
   setExternalGroupVersions(external: readonly ExternalGroupVersion[]): void {
     this.external = external;
+    this.openApiV3 = withExternalOpenApiV3(this.localOpenApiV3, external);
     this.buildDiscovery([...this.registrations, ...this.custom].map((r) => r.info), (doc) => serializeDocument(doc));
   }
 
@@ -284,6 +288,23 @@ export class ApiCatalog {
   get domain(): string {
     return this.apiDomain;
   }
+}
+
+/**
+ * The /openapi/v3 set with the documents extensions serve for their available group versions
+ * added (a group version served here keeps its own document). Returns a new set.
+ */
+function withExternalOpenApiV3(local: OpenApiV3Set, external: readonly ExternalGroupVersion[]): OpenApiV3Set {
+  const withDocs = external.filter((e) => e.openApiV3 && !local.documents.has(openApiV3Path(e.group, e.version)));
+  if (withDocs.length === 0) return local;
+  const documents = new Map(local.documents);
+  const entries = [...local.entries];
+  for (const e of withDocs) {
+    const doc = serializeDocument(e.openApiV3!);
+    documents.set(openApiV3Path(e.group, e.version), doc);
+    entries.push({ group: e.group, version: e.version, hash: doc.hash });
+  }
+  return { index: serializeDocument(buildOpenApiV3Index(entries)), documents, entries };
 }
 
 /**

@@ -132,10 +132,13 @@ export class ApiClient {
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => {
           pending += chunk;
+          // One pass over the chunk's lines (a server flush carries many events): the rest is
+          // cut off once, not after every line.
+          let start = 0;
           let nl;
-          while ((nl = pending.indexOf('\n')) >= 0) {
-            const line = pending.slice(0, nl).trim();
-            pending = pending.slice(nl + 1);
+          while ((nl = pending.indexOf('\n', start)) >= 0) {
+            const line = pending.slice(start, nl).trim();
+            start = nl + 1;
             if (!line) continue;
             try {
               onEvent(JSON.parse(line) as WatchEvent);
@@ -144,6 +147,7 @@ export class ApiClient {
               return;
             }
           }
+          if (start > 0) pending = pending.slice(start);
         });
         res.on('end', () => resolve());
         res.on('error', (err) => (signal.aborted ? resolve() : reject(err)));

@@ -39,6 +39,10 @@ export async function runFlowControlKeeper(ctx: ControllerContext, signal: Abort
       try {
         if (w.op === 'create') await ctx.client.create(collection, w.object);
         else if (w.op === 'update') await ctx.client.update(`${collection}/${name}`, w.object);
+        else if (w.op === 'delete') {
+          const { uid, resourceVersion } = w.object.metadata;
+          await ctx.client.delete(`${collection}/${name}`, { preconditions: { ...(uid ? { uid } : {}), ...(resourceVersion ? { resourceVersion } : {}) } });
+        }
         else await ctx.client.update(`${collection}/${name}/status`, w.object);
         ctx.logger.info({ resource: w.resource, name: w.object.metadata.name, op: w.op }, 'flow-control configuration written');
       } catch (e) {

@@ -64,4 +64,33 @@ describe('flow-control configuration keeper', () => {
     expect(again).toHaveLength(1);
     expect(again[0]).toMatchObject({ op: 'status', object: { status: { conditions: [{ type: 'Dangling', status: 'False', reason: 'Found' }] } } });
   });
+
+  test('an unannotated suggested object changed since creation is annotated "false" and keeps its spec', () => {
+    const levels = allLevels();
+    const low = levels.find((l) => l.metadata.name === 'workload-low')!;
+    low.metadata.annotations = {};
+    low.metadata.generation = 3;
+    low.spec!.limited!.assuredConcurrencyShares = 3;
+    const writes = plan(allSchemas(), levels);
+    expect(writes.map((w) => [w.op, w.object.metadata.name, w.object.metadata.annotations])).toEqual([['update', 'workload-low', { 'apf.kubernetes.io/autoupdate-spec': 'false' }]]);
+    expect((writes[0]!.object as PriorityLevelConfiguration).spec!.limited!.assuredConcurrencyShares).toBe(3);
+  });
+
+  test('objects annotated "true" that the bootstrap does not know are deleted; unannotated ones stay', () => {
+    const stale = stored({ metadata: { name: 'old-level', annotations: { 'apf.kubernetes.io/autoupdate-spec': 'true' } }, spec: { type: 'Limited', limited: { assuredConcurrencyShares: 1, limitResponse: { type: 'Reject' } } } } as PriorityLevelConfiguration);
+    const mine = stored({ metadata: { name: 'my-level' }, spec: { type: 'Limited', limited: { assuredConcurrencyShares: 1, limitResponse: { type: 'Reject' } } } } as PriorityLevelConfiguration);
+    const user: FlowSchema = {
+      metadata: { name: 'uses-old', uid: 'x' },
+      spec: { priorityLevelConfiguration: { name: 'old-level' }, matchingPrecedence: 100 },
+      status: { conditions: [{ type: 'Dangling', status: 'False', reason: 'Found', message: 'This FlowSchema references the PriorityLevelConfiguration object named "old-level" and it exists', lastTransitionTime: 't0' }] },
+    };
+    const staleSchema = stored({ metadata: { name: 'old-schema', annotations: { 'apf.kubernetes.io/autoupdate-spec': 'true' } }, spec: { priorityLevelConfiguration: { name: 'nope' }, matchingPrecedence: 100 } } as FlowSchema);
+    const writes = plan([...allSchemas(), user, staleSchema], [...allLevels(), stale, mine]);
+    expect(writes.map((w) => [w.op, w.resource, w.object.metadata.name])).toEqual([
+      ['delete', 'prioritylevelconfigurations', 'old-level'],
+      ['delete', 'flowschemas', 'old-schema'],
+      ['status', 'flowschemas', 'uses-old'],
+    ]);
+    expect(writes[2]).toMatchObject({ object: { status: { conditions: [{ type: 'Dangling', status: 'True' }] } } });
+  });
 });

@@ -10,9 +10,12 @@ import {
 
 export type FlowControlResource = 'flowschemas' | 'prioritylevelconfigurations';
 
-/** One write the keeper makes: create a missing object, update a spec, or update a schema's status. */
+/**
+ * One write the keeper makes: create a missing object, update a spec (or only the annotation),
+ * update a schema's status, or delete an object it no longer suggests.
+ */
 export interface KeeperWrite {
-  op: 'create' | 'update' | 'status';
+  op: 'create' | 'update' | 'status' | 'delete';
   resource: FlowControlResource;
   object: KubeObject;
 }
@@ -41,7 +44,13 @@ type WithSpec = KubeObject & { spec?: unknown };
 function ensure(resource: FlowControlResource, wanted: WithSpec, current: WithSpec | undefined, mandatory: boolean, kind: string, apiVersion: string): KeeperWrite | undefined {
   if (!current) return { op: 'create', resource, object: { apiVersion, kind, ...structuredClone(wanted) } as KubeObject };
   // Mandatory objects are always kept as the bootstrap says; suggested ones while they auto-update.
-  if (!mandatory && !autoUpdates(current)) return undefined;
+  if (!mandatory && !autoUpdates(current)) {
+    // An operator's change without the annotation: record that the keeper leaves it alone.
+    if (current.metadata.annotations?.[FLOWCONTROL.autoUpdateAnnotation] !== undefined) return undefined;
+    const object = structuredClone(current);
+    object.metadata.annotations = { ...object.metadata.annotations, [FLOWCONTROL.autoUpdateAnnotation]: 'false' };
+    return { op: 'update', resource, object };
+  }
   const annotated = current.metadata.annotations?.[FLOWCONTROL.autoUpdateAnnotation] === 'true';
   if (annotated && semanticallyEqual(current.spec, wanted.spec)) return undefined;
   const object = structuredClone(current) as WithSpec;
@@ -58,12 +67,17 @@ export function danglingCondition(fs: FlowSchema, levelExists: boolean): Omit<Fl
     : { type: FLOWCONTROL.conditionDangling, status: 'True', reason: 'NotFound', message: `This FlowSchema references the PriorityLevelConfiguration object named "${name}" but there is no such object` };
 }
 
+/** True when the annotation explicitly asks for automatic updates (upstream deletes such objects it does not know). */
+const annotatedTrue = (obj: KubeObject) => obj.metadata.annotations?.[FLOWCONTROL.autoUpdateAnnotation]?.toLowerCase() === 'true';
+
 /**
- * The writes that bring the stored configuration to what the bootstrap asks: missing mandatory
- * and suggested objects created (annotated to auto-update), drifted specs restored where the
- * annotation allows it, and each flow schema's Dangling condition set from whether its level
- * exists (counting the levels about to be created). Suggested objects an operator opted out of
- * (annotation "false") are left alone, and nothing is deleted. Pure.
+ * The writes that bring the stored configuration to what the bootstrap asks (upstream's
+ * configuration ensurer): missing mandatory and suggested objects created (annotated to
+ * auto-update); mandatory specs always restored; suggested specs restored while they auto-update
+ * (an unannotated one changed since its creation is annotated "false" and left alone); objects
+ * annotated "true" that the bootstrap does not know deleted; and each remaining flow schema's
+ * Dangling condition set from whether its level exists (counting the levels about to be created,
+ * not those about to be deleted). Pure.
  */
 export function planFlowControlWrites(input: KeeperInput, apiVersion: string): KeeperWrite[] {
   const { bootstrap: b } = input;
@@ -71,6 +85,19 @@ export function planFlowControlWrites(input: KeeperInput, apiVersion: string): K
   const pls = new Map(input.priorityLevels.map((p) => [p.metadata.name ?? '', p]));
   const fss = new Map(input.flowSchemas.map((f) => [f.metadata.name ?? '', f]));
   const levelNames = new Set(pls.keys());
+  const knownLevels = new Set([...b.mandatoryPriorityLevels, ...b.suggestedPriorityLevels].map((o) => o.metadata.name!));
+  const knownSchemas = new Set([...b.mandatoryFlowSchemas, ...b.suggestedFlowSchemas].map((o) => o.metadata.name!));
+  const deleted = new Set<KubeObject>();
+  for (const pl of input.priorityLevels) {
+    if (knownLevels.has(pl.metadata.name ?? '') || !annotatedTrue(pl)) continue;
+    writes.push({ op: 'delete', resource: 'prioritylevelconfigurations', object: pl });
+    levelNames.delete(pl.metadata.name ?? '');
+  }
+  for (const fs of input.flowSchemas) {
+    if (knownSchemas.has(fs.metadata.name ?? '') || !annotatedTrue(fs)) continue;
+    writes.push({ op: 'delete', resource: 'flowschemas', object: fs });
+    deleted.add(fs);
+  }
   for (const [list, mandatory] of [[b.mandatoryPriorityLevels, true], [b.suggestedPriorityLevels, false]] as const) {
     for (const wanted of list) {
       const w = ensure('prioritylevelconfigurations', wanted, pls.get(wanted.metadata.name!), mandatory, 'PriorityLevelConfiguration', apiVersion);
@@ -85,6 +112,7 @@ export function planFlowControlWrites(input: KeeperInput, apiVersion: string): K
     }
   }
   for (const fs of input.flowSchemas) {
+    if (deleted.has(fs)) continue;
     const want = danglingCondition(fs, levelNames.has(fs.spec?.priorityLevelConfiguration?.name ?? ''));
     const conditions = fs.status?.conditions ?? [];
     const have = conditions.find((c) => c.type === want.type);

@@ -12,6 +12,8 @@ export interface GarbageCollectorOptions {
   resyncMs?: number;
   /** The longest wait for the informers' first lists before collecting starts (60 s). */
   syncTimeoutMs?: number;
+  /** Objects looked at at once by the attempt-to-delete queue (8; upstream's --concurrent-gc-syncs is 20). */
+  workers?: number;
 }
 
 /** Resources whose changes change discovery: a new read follows shortly after each. */
@@ -28,8 +30,9 @@ const DISCOVERY_DEBOUNCE_MS = 500;
  */
 export async function runGarbageCollector(ctx: ControllerContext, signal: AbortSignal, opts: GarbageCollectorOptions = {}): Promise<void> {
   const graph = new DependencyGraph();
-  const deleteQueue = new WorkQueue({ name: 'garbage_collector_attempt_to_delete', metrics: ctx.metrics, logger: ctx.logger });
-  const orphanQueue = new WorkQueue({ name: 'garbage_collector_attempt_to_orphan', metrics: ctx.metrics, logger: ctx.logger });
+  const workers = opts.workers ?? 8;
+  const deleteQueue = new WorkQueue({ name: 'garbage_collector_attempt_to_delete', metrics: ctx.metrics, logger: ctx.logger, workers });
+  const orphanQueue = new WorkQueue({ name: 'garbage_collector_attempt_to_orphan', metrics: ctx.metrics, logger: ctx.logger, workers: Math.min(workers, 2) });
   const enqueue = (c: GraphChanges) => {
     c.attemptToDelete.forEach((u) => deleteQueue.add(u));
     c.attemptToOrphan.forEach((u) => orphanQueue.add(u));
@@ -60,10 +63,12 @@ export async function runGarbageCollector(ctx: ControllerContext, signal: AbortS
       if ((m.ownerReferences?.length ?? 0) > 0 || graph.hasDependents(m.uid ?? '')) return true;
       return !!m.deletionTimestamp && (m.finalizers ?? []).some((f) => f === FINALIZER_ORPHAN_DEPENDENTS || f === FINALIZER_DELETE_DEPENDENTS);
     },
-    // A watch gap may have hidden the removal of an owner not held: every dependent checks its owners.
+    // A watch gap may have hidden the removal of an owner not held: its possible dependents
+    // (those naming an owner of this kind) check their owners.
     onRelisted(res) {
-      ctx.logger.info({ resource: resourceKey(res) }, 'garbage collector: relisted; checking every dependent');
-      graph.withOwners().forEach((u) => deleteQueue.add(u));
+      const uids = graph.withOwners({ group: res.group, kind: res.kind });
+      ctx.logger.info({ resource: resourceKey(res), dependents: uids.length }, 'garbage collector: relisted; checking the dependents of its kind');
+      uids.forEach((u) => deleteQueue.add(u));
     },
   });
 

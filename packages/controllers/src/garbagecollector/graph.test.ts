@@ -95,6 +95,15 @@ describe('DependencyGraph', () => {
     expect(g2.size).toBe(0);
   });
 
+  test('withOwners: the held dependents of owners of one kind', () => {
+    const g = new DependencyGraph();
+    up(g, obj('d', { owners: [ref('o')] }));
+    g.upsert(nodeOf(CM, { metadata: { name: 'w', namespace: 'ns', uid: 'w', ownerReferences: [{ apiVersion: 'example.com/v1', kind: 'Widget', name: 'x', uid: 'x' }] } }));
+    expect(g.withOwners({ group: '', kind: 'ConfigMap' })).toEqual(['d']);
+    expect(g.withOwners({ group: 'example.com', kind: 'Widget' })).toEqual(['w']);
+    expect(g.withOwners().sort()).toEqual(['d', 'w']);
+  });
+
   test('dropResource forgets its nodes and their links', () => {
     const g = new DependencyGraph();
     up(g, obj('d', { owners: [ref('o')] }));

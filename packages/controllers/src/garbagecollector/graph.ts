@@ -1,4 +1,5 @@
 import { FINALIZER_DELETE_DEPENDENTS, FINALIZER_ORPHAN_DEPENDENTS, type KubeObject } from '@cluster/apimachinery';
+import { groupOf } from './discover.js';
 
 /** An owner reference as the collector reads it. */
 export interface OwnerRef {
@@ -85,10 +86,12 @@ export class DependencyGraph {
     return this.dependents.has(uid);
   }
 
-  /** The uids of every held object that names an owner. */
-  withOwners(): string[] {
+  /** The uids of the held objects naming an owner of `group`/`kind` (any group and kind when omitted). */
+  withOwners(of?: { group: string; kind: string }): string[] {
     const out: string[] = [];
-    for (const [uid, n] of this.nodes) if (n.owners.length > 0) out.push(uid);
+    for (const [uid, n] of this.nodes) {
+      if (n.owners.some((r) => !of || (r.kind === of.kind && groupOf(r.apiVersion) === of.group))) out.push(uid);
+    }
     return out;
   }
 

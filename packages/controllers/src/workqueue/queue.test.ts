@@ -27,6 +27,32 @@ describe('WorkQueue', () => {
     expect(maxActive).toBe(1);
   });
 
+  test('workers: different keys run side by side, one key never beside itself', async () => {
+    const q = new WorkQueue({ name: 'par', workers: 3 });
+    const active = new Set<string>();
+    let maxActive = 0;
+    let overlap = false;
+    const runs: string[] = [];
+    for (const k of ['a', 'b', 'c', 'd']) q.add(k);
+    const abort = new AbortController();
+    const running = q.run(async (key) => {
+      if (active.has(key)) overlap = true;
+      active.add(key);
+      maxActive = Math.max(maxActive, active.size);
+      // 'a' is added again while it runs: it runs once more, after.
+      if (key === 'a' && runs.filter((r) => r === 'a').length === 0) q.add('a');
+      await tick(10);
+      runs.push(key);
+      active.delete(key);
+    }, abort.signal);
+    for (let i = 0; i < 200 && runs.length < 5; i++) await tick();
+    abort.abort();
+    await running;
+    expect(maxActive).toBe(3);
+    expect(overlap).toBe(false);
+    expect(runs.sort()).toEqual(['a', 'a', 'b', 'c', 'd']);
+  });
+
   test('a failing key is retried with backoff until it succeeds, and counted', async () => {
     const registry = new Registry();
     const metrics = registerControllerMetrics(registry);

@@ -9,20 +9,24 @@ export interface WorkQueueOptions {
   /** First retry delay after a failed item; doubles per failure up to maxRetryMs. */
   baseRetryMs?: number;
   maxRetryMs?: number;
+  /** Keys processed at once (different keys only); 1 by default. */
+  workers?: number;
 }
 
 /**
  * client-go's work queue, reduced to what the controllers need: keys are deduplicated while
  * waiting, one key is never processed twice at once, a failed key is retried with exponential
  * backoff, and `addAfter` schedules a later look (for time-driven work such as expiry).
- * Processing is one key at a time: the controllers' work is small and ordering keeps it simple.
+ * Processing is one key at a time unless `workers` asks for more (the garbage collector's work
+ * waits on requests); a key added while it is processed runs again after, never beside itself.
  */
 export class WorkQueue {
   private readonly waiting = new Set<string>();
   private readonly failures = new Map<string, number>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly queuedAt = new Map<string, number>();
-  private wake: (() => void) | undefined;
+  private readonly processing = new Set<string>();
+  private sleepers: (() => void)[] = [];
   private stopped = false;
 
   constructor(private readonly opts: WorkQueueOptions) {}
@@ -37,7 +41,19 @@ export class WorkQueue {
     this.queuedAt.set(key, performance.now());
     this.opts.metrics?.adds.inc({ name: this.opts.name });
     this.opts.metrics?.depth.set({ name: this.opts.name }, this.waiting.size);
-    this.wake?.();
+    this.wakeAll();
+  }
+
+  private wakeAll(): void {
+    const sleepers = this.sleepers;
+    this.sleepers = [];
+    for (const wake of sleepers) wake();
+  }
+
+  /** The first waiting key not being processed now. */
+  private next(): string | undefined {
+    for (const key of this.waiting) if (!this.processing.has(key)) return key;
+    return undefined;
   }
 
   /** Adds `key` after `ms` (a later call for the same key replaces the earlier one). */
@@ -58,14 +74,19 @@ export class WorkQueue {
    */
   async run(work: (key: string) => Promise<void>, signal: AbortSignal): Promise<void> {
     signal.addEventListener('abort', () => this.stop(), { once: true });
+    const workers = Math.max(1, this.opts.workers ?? 1);
+    await Promise.all(Array.from({ length: workers }, () => this.worker(work)));
+  }
+
+  private async worker(work: (key: string) => Promise<void>): Promise<void> {
     while (!this.stopped) {
-      const key = this.waiting.values().next().value as string | undefined;
+      const key = this.next();
       if (key === undefined) {
-        await new Promise<void>((resolve) => (this.wake = resolve));
-        this.wake = undefined;
+        await new Promise<void>((resolve) => this.sleepers.push(resolve));
         continue;
       }
       this.waiting.delete(key);
+      this.processing.add(key);
       this.opts.metrics?.depth.set({ name: this.opts.name }, this.waiting.size);
       const queued = this.queuedAt.get(key);
       this.queuedAt.delete(key);
@@ -83,7 +104,10 @@ export class WorkQueue {
         const base = this.opts.baseRetryMs ?? 200;
         this.addAfter(key, Math.min(base * 2 ** (n - 1), this.opts.maxRetryMs ?? 30_000));
       } finally {
+        this.processing.delete(key);
         this.opts.metrics?.workDuration.observe({ name: this.opts.name }, (performance.now() - start) / 1000);
+        // The key may have been added again meanwhile: another worker can take it now.
+        if (this.waiting.has(key)) this.wakeAll();
       }
     }
   }
@@ -94,6 +118,6 @@ export class WorkQueue {
     this.timers.clear();
     this.waiting.clear();
     this.opts.metrics?.depth.set({ name: this.opts.name }, 0);
-    this.wake?.();
+    this.wakeAll();
   }
 }

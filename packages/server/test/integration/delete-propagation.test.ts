@@ -72,3 +72,20 @@ test('another finalizer keeps holding the object after the orphan finalizer goes
   expect(after.json.metadata.finalizers).toBeUndefined();
   expect(after.json.metadata.deletionTimestamp).toBeUndefined();
 });
+
+test('core/v1 ReplicationControllers orphan by default (no policy, no finalizer), as upstream keeps for v1', async () => {
+  const RCS = '/api/v1/namespaces/gc/replicationcontrollers';
+  const rc = (name: string) => ({
+    apiVersion: 'v1',
+    kind: 'ReplicationController',
+    metadata: { name },
+    spec: { replicas: 0, selector: { app: name }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image: 'i' }] } } },
+  });
+  expect((await ts.request('POST', RCS, { body: rc('rc-default') })).status).toBe(201);
+  const r = await ts.request('DELETE', `${RCS}/rc-default`);
+  expect(r.status).toBe(200);
+  expect(r.json.metadata.finalizers).toEqual(['orphan']);
+  // An explicit Background still deletes at once.
+  expect((await ts.request('POST', RCS, { body: rc('rc-bg') })).status).toBe(201);
+  expect((await ts.request('DELETE', `${RCS}/rc-bg`, { body: { propagationPolicy: 'Background' } })).json).toMatchObject({ kind: 'Status', status: 'Success' });
+});

@@ -82,7 +82,7 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, ms 
 const uidOf = async (resource: string, name: string): Promise<string> => (await ts().request('GET', `${FC}/${resource}/${name}`)).json.metadata.uid;
 
 beforeAll(async () => {
-  const role = { apiVersion: `${RBAC}/v1`, kind: 'ClusterRole', metadata: { name: 'cm-reader' }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list'] }] };
+  const role = { apiVersion: `${RBAC}/v1`, kind: 'ClusterRole', metadata: { name: 'cm-reader' }, rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'create'] }] };
   expect((await ts().request('POST', `/apis/${RBAC}/v1/clusterroles`, { body: role })).status).toBe(201);
   const binding = {
     apiVersion: `${RBAC}/v1`,
@@ -145,6 +145,22 @@ describe('the configuration objects', () => {
     expect(u.status).toBe(422);
     expect(u.json.message).toContain("spec of 'catch-all' must equal the fixed value");
   });
+
+  test('the keeper restores a suggested spec while its annotation is "true" and leaves it once "false"', async () => {
+    const path = `${FC}/prioritylevelconfigurations/workload-low`;
+    const shares = async () => (await ts().request('GET', path)).json.spec.limited.assuredConcurrencyShares as number;
+    const low = (await ts().request('GET', path)).json;
+    low.spec.limited.assuredConcurrencyShares = 7;
+    expect((await ts().request('PUT', path, { body: low })).status).toBe(200);
+    expect(await waitFor('the restored spec', async () => ((await shares()) === 100 ? true : undefined))).toBe(true);
+    const mine = (await ts().request('GET', path)).json;
+    mine.metadata.annotations['apf.kubernetes.io/autoupdate-spec'] = 'false';
+    mine.spec.limited.assuredConcurrencyShares = 7;
+    expect((await ts().request('PUT', path, { body: mine })).status).toBe(200);
+    // The keeper looks again after every change; give it the time it took above, then some.
+    await sleep(1500);
+    expect(await shares()).toBe(7);
+  }, 30_000);
 
   test('a flow schema naming a missing priority level is Dangling until the level exists', async () => {
     const fs = {
@@ -256,6 +272,30 @@ describe('request handling', () => {
     expect(queues.text).toMatch(/^tiny, 0, 0, 0, 0, /m);
     expect((await ts().request('GET', '/debug/api_priority_and_fairness/dump_queues', { token: 'quiet-token' })).status).toBe(403);
   });
+
+  test('a request whose deadline passes while it waits is answered 504 and leaves its queue', async () => {
+    // The flooder's POST whose body never comes holds the level's one seat (authorized, it waits
+    // for the body) until its own deadline, 8 s.
+    const session = http2Connect(ts().server.url, { ca: ts().server.caPem });
+    session.on('error', () => undefined);
+    try {
+      const held = session.request({ ':method': 'POST', ':path': `${CM}?timeout=8s`, authorization: 'Bearer flood-token', 'content-type': 'application/json', 'content-length': '100' }, { endStream: false });
+      held.on('error', () => undefined);
+      const dump = async () => (await ts().request('GET', '/debug/api_priority_and_fairness/dump_priority_levels')).text;
+      await waitFor('the held seat', async () => (/^tiny, \d+, false, false, 0, 1, /m.test(await dump()) ? true : undefined), 5_000);
+      const started = Date.now();
+      const [waited] = await burst('flood-token', `${CM}?timeout=1s`, 1);
+      expect(waited!.status).toBe(504);
+      expect(Date.now() - started).toBeLessThan(4_000);
+      // Out of the queue at once, though the seat is still held: nothing waits, one executes.
+      expect(await dump()).toMatch(/^tiny, \d+, false, false, 0, 1, /m);
+      const text = (await ts().request('GET', '/metrics')).text;
+      expect(text).toMatch(/apiserver_flowcontrol_rejected_requests_total\{priority_level="tiny",flow_schema="flooder",reason="cancelled"\} [1-9]/);
+      held.close(h2.NGHTTP2_CANCEL);
+    } finally {
+      session.destroy();
+    }
+  }, 30_000);
 
   test('unauthenticated requests are answered 401 before classification and take no seat', async () => {
     const unauthenticated = await burst('no-such-token', CM, 50);

@@ -61,6 +61,17 @@ describe('watchEventFor', () => {
     expect(m1?.object).toBe(ev.object);
   });
 
+  test('a change seen as it happened is the cache event itself: nothing allocated or memoized per event', () => {
+    const ev = change();
+    expect(watchEventFor(ev, undefined)).toBe(ev);
+    expect(watchEventFor(ev, () => true)).toBe(ev);
+    expect(ev.variants).toBeUndefined();
+    expect(ev.transitions).toBeUndefined();
+    const added: CacheEvent = { type: 'ADDED', key: 'k', revision: 3, object: obj(3, {}), time: 0 };
+    expect(watchEventFor(added, undefined)).toBe(added);
+    expect(added.variants).toBeUndefined();
+  });
+
   test('returns undefined when the watcher sees nothing', () => {
     expect(watchEventFor(change(), () => false)).toBeUndefined();
   });

@@ -41,11 +41,19 @@ export function transitionType(
   return undefined;
 }
 
-/** The shared WatchEvent of `ev` for a watcher with `predicate`, or undefined when it sees nothing. */
+/**
+ * The shared WatchEvent of `ev` for a watcher with `predicate`, or undefined when it sees nothing.
+ * When the watcher sees the change as it happened (same type, same object: every watcher without a
+ * selector, and selected ones whose selection did not change), the cache event itself is that
+ * WatchEvent: nothing is allocated or memoized per event, which matters while a whole-collection
+ * watcher (the garbage collector's, the quota controller's) keeps up with 100,000 events held in
+ * the window. Only a changed view (an object leaving a selection) gets a memoized variant.
+ */
 export function watchEventFor(ev: CacheEvent, predicate: Predicate | undefined): WatchEvent | undefined {
-  const key = predicate ? predicate.selectorKey : '';
+  const key = predicate ? predicate.selectorKey : undefined;
   let type: 'ADDED' | 'MODIFIED' | 'DELETED' | undefined;
   if (key === undefined) {
+    // No predicate (trivial) or one that cannot be shared: computed, not memoized.
     type = transitionType(ev, predicate);
   } else {
     const memo = (ev.transitions ??= new Map());
@@ -57,11 +65,12 @@ export function watchEventFor(ev: CacheEvent, predicate: Predicate | undefined):
     }
   }
   if (!type) return undefined;
+  if (type === ev.type) return ev;
   const variants = (ev.variants ??= {});
   let out = variants[type];
   if (!out) {
     let object = ev.object;
-    if (type === 'DELETED' && ev.type !== 'DELETED' && ev.prevObject) {
+    if (type === 'DELETED' && ev.prevObject) {
       // The object left this watcher's selection: it sees the old state at the new revision.
       object = withResourceVersion(ev.prevObject, ev.revision);
     }

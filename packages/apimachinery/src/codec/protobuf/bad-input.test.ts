@@ -46,8 +46,8 @@ describe('decodeProtobufObject rejects bad bodies with 400 BadRequest', () => {
     ['an illegal wire type', Uint8Array.of(...PROTOBUF_MAGIC, 0x0f), 'proto: illegal wireType 7'],
     [
       'a kind that is not served',
-      withTypeMeta('v1', 'ComponentStatus'),
-      'no kind "ComponentStatus" is registered for version "v1" in scheme "pkg/api/legacyscheme/scheme.go:30"',
+      withTypeMeta('v1', 'RangeAllocation'),
+      'no kind "RangeAllocation" is registered for version "v1" in scheme "pkg/api/legacyscheme/scheme.go:30"',
     ],
     [
       'a kind in a version that is not served',
@@ -88,8 +88,8 @@ describe('decodeProtobufObject rejects bad bodies with 400 BadRequest', () => {
     expect(decodeError(truncatedObject, 'ConfigMap').status.message).toBe(
       'ConfigMap in version "v1" cannot be handled as a ConfigMap: unexpected EOF',
     );
-    expect(decodeError(withTypeMeta('v1', 'ComponentStatus'), 'ConfigMap').status.message).toBe(
-      'ComponentStatus in version "v1" cannot be handled as a ConfigMap: no kind "ComponentStatus" is registered for version "v1" in scheme "pkg/api/legacyscheme/scheme.go:30"',
+    expect(decodeError(withTypeMeta('v1', 'RangeAllocation'), 'ConfigMap').status.message).toBe(
+      'RangeAllocation in version "v1" cannot be handled as a ConfigMap: no kind "RangeAllocation" is registered for version "v1" in scheme "pkg/api/legacyscheme/scheme.go:30"',
     );
   });
 

@@ -13,7 +13,7 @@ describe('Protobuf kinds', () => {
     ['coordination.k8s.io/v1', 'LeaseList', 'k8s.io.api.coordination.v1.LeaseList'],
     ['rbac.authorization.k8s.io/v1', 'ClusterRoleBinding', 'k8s.io.api.rbac.v1.ClusterRoleBinding'],
     ['certificates.k8s.io/v1', 'CertificateSigningRequest', 'k8s.io.api.certificates.v1.CertificateSigningRequest'],
-    ['v1', 'ComponentStatus', undefined],
+    ['v1', 'RangeAllocation', undefined],
     ['v1', 'Pod', 'k8s.io.api.core.v1.Pod'],
     ['apps/v1', 'Deployment', 'k8s.io.api.apps.v1.Deployment'],
     ['apps.k8s.io/v1', 'Deployment', undefined],

@@ -85,6 +85,7 @@ const TABLE: readonly GroupVersionKinds[] = [
   },
   { prefix: 'autoscaling', bare: true, version: 'v1', pkg: 'k8s.io.api.autoscaling.v1', kinds: ['Scale', 'HorizontalPodAutoscaler', 'HorizontalPodAutoscalerList'] },
   { prefix: 'autoscaling', bare: true, version: 'v2', pkg: 'k8s.io.api.autoscaling.v2', kinds: ['HorizontalPodAutoscaler', 'HorizontalPodAutoscalerList'] },
+  { prefix: 'autoscaling', bare: true, version: 'v2beta1', pkg: 'k8s.io.api.autoscaling.v2beta1', kinds: ['HorizontalPodAutoscaler', 'HorizontalPodAutoscalerList'] },
   { prefix: 'batch', bare: true, version: 'v1', pkg: 'k8s.io.api.batch.v1', kinds: ['Job', 'JobList', 'CronJob', 'CronJobList'] },
   { prefix: 'policy', bare: true, version: 'v1', pkg: 'k8s.io.api.policy.v1', kinds: ['PodDisruptionBudget', 'PodDisruptionBudgetList'] },
   {
@@ -93,6 +94,16 @@ const TABLE: readonly GroupVersionKinds[] = [
     pkg: 'k8s.io.api.networking.v1',
     kinds: ['Ingress', 'IngressList', 'IngressClass', 'IngressClassList', 'NetworkPolicy', 'NetworkPolicyList'],
   },
+  { prefix: 'discovery', version: 'v1beta1', pkg: 'k8s.io.api.discovery.v1beta1', kinds: ['EndpointSlice', 'EndpointSliceList'] },
+  { prefix: 'extensions', bare: true, version: 'v1beta1', pkg: 'k8s.io.api.extensions.v1beta1', kinds: ['Ingress', 'IngressList', 'NetworkPolicy', 'NetworkPolicyList', 'Deployment', 'DeploymentList', 'DaemonSet', 'DaemonSetList', 'ReplicaSet', 'ReplicaSetList'] },
+  {
+    prefix: 'apps',
+    bare: true,
+    version: 'v1beta1',
+    pkg: 'k8s.io.api.apps.v1beta1',
+    kinds: ['Deployment', 'DeploymentList', 'StatefulSet', 'StatefulSetList', 'ControllerRevision', 'ControllerRevisionList'],
+  },
+  { prefix: 'networking', version: 'v1beta1', pkg: 'k8s.io.api.networking.v1beta1', kinds: ['Ingress', 'IngressList', 'IngressClass', 'IngressClassList'] },
   {
     prefix: 'admissionregistration',
     version: 'v1',
@@ -100,7 +111,7 @@ const TABLE: readonly GroupVersionKinds[] = [
     kinds: ['ValidatingWebhookConfiguration', 'ValidatingWebhookConfigurationList', 'MutatingWebhookConfiguration', 'MutatingWebhookConfigurationList'],
   },
   { prefix: 'node', version: 'v1', pkg: 'k8s.io.api.node.v1', kinds: ['RuntimeClass', 'RuntimeClassList'] },
-  ...['v1beta2', 'v1beta1'].map((version) => ({
+  ...['v1beta3', 'v1beta2', 'v1beta1'].map((version) => ({
     prefix: 'flowcontrol.apiserver',
     version,
     pkg: `k8s.io.api.flowcontrol.${version}`,

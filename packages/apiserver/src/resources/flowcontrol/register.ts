@@ -1,6 +1,7 @@
 import { flowControlGroup } from '@cluster/apimachinery';
 import type { ResourceRegistration } from '../../registry/registration.js';
 import { flowSchemaStrategy, priorityLevelStrategy } from './strategy.js';
+import { priorityLevelStorageToV1beta3, priorityLevelV1beta3Strategy, priorityLevelV1beta3ToStorage } from './v1beta3.js';
 
 const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
 
@@ -20,7 +21,7 @@ function registration(apiDomain: string, version: string, resource: string, kind
       verbs: VERBS,
       subresources: [{ name: 'status', kind, verbs: ['get', 'patch', 'update'], definitionName }],
       definitionName,
-      servedByDefault: true,
+      ...(version !== 'v1beta3' ? { servedByDefault: true } : {}),
       ...(version !== 'v1beta2' ? { storageVersion: 'v1beta2' } : {}),
       ...(deprecated ? { deprecated } : {}),
     },
@@ -31,8 +32,8 @@ function registration(apiDomain: string, version: string, resource: string, kind
 /**
  * flowcontrol.apiserver.<apiDomain> flowschemas and prioritylevelconfigurations (cluster-scoped,
  * with `status`): v1beta2, and v1beta1 over the same stored objects with upstream's deprecation
- * Warning (deprecated in 1.23, removed in 1.26; SPEC 9.4). Both are on by default, as upstream's
- * pre-1.24 betas are.
+ * Warning (deprecated in 1.23, removed in 1.26; SPEC 9.4), both on by default as upstream's pre-1.24
+ * betas are; and v1beta3 (upstream 1.26's shape), off unless --runtime-config turns it on.
  */
 export function flowControlResources(apiDomain: string): ResourceRegistration[] {
   const out: ResourceRegistration[] = [];
@@ -40,5 +41,18 @@ export function flowControlResources(apiDomain: string): ResourceRegistration[] 
     out.push(registration(apiDomain, version, 'flowschemas', 'FlowSchema', flowSchemaStrategy(apiDomain)));
     out.push(registration(apiDomain, version, 'prioritylevelconfigurations', 'PriorityLevelConfiguration', priorityLevelStrategy(apiDomain)));
   }
+  // v1beta3 (upstream 1.26): flow schemas as v1beta2; priority levels name their shares
+  // nominalConcurrencyShares, converted on every read and write of the stored v1beta2 objects.
+  out.push(registration(apiDomain, 'v1beta3', 'flowschemas', 'FlowSchema', flowSchemaStrategy(apiDomain)));
+  const group = flowControlGroup(apiDomain);
+  out.push({
+    ...registration(apiDomain, 'v1beta3', 'prioritylevelconfigurations', 'PriorityLevelConfiguration', priorityLevelV1beta3Strategy(apiDomain)),
+    storedAs: {
+      group,
+      resource: 'prioritylevelconfigurations',
+      toStorage: (obj) => priorityLevelV1beta3ToStorage(obj, `${group}/v1beta2`),
+      fromStorage: (obj) => priorityLevelStorageToV1beta3(obj, `${group}/v1beta3`),
+    },
+  });
   return out;
 }

@@ -5,6 +5,420 @@
 import type { Definitions } from '../../registry/resource-info.js';
 
 export const generatedFlowControlDefinitions: Definitions = {
+  "io.k8s.api.flowcontrol.v1beta3.ExemptPriorityLevelConfiguration": {
+    "type": "object",
+    "properties": {
+      "lendablePercent": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "nominalConcurrencyShares": {
+        "type": "integer",
+        "format": "int32"
+      }
+    }
+  },
+  "io.k8s.api.flowcontrol.v1beta3.FlowDistinguisherMethod": {
+    "type": "object",
+    "properties": {
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "type"
+    ]
+  },
+  "io.k8s.api.flowcontrol.v1beta3.FlowSchema": {
+    "type": "object",
+    "properties": {
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/io.k8s.api.flowcontrol.v1beta3.FlowSchemaSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/io.k8s.api.flowcontrol.v1beta3.FlowSchemaStatus"
+      }
+    }
+  },
+  "io.k8s.api.flowcontrol.v1beta3.FlowSchemaCondition": {
+    "type": "object",
+    "properties": {
+      "lastTransitionTime": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Time"
+      },
+      "message": {
+        "type": "string"
+      },
+      "reason": {
+        "type": "string"
+      },
+      "status": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string"
+      }
+    }
+  },
+  "io.k8s.api.flowcontrol.v1beta3.FlowSchemaList": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.flowcontrol.v1beta3.FlowSchema"
+        }
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+    },
+    "required": [
+      "items"
+    ]
+  },
+  "io.k8s.api.flowcontrol.v1beta3.FlowSchemaSpec": {
+    "type": "object",
+    "properties": {
+      "distinguisherMethod": {
+        "$ref": "#/definitions/io.k8s.api.flowcontrol.v1beta3.FlowDistinguisherMethod"
+      },
+      "matchingPrecedence": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "priorityLevelConfiguration": {
+        "$ref": "#/definitions/io.k8s.api.flowcontrol.v1beta3.PriorityLevelConfigurationReference"
+      },
+      "rules": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.flowcontrol.v1beta3.PolicyRulesWithSubjects"
+        },
+        "x-kubernetes-list-type": "atomic"
+      }
+    },
+    "required": [
+      "priorityLevelConfiguration"
+    ]
+  },
+  "io.k8s.api.flowcontrol.v1beta3.FlowSchemaStatus": {
+    "type": "object",
+    "properties": {
+      "conditions": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.flowcontrol.v1beta3.FlowSchemaCondition"
+        },
+        "x-kubernetes-list-type": "map",
+        "x-kubernetes-list-map-keys": [
+          "type"
+        ],
+        "x-kubernetes-patch-strategy": "merge",
+        "x-kubernetes-patch-merge-key": "type"
+      }
+    }
+  },
+  "io.k8s.api.flowcontrol.v1beta3.GroupSubject": {
+    "type": "object",
+    "properties": {
+      "name": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "name"
+    ]
+  },
+  "io.k8s.api.flowcontrol.v1beta3.LimitResponse": {
+    "type": "object",
+    "properties": {
+      "queuing": {
+        "$ref": "#/definitions/io.k8s.api.flowcontrol.v1beta3.QueuingConfiguration"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "type"
+    ]
+  },
+  "io.k8s.api.flowcontrol.v1beta3.LimitedPriorityLevelConfiguration": {
+    "type": "object",
+    "properties": {
+      "borrowingLimitPercent": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "lendablePercent": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "limitResponse": {
+        "$ref": "#/definitions/io.k8s.api.flowcontrol.v1beta3.LimitResponse"
+      },
+      "nominalConcurrencyShares": {
+        "type": "integer",
+        "format": "int32"
+      }
+    }
+  },
+  "io.k8s.api.flowcontrol.v1beta3.NonResourcePolicyRule": {
+    "type": "object",
+    "properties": {
+      "nonResourceURLs": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "x-kubernetes-list-type": "set"
+      },
+      "verbs": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "x-kubernetes-list-type": "set"
+      }
+    },
+    "required": [
+      "nonResourceURLs",
+      "verbs"
+    ]
+  },
+  "io.k8s.api.flowcontrol.v1beta3.PolicyRulesWithSubjects": {
+    "type": "object",
+    "properties": {
+      "nonResourceRules": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.flowcontrol.v1beta3.NonResourcePolicyRule"
+        },
+        "x-kubernetes-list-type": "atomic"
+      },
+      "resourceRules": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.flowcontrol.v1beta3.ResourcePolicyRule"
+        },
+        "x-kubernetes-list-type": "atomic"
+      },
+      "subjects": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.flowcontrol.v1beta3.Subject"
+        },
+        "x-kubernetes-list-type": "atomic"
+      }
+    },
+    "required": [
+      "subjects"
+    ]
+  },
+  "io.k8s.api.flowcontrol.v1beta3.PriorityLevelConfiguration": {
+    "type": "object",
+    "properties": {
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+      },
+      "spec": {
+        "$ref": "#/definitions/io.k8s.api.flowcontrol.v1beta3.PriorityLevelConfigurationSpec"
+      },
+      "status": {
+        "$ref": "#/definitions/io.k8s.api.flowcontrol.v1beta3.PriorityLevelConfigurationStatus"
+      }
+    }
+  },
+  "io.k8s.api.flowcontrol.v1beta3.PriorityLevelConfigurationCondition": {
+    "type": "object",
+    "properties": {
+      "lastTransitionTime": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.Time"
+      },
+      "message": {
+        "type": "string"
+      },
+      "reason": {
+        "type": "string"
+      },
+      "status": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string"
+      }
+    }
+  },
+  "io.k8s.api.flowcontrol.v1beta3.PriorityLevelConfigurationList": {
+    "type": "object",
+    "properties": {
+      "items": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.flowcontrol.v1beta3.PriorityLevelConfiguration"
+        }
+      },
+      "metadata": {
+        "$ref": "#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+      }
+    },
+    "required": [
+      "items"
+    ]
+  },
+  "io.k8s.api.flowcontrol.v1beta3.PriorityLevelConfigurationReference": {
+    "type": "object",
+    "properties": {
+      "name": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "name"
+    ]
+  },
+  "io.k8s.api.flowcontrol.v1beta3.PriorityLevelConfigurationSpec": {
+    "type": "object",
+    "properties": {
+      "exempt": {
+        "$ref": "#/definitions/io.k8s.api.flowcontrol.v1beta3.ExemptPriorityLevelConfiguration"
+      },
+      "limited": {
+        "$ref": "#/definitions/io.k8s.api.flowcontrol.v1beta3.LimitedPriorityLevelConfiguration"
+      },
+      "type": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "type"
+    ]
+  },
+  "io.k8s.api.flowcontrol.v1beta3.PriorityLevelConfigurationStatus": {
+    "type": "object",
+    "properties": {
+      "conditions": {
+        "type": "array",
+        "items": {
+          "$ref": "#/definitions/io.k8s.api.flowcontrol.v1beta3.PriorityLevelConfigurationCondition"
+        },
+        "x-kubernetes-list-type": "map",
+        "x-kubernetes-list-map-keys": [
+          "type"
+        ],
+        "x-kubernetes-patch-strategy": "merge",
+        "x-kubernetes-patch-merge-key": "type"
+      }
+    }
+  },
+  "io.k8s.api.flowcontrol.v1beta3.QueuingConfiguration": {
+    "type": "object",
+    "properties": {
+      "handSize": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "queueLengthLimit": {
+        "type": "integer",
+        "format": "int32"
+      },
+      "queues": {
+        "type": "integer",
+        "format": "int32"
+      }
+    }
+  },
+  "io.k8s.api.flowcontrol.v1beta3.ResourcePolicyRule": {
+    "type": "object",
+    "properties": {
+      "apiGroups": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "x-kubernetes-list-type": "set"
+      },
+      "clusterScope": {
+        "type": "boolean"
+      },
+      "namespaces": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "x-kubernetes-list-type": "set"
+      },
+      "resources": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "x-kubernetes-list-type": "set"
+      },
+      "verbs": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "x-kubernetes-list-type": "set"
+      }
+    },
+    "required": [
+      "apiGroups",
+      "resources",
+      "verbs"
+    ]
+  },
+  "io.k8s.api.flowcontrol.v1beta3.ServiceAccountSubject": {
+    "type": "object",
+    "properties": {
+      "name": {
+        "type": "string"
+      },
+      "namespace": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "name",
+      "namespace"
+    ]
+  },
+  "io.k8s.api.flowcontrol.v1beta3.Subject": {
+    "type": "object",
+    "properties": {
+      "group": {
+        "$ref": "#/definitions/io.k8s.api.flowcontrol.v1beta3.GroupSubject"
+      },
+      "kind": {
+        "type": "string"
+      },
+      "serviceAccount": {
+        "$ref": "#/definitions/io.k8s.api.flowcontrol.v1beta3.ServiceAccountSubject"
+      },
+      "user": {
+        "$ref": "#/definitions/io.k8s.api.flowcontrol.v1beta3.UserSubject"
+      }
+    },
+    "required": [
+      "kind"
+    ]
+  },
+  "io.k8s.api.flowcontrol.v1beta3.UserSubject": {
+    "type": "object",
+    "properties": {
+      "name": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "name"
+    ]
+  },
   "io.k8s.api.flowcontrol.v1beta2.ExemptPriorityLevelConfiguration": {
     "type": "object",
     "properties": {

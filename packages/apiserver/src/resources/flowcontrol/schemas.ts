@@ -8,12 +8,12 @@ const KINDS: ReadonlyArray<[kind: string, description: string]> = [
 ];
 
 /**
- * OpenAPI definitions of FlowSchema and PriorityLevelConfiguration in v1beta2 and v1beta1. Field
+ * OpenAPI definitions of FlowSchema and PriorityLevelConfiguration in v1beta3, v1beta2 and v1beta1. Field
  * shapes are generated (schemas.generated.ts); this adds the envelope, lists and group-version-kinds.
  */
 export function flowControlDefinitions(apiDomain: string): Definitions {
   const defs: Definitions = { ...generatedFlowControlDefinitions };
-  for (const version of ['v1beta2', 'v1beta1']) {
+  for (const version of ['v1beta3', 'v1beta2', 'v1beta1']) {
     for (const [kind, description] of KINDS) {
       const name = `io.k8s.api.flowcontrol.${version}.${kind}`;
       const generated = defs[name] as JsonObject & { properties: Record<string, JsonObject> };

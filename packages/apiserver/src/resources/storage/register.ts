@@ -39,5 +39,27 @@ export function storageResources(apiDomain: string): ResourceRegistration[] {
     kind(apiDomain, 'csinodes', 'CSINode', csiNodeStrategy),
     kind(apiDomain, 'volumeattachments', 'VolumeAttachment', volumeAttachmentStrategy, { status: true }),
     kind(apiDomain, 'csistoragecapacities', 'CSIStorageCapacity', csiStorageCapacityStrategy, { namespaced: true }),
+    csiStorageCapacitiesV1beta1(apiDomain),
   ];
+}
+
+/**
+ * storage/v1beta1 csistoragecapacities: v1's schema over the same stored objects, still served by
+ * default upstream (deprecated in 1.24, removed in 1.27; SPEC 9.4), with the deprecation Warning.
+ * The version's other kinds are removed ones and stay off unless --runtime-config asks.
+ */
+function csiStorageCapacitiesV1beta1(apiDomain: string): ResourceRegistration {
+  const v1 = kind(apiDomain, 'csistoragecapacities', 'CSIStorageCapacity', csiStorageCapacityStrategy, { namespaced: true });
+  const group = `storage.${apiDomain}`;
+  return {
+    ...v1,
+    info: {
+      ...v1.info,
+      version: 'v1beta1',
+      storageVersion: 'v1',
+      definitionName: 'io.k8s.api.storage.v1beta1.CSIStorageCapacity',
+      servedByDefault: true,
+      deprecated: { deprecatedRelease: '1.24', removedRelease: '1.27', replacementApiVersion: `${group}/v1` },
+    },
+  };
 }

@@ -25,7 +25,7 @@ const ref = (r: CrossVersionObjectReference | undefined): Json => defined({ kind
 const isCpuUtilization = (m: MetricSpecV2) => m.type === 'Resource' && m.resource?.name === 'cpu' && m.resource.target?.averageUtilization !== undefined;
 
 /** A v2 MetricSpec in upstream's autoscaling/v1 MetricSpec shape. */
-function metricSpecToV1(m: MetricSpecV2): Json {
+export function metricSpecToV1(m: MetricSpecV2): Json {
   const out: Json = { type: m.type ?? '' };
   if (m.object) {
     const o = m.object;
@@ -45,7 +45,7 @@ function metricSpecToV1(m: MetricSpecV2): Json {
 }
 
 /** An autoscaling/v1-shaped MetricSpec back in v2 form (upstream's target type rules). */
-function metricSpecFromV1(m: Json): MetricSpecV2 {
+export function metricSpecFromV1(m: Json): MetricSpecV2 {
   const out: MetricSpecV2 = { type: m['type'] as string };
   const o = m['object'] as Json | undefined;
   if (o) {
@@ -77,7 +77,7 @@ function metricSpecFromV1(m: Json): MetricSpecV2 {
 }
 
 /** A v2 MetricStatus in upstream's autoscaling/v1 MetricStatus shape. */
-function metricStatusToV1(m: MetricStatusV2): Json {
+export function metricStatusToV1(m: MetricStatusV2): Json {
   const out: Json = { type: m.type ?? '' };
   if (m.object) {
     const o = m.object;
@@ -96,7 +96,7 @@ function metricStatusToV1(m: MetricStatusV2): Json {
   return out;
 }
 
-function metricStatusFromV1(m: Json): MetricStatusV2 {
+export function metricStatusFromV1(m: Json): MetricStatusV2 {
   const out: MetricStatusV2 = { type: m['type'] as string };
   const o = m['object'] as Json | undefined;
   if (o) {
@@ -128,7 +128,7 @@ function metricStatusFromV1(m: Json): MetricStatusV2 {
 
 const conditionJson = (c: HPACondition): Json => defined({ type: c.type ?? '', status: c.status ?? '', lastTransitionTime: c.lastTransitionTime ?? null, reason: c.reason, message: c.message });
 
-function withoutRoundTripAnnotations(annotations: Record<string, string> | undefined): Record<string, string> | undefined {
+export function withoutRoundTripAnnotations(annotations: Record<string, string> | undefined): Record<string, string> | undefined {
   if (!annotations) return undefined;
   const kept = Object.fromEntries(Object.entries(annotations).filter(([k]) => !ROUND_TRIP_ANNOTATIONS.includes(k)));
   return Object.keys(kept).length ? kept : undefined;
@@ -144,7 +144,7 @@ function parseList(text: string | undefined): Json[] | undefined {
   }
 }
 
-function setAnnotations(meta: KubeObject['metadata'], annotations: Record<string, string> | undefined): void {
+export function setAnnotations(meta: KubeObject['metadata'], annotations: Record<string, string> | undefined): void {
   if (annotations && Object.keys(annotations).length) meta.annotations = annotations;
   else delete meta.annotations;
 }

@@ -1,8 +1,7 @@
 import { validateObjectMeta, validateObjectMetaUpdate, type ObjectMetaOptions } from '@cluster/apimachinery';
-import type { ResourceStrategy, SubresourceStrategy } from '../../../registry/strategy.js';
-import { statusUpdate } from '../../../registry/status-update.js';
-import { reshaped, reshapeInPlace } from '../../core/pod-spec/go-shape.js';
-import { bumpGenerationOnSpecChange } from '../../status-subresource.js';
+import type { ResourceStrategy } from '../../../registry/strategy.js';
+import { reshapeInPlace } from '../../core/pod-spec/go-shape.js';
+import { bumpGenerationOnSpecChange, statusSubresource } from '../../status-subresource.js';
 import { hpaV1ToV2 } from './conversion.js';
 import { defaultHpaV1, defaultHpaV2 } from './defaults.js';
 import { hpaCells, hpaColumns } from './table.js';
@@ -13,13 +12,6 @@ const metaOptions: ObjectMetaOptions = { namespaced: true, nameValidator: 'subdo
 // Upstream validates the internal (v2-shaped) object whatever version was written.
 const asV2 = (hpa: HPAV1): HPAV2 => hpaV1ToV2(hpa, 'autoscaling/v2');
 const minBound = (old: HPAV2) => (old.spec?.minReplicas === 0 ? 0 : 1);
-
-function statusStrategy<T extends HPAV1 | HPAV2>(toV2: (o: T) => HPAV2): SubresourceStrategy<T> {
-  return {
-    merge: (requested, current) => reshaped(statusUpdate(requested, current)),
-    validateUpdate: (obj, old) => [...validateObjectMetaUpdate(obj.metadata, old.metadata, metaOptions), ...validateHpaStatus(toV2(obj))],
-  };
-}
 
 /** Shared by both versions: status is cleared on create and kept on update; generation counts spec changes. */
 function hpaStrategy<T extends HPAV1 | HPAV2>(defaults: (o: T) => void, toV2: (o: T) => HPAV2) {
@@ -44,7 +36,7 @@ function hpaStrategy<T extends HPAV1 | HPAV2>(defaults: (o: T) => void, toV2: (o
     },
     validate: (hpa: T) => [...validateObjectMeta(hpa.metadata, metaOptions), ...validateHpaSpec(toV2(hpa))],
     validateUpdate: (hpa: T, old: T) => [...validateObjectMetaUpdate(hpa.metadata, old.metadata, metaOptions), ...validateHpaSpec(toV2(hpa), minBound(toV2(old)))],
-    subresources: { status: statusStrategy<T>(toV2) },
+    subresources: { status: statusSubresource<T>(metaOptions, (obj) => validateHpaStatus(toV2(obj))) },
     table: { columns: hpaColumns, cells: (hpa: T) => hpaCells(toV2(hpa)) },
   } satisfies ResourceStrategy<T>;
 }

@@ -14,13 +14,13 @@ import {
   type LabelSelectorObject,
   type ObjectMetaOptions,
 } from '@cluster/apimachinery';
-import type { ResourceStrategy, SubresourceStrategy } from '../../../registry/strategy.js';
-import { statusUpdate } from '../../../registry/status-update.js';
+import type { ResourceStrategy } from '../../../registry/strategy.js';
+import { statusSubresource } from '../../status-subresource.js';
 import { validateLabelSelector } from '../../apps/workload/selector.js';
 import { ageColumn, nameColumn } from '../../../tables/columns.js';
 import { ageOf } from '../../../tables/human-duration.js';
 import { column } from '../../apps/workload/table.js';
-import { reshaped, reshapeInPlace } from '../pod-spec/go-shape.js';
+import { reshapeInPlace } from '../pod-spec/go-shape.js';
 import { BETA_STORAGE_CLASS_ANNOTATION, VOLUME_MODES, accessModesText, validateAccessModes, validateClassName, validatePositiveQuantity } from '../persistentvolumes/volume-common.js';
 
 interface DataSource {
@@ -117,18 +117,15 @@ function defaultClaim(pvc: PersistentVolumeClaim): void {
   pvc.status.phase ||= 'Pending';
 }
 
-const statusStrategy: SubresourceStrategy<PersistentVolumeClaim> = {
-  merge: (requested, current) => reshaped(statusUpdate(requested, current)),
-  validateUpdate: (pvc, old) => {
-    const errs = validateObjectMetaUpdate(pvc.metadata, old.metadata, metaOptions);
+const statusStrategy = statusSubresource<PersistentVolumeClaim>(metaOptions, (pvc) => {
+    const errs: FieldErrorList = [];
     if (!pvc.metadata.resourceVersion) errs.push(required('resourceVersion', ''));
     if (!pvc.spec?.accessModes?.length) errs.push(required('Spec.accessModes', ''));
     for (const [r, q] of Object.entries(pvc.status?.capacity ?? {})) {
       if ((parseQuantity(q)?.nanos ?? 0n) < 0n) errs.push(invalid(key('status.capacity', r), q, 'must be a valid resource quantity'));
     }
     return errs;
-  },
-};
+});
 
 /** The class of a claim: the beta annotation wins over spec.storageClassName (upstream's GetPersistentVolumeClaimClass). */
 function claimClass(pvc: PersistentVolumeClaim): string {

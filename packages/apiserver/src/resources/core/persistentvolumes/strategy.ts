@@ -1,10 +1,10 @@
 import { required, validateObjectMetaUpdate } from '@cluster/apimachinery';
-import type { ResourceStrategy, SubresourceStrategy } from '../../../registry/strategy.js';
-import { statusUpdate } from '../../../registry/status-update.js';
+import type { ResourceStrategy } from '../../../registry/strategy.js';
+import { statusSubresource } from '../../status-subresource.js';
 import { ageColumn, nameColumn } from '../../../tables/columns.js';
 import { ageOf } from '../../../tables/human-duration.js';
 import { column } from '../../apps/workload/table.js';
-import { reshaped, reshapeInPlace } from '../pod-spec/go-shape.js';
+import { reshapeInPlace } from '../pod-spec/go-shape.js';
 import { BETA_STORAGE_CLASS_ANNOTATION, accessModesText } from './volume-common.js';
 import { pvMetaOptions, validatePersistentVolume, validatePersistentVolumeUpdate, type PersistentVolume } from './validation.js';
 
@@ -24,13 +24,8 @@ function volumeClass(pv: PersistentVolume): string {
   return pv.metadata.annotations?.[BETA_STORAGE_CLASS_ANNOTATION] ?? pv.spec?.storageClassName ?? '';
 }
 
-const statusStrategy: SubresourceStrategy<PersistentVolume> = {
-  merge: (requested, current) => reshaped(statusUpdate(requested, current)),
-  validateUpdate: (pv, old) => [
-    ...validateObjectMetaUpdate(pv.metadata, old.metadata, pvMetaOptions),
-    ...(pv.metadata.resourceVersion ? [] : [required('resourceVersion', '')]),
-  ],
-};
+// Upstream's status updates of volumes and claims name the version they change.
+const statusStrategy = statusSubresource<PersistentVolume>(pvMetaOptions, (pv) => (pv.metadata.resourceVersion ? [] : [required('resourceVersion', '')]));
 
 /** PersistentVolume behaviour (core/v1, cluster-scoped): status only through `status`; the source never changes. */
 export const persistentVolumeStrategy = {

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import {
   child,
   duplicate,
@@ -21,7 +22,14 @@ import { parseIPv4 } from '../../core/services/ip-range.js';
 
 export interface EndpointSlice extends KubeObject {
   addressType?: string;
-  endpoints?: Array<{ addresses?: string[]; conditions?: { ready?: boolean; serving?: boolean; terminating?: boolean }; hostname?: string; nodeName?: string }>;
+  endpoints?: Array<{
+    addresses?: string[];
+    conditions?: { ready?: boolean; serving?: boolean; terminating?: boolean };
+    hostname?: string;
+    nodeName?: string;
+    zone?: string;
+    deprecatedTopology?: Record<string, string>;
+  }>;
   ports?: Array<{ name?: string; protocol?: string; port?: number; appProtocol?: string }>;
 }
 
@@ -69,7 +77,7 @@ function validateSlice(es: EndpointSlice): FieldErrorList {
   return errs;
 }
 
-function defaultSlice(es: EndpointSlice): void {
+export function defaultSlice(es: EndpointSlice): void {
   for (const p of es.ports ?? []) {
     p.protocol ??= 'TCP';
     p.name ??= '';
@@ -89,13 +97,28 @@ function formatEndpoints(es: EndpointSlice): string {
 
 const col = (name: string, description: string) => ({ name, type: 'string' as const, format: '', description, priority: 0 });
 
+/**
+ * Upstream's dropTopologyOnV1: deprecatedTopology is read-only at v1 (only discovery/v1beta1's
+ * `topology` writes it); a v1 update that leaves the endpoints as they were keeps it. Mutates es.
+ */
+export function dropDeprecatedTopology(es: EndpointSlice, old?: EndpointSlice): void {
+  if (old && isDeepStrictEqual(old.endpoints, es.endpoints)) return;
+  for (const e of es.endpoints ?? []) delete e.deprecatedTopology;
+}
+
 /** EndpointSlice behaviour (discovery/v1): validated addresses per addressType, which is immutable. */
 export const endpointSliceStrategy = {
   namespaceScoped: true,
   allowCreateOnUpdate: true,
   allowUnconditionalUpdate: true,
-  prepareForCreate: (es: EndpointSlice) => defaultSlice(es),
-  prepareForUpdate: (es: EndpointSlice) => defaultSlice(es),
+  prepareForCreate: (es: EndpointSlice) => {
+    defaultSlice(es);
+    dropDeprecatedTopology(es);
+  },
+  prepareForUpdate: (es: EndpointSlice, old: EndpointSlice) => {
+    defaultSlice(es);
+    dropDeprecatedTopology(es, old);
+  },
   validate: (es: EndpointSlice) => [...validateObjectMeta(es.metadata, metaOptions), ...validateSlice(es)],
   validateUpdate: (es: EndpointSlice, old: EndpointSlice) => {
     const errs = [...validateObjectMetaUpdate(es.metadata, old.metadata, metaOptions), ...validateSlice(es)];
