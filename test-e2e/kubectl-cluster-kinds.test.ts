@@ -395,7 +395,8 @@ describe('core/v1 ComponentStatus', () => {
     expect(one.status).toBe(200);
     expect(one.json.conditions).toEqual([{ type: 'Healthy', status: 'True', message: expect.stringContaining('"health":"true"') }]);
     expect((await client.call('GET', '/api/v1/componentstatuses?fieldSelector=metadata.name%3Dnope')).json.items).toEqual([]);
-    expect((await client.call('GET', '/api/v1/componentstatuses/nope')).status).toBe(500);
+    const missing = await client.call('GET', '/api/v1/componentstatuses/nope');
+    expect({ status: missing.status, reason: missing.json.reason, message: missing.json.message }).toEqual({ status: 404, reason: 'NotFound', message: 'componentstatuses "nope" not found' });
     const pb = await protobuf('GET', '/api/v1/componentstatuses');
     expect(pb.body.kind).toBe('ComponentStatusList');
     // Read-only: no create, update or delete.

@@ -1,4 +1,4 @@
-import { newInternalError, type KubeObject } from '@cluster/apimachinery';
+import { newNotFound, type KubeObject } from '@cluster/apimachinery';
 import type { ResourceRegistration } from '../../../registry/registration.js';
 import type { ResourceStrategy } from '../../../registry/strategy.js';
 import { virtualStrategy } from '../../../registry/virtual-strategy.js';
@@ -45,8 +45,8 @@ const strategy: ResourceStrategy<ComponentStatus> = {
 
 /**
  * core/v1 componentstatuses (cs): upstream's deprecated (1.19), read-only list of component health,
- * computed on each read from `probe`; nothing is stored. An unknown name is a 500, as upstream's
- * plain "Component not found" error becomes.
+ * computed on each read from `probe`; nothing is stored. An unknown name is a 404 NotFound: upstream
+ * answers a 500 there (a plain "Component not found" error), but a client's mistake is never a 5xx here.
  */
 export function componentStatuses(probe: ComponentProbe = async () => []): ResourceRegistration {
   return {
@@ -68,7 +68,7 @@ export function componentStatuses(probe: ComponentProbe = async () => []): Resou
       list: async () => (await probe()).map(toObject),
       async get(name) {
         const found = (await probe()).find((h) => h.name === name);
-        if (!found) throw newInternalError(new Error(`Component not found: ${name}`));
+        if (!found) throw newNotFound({ group: '', resource: 'componentstatuses' }, name);
         return toObject(found);
       },
     },
