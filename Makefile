@@ -40,14 +40,15 @@ build: deps
 # node-join bindings), authorized by Node,RBAC (anonymous requests on, as with any mode but
 # AlwaysAllow, so a joining machine reads cluster-public/cluster-info). hack/make-run.sh reads them
 # through `make print-run-flags`, so test-e2e/make-run.test.ts starts the server as `make run` does.
+# The authorization mode stands in the recipe itself, where a reader of `make run` sees it.
 RUN_FLAGS = --bind-address 127.0.0.1 --enable-bootstrap-token-auth --node-join-bindings \
-	--authorization-mode=Node,RBAC --controllers='*,bootstrapsigner,tokencleaner'
+	--controllers='*,bootstrapsigner,tokencleaner'
 
 run: build
-	node packages/server/dist/src/main.js --data-dir $(DATA_DIR) --secure-port $(PORT) $(RUN_FLAGS) $(ARGS)
+	node packages/server/dist/src/main.js --data-dir $(DATA_DIR) --secure-port $(PORT) --authorization-mode=Node,RBAC $(RUN_FLAGS) $(ARGS)
 
 print-run-flags:
-	@echo "$(RUN_FLAGS)"
+	@echo "--authorization-mode=Node,RBAC $(RUN_FLAGS)"
 
 test: test-deps build
 	$(NODE_JEST) --forceExit --json --outputFile=test-results.json
