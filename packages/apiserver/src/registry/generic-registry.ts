@@ -20,13 +20,14 @@ import type { AdmissionStepObserver } from '../admission/step-metrics.js';
 import { runAdmission, runMutatingAdmission, type AdmissionAttributes, type AdmissionPlugin, type AdmissionOperation, type AdmissionReport } from '../admission/admission.js';
 import type { ResourceInfo } from './resource-info.js';
 import type { UserInfo } from '../authn/user.js';
-import type { ObjectAllocations, RegistrationOperations, Reservation, StorageConversion } from './registration.js';
+import type { ObjectAllocations, RegistrationOperations, Reservation } from './registration.js';
+import { ServedForm } from './served-form.js';
 import { convertedWatch } from './converted-watch.js';
 import type { ResourceStrategy, SubresourceStrategy } from './strategy.js';
 import { interpretStorageError, type ReadContext } from './storage-errors.js';
 import { garbageCollectionFinalizers } from './gc-finalizers.js';
 import type { DeleteRequest, DeleteResult, KindSchemas, ListRequest, ListResponse, ObjectTransform, WriteOptions } from './registry-types.js';
-import { carryUpdateMeta, deepCopy, fillCreateMeta, formatTime, generateName } from './object-meta.js';
+import { carryUpdateMeta, deepCopy, fillCreateMeta, formatTime, generateName, placeInNamespace } from './object-meta.js';
 
 const MAX_GENERATE_NAME_ATTEMPTS = 8;
 
@@ -50,7 +51,7 @@ export class GenericRegistry {
   readonly groupResource: GroupResource;
   private readonly keyRoot: string;
   private readonly allocations: ObjectAllocations | undefined;
-  private readonly conversion: StorageConversion | undefined;
+  private readonly form: ServedForm;
 
   constructor(
     readonly info: ResourceInfo,
@@ -66,7 +67,7 @@ export class GenericRegistry {
     private readonly behaviour: RegistryBehaviour = { garbageCollection: false },
   ) {
     this.groupResource = { group: info.group, resource: info.resource };
-    this.conversion = operations.storedAs;
+    this.form = new ServedForm(info, operations.storedAs);
     const stored = operations.storedAs ?? info;
     this.keyRoot = `/registry/${stored.group || 'core'}/${stored.resource}/`;
     this.allocations = operations.allocations?.(store);
@@ -85,7 +86,7 @@ export class GenericRegistry {
   async get(namespace: string, name: string, resourceVersion?: string): Promise<KubeObject> {
     if (this.operations.computed) return this.operations.computed.get(name);
     try {
-      return this.fromStorage(await this.store.get(this.key(namespace, name), { resourceVersion }));
+      return this.form.fromStorage(await this.store.get(this.key(namespace, name), { resourceVersion }));
     } catch (e) {
       throw this.interpret(e, name, resourceVersion);
     }
@@ -102,19 +103,19 @@ export class GenericRegistry {
         resourceVersionMatch: req.resourceVersionMatch,
         limit: req.limit,
         continueToken: req.continueToken,
-        predicate: this.storedPredicate(req.predicate),
+        predicate: this.form.storedPredicate(req.predicate),
         hasSelector: req.hasSelector,
         // Converted items must be parsed anyway.
-        raw: req.raw && !this.conversion,
+        raw: req.raw && !this.form.conversion,
       });
       const metadata: KubeList['metadata'] = { resourceVersion: res.resourceVersion };
       if (res.continueToken) metadata.continue = res.continueToken;
       if (res.remainingItemCount !== undefined) metadata.remainingItemCount = res.remainingItemCount;
-      const items = this.conversion ? res.items.map((i) => this.fromStorage(i)) : res.items;
+      const items = this.form.conversion ? res.items.map((i) => this.form.fromStorage(i)) : res.items;
       const list: ListResponse = { kind: this.info.listKind, apiVersion: this.apiVersion(), metadata, items };
       if (res.rawItems) list.rawItems = res.rawItems;
       // Converted items are new objects made per request.
-      if (res.sharedItems && !this.conversion) list.sharedItems = true;
+      if (res.sharedItems && !this.form.conversion) list.sharedItems = true;
       return list;
     } catch (e) {
       throw this.interpret(e, '', req.resourceVersion, req.continueToken ? 'continue' : 'list');
@@ -127,9 +128,9 @@ export class GenericRegistry {
    */
   async watch(namespace: string, opts: WatchOptions): Promise<WatchStream> {
     try {
-      if (!this.conversion) return await this.store.watch(this.prefix(namespace), opts);
-      const stream = await this.store.watch(this.prefix(namespace), { ...opts, predicate: this.storedPredicate(opts.predicate) });
-      return convertedWatch(stream, (obj) => this.fromStorage(obj));
+      if (!this.form.conversion) return await this.store.watch(this.prefix(namespace), opts);
+      const stream = await this.store.watch(this.prefix(namespace), { ...opts, predicate: this.form.storedPredicate(opts.predicate) });
+      return convertedWatch(stream, (obj) => this.form.fromStorage(obj));
     } catch (e) {
       throw this.interpret(e, '', opts.resourceVersion, 'watch');
     }
@@ -138,7 +139,7 @@ export class GenericRegistry {
   async create(namespace: string, body: KubeObject, opts: WriteOptions): Promise<KubeObject> {
     // The body belongs to this request; only a generateName retry needs it as it came.
     let obj = body;
-    this.checkNamespace(namespace, obj);
+    placeInNamespace(namespace, this.strategy.namespaceScoped, obj);
     if (obj.metadata.resourceVersion) {
       throw newInternalError(new Error('resourceVersion should not be set on objects to be created'));
     }
@@ -153,7 +154,7 @@ export class GenericRegistry {
         prepared = await this.prepareCreate(obj, opts, 'CREATE', reservations);
         const stored = await this.store.create(this.key(namespace, prepared.metadata.name!), prepared, { dryRun: opts.dryRun, ttlSeconds: this.strategy.ttlSeconds });
         await settle(reservations, true);
-        return this.fromStorage(stored);
+        return this.form.fromStorage(stored);
       } catch (e) {
         await settle(reservations, false);
         if (!prepared) throw e;
@@ -174,7 +175,7 @@ export class GenericRegistry {
     body: KubeObject,
     opts: WriteOptions & { subresource?: string },
   ): Promise<{ object: KubeObject; created: boolean }> {
-    this.checkNamespace(namespace, body);
+    placeInNamespace(namespace, this.strategy.namespaceScoped, body);
     if (body.metadata.name !== name) {
       throw newBadRequest(`the name of the object (${body.metadata.name ?? ''}) does not match the name on the URL (${name})`);
     }
@@ -217,7 +218,7 @@ export class GenericRegistry {
     try {
       const current = await this.store.get(key);
       // Preconditions are checked by the store against the state each write acts on.
-      const deleteAttrs = this.attrs('DELETE', namespace, name, undefined, this.fromStorage(current), req);
+      const deleteAttrs = this.attrs('DELETE', namespace, name, undefined, this.form.fromStorage(current), req);
       await runMutatingAdmission(this.admissionPlugins(), deleteAttrs, this.behaviour.admissionSteps);
       await runAdmission(this.admissionPlugins(), deleteAttrs, this.behaviour.admissionSteps);
       // Orphan and Foreground deletes leave the object to a garbage collector under a finalizer.
@@ -248,7 +249,7 @@ export class GenericRegistry {
           { ignoreNotFound: false, preconditions: req.preconditions, dryRun: req.dryRun },
         );
         if (!this.pendingFinalization(marked)) return this.deleteNow(key, name, req);
-        return { object: this.fromStorage(marked), deleted: false };
+        return { object: this.form.fromStorage(marked), deleted: false };
       }
       return await this.deleteNow(key, name, req);
     } catch (e) {
@@ -286,7 +287,7 @@ export class GenericRegistry {
   }
 
   apiVersion(): string {
-    return this.info.group ? `${this.info.group}/${this.info.version}` : this.info.version;
+    return this.form.apiVersion;
   }
 
   /** Removes the object, unless finalizers appeared on it meanwhile (checked on the state deleted). */
@@ -301,7 +302,7 @@ export class GenericRegistry {
       },
     });
     if (!req.dryRun) await this.allocations?.releaseAll(object);
-    return { object: this.fromStorage(object), deleted: true };
+    return { object: this.form.fromStorage(object), deleted: true };
   }
 
   private pendingFinalization(obj: KubeObject): boolean {
@@ -327,10 +328,10 @@ export class GenericRegistry {
       const object = await this.store.guaranteedUpdate(
         key,
         async (storedCurrent) => {
-          const current = storedCurrent && this.fromStorage(storedCurrent);
+          const current = storedCurrent && this.form.fromStorage(storedCurrent);
           // `current` is this attempt's own read; transforms build new objects and never change it.
           const next = await transform(current);
-          this.checkNamespace(namespace, next);
+          placeInNamespace(namespace, this.strategy.namespaceScoped, next);
           if (!next.metadata.name) next.metadata.name = name;
           if (next.metadata.name !== name) {
             throw newBadRequest(`the name of the object (${next.metadata.name}) does not match the name on the URL (${name})`);
@@ -353,7 +354,7 @@ export class GenericRegistry {
         const res = await this.deleteNow(key, name, { dryRun: false });
         return { object: res.object, created: false };
       }
-      return { object: this.fromStorage(object), created };
+      return { object: this.form.fromStorage(object), created };
     } catch (e) {
       await settle(reservations, false);
       throw this.interpret(e, name);
@@ -375,19 +376,7 @@ export class GenericRegistry {
     if (errs.length) throw newInvalid({ group: this.info.group, kind: this.info.kind }, next.metadata.name ?? '', errs);
     if (this.allocations && reservations) reservations.push(await this.allocations.reserve(next, undefined, opts.dryRun));
     await runAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
-    return this.toStorageVersion(next);
-  }
-
-  /**
-   * Objects are stored in their storage version: a removed version served again (SPEC 9.4) reads
-   * and writes the same objects as the current one; responses get the served version back from
-   * the handlers. Only versions whose schema equals the storage version's are registered this way.
-   */
-  private toStorageVersion(obj: KubeObject): KubeObject {
-    if (this.conversion) return this.conversion.toStorage(obj);
-    const storage = this.info.storageVersion;
-    if (storage && storage !== this.info.version) obj.apiVersion = this.info.group ? `${this.info.group}/${storage}` : storage;
-    return obj;
+    return this.form.toStorage(next);
   }
 
   private async prepareUpdate(
@@ -437,7 +426,7 @@ export class GenericRegistry {
     if (this.allocations && reservations && !sub) reservations.push(await this.allocations.reserve(next, current, opts.dryRun));
     await runAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
     delete next.metadata.resourceVersion;
-    return this.toStorageVersion(next);
+    return this.form.toStorage(next);
   }
 
   /** Records the writer's ownership of what it changed (SPEC 4.8 rule 2), unless apply already did. */
@@ -453,19 +442,6 @@ export class GenericRegistry {
       now: this.now(),
     });
     setManagedFields(next as unknown as JsonObject, entries);
-  }
-
-  /** Object namespace must match the URL (or be empty and then defaulted); cluster objects have none. */
-  private checkNamespace(namespace: string, obj: KubeObject): void {
-    if (!obj.metadata || typeof obj.metadata !== 'object') obj.metadata = {};
-    if (this.strategy.namespaceScoped) {
-      if (obj.metadata.namespace && obj.metadata.namespace !== namespace) {
-        throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
-      }
-      obj.metadata.namespace = namespace;
-    } else {
-      delete obj.metadata.namespace;
-    }
   }
 
   private attrs(
@@ -484,28 +460,6 @@ export class GenericRegistry {
       if (view && info) attrs.view = { info, view };
     }
     return attrs;
-  }
-
-  /** A stored object in the served form (unchanged unless the resource is stored as another). */
-  private fromStorage(obj: KubeObject): KubeObject {
-    if (!this.conversion) {
-      // A removed version served again reads the current version's objects: with its own
-      // apiVersion (a patch through it, kubectl apply, checks the patched object's version).
-      const storage = this.info.storageVersion;
-      return storage && storage !== this.info.version && obj.apiVersion !== this.apiVersion() ? { ...obj, apiVersion: this.apiVersion() } : obj;
-    }
-    // A fresh object: its apiVersion is this registry's (a removed version shares the conversion).
-    const served = this.conversion.fromStorage(obj);
-    served.apiVersion = this.apiVersion();
-    return served;
-  }
-
-  /** A selector on served objects applied to stored ones; its cache key is kept apart from the stored resource's own. */
-  private storedPredicate(predicate: Predicate | undefined): Predicate | undefined {
-    if (!predicate || !this.conversion) return predicate;
-    const wrapped: Predicate = (obj) => predicate(this.fromStorage(obj));
-    if (predicate.selectorKey !== undefined) wrapped.selectorKey = `${this.info.group}/${this.info.version}:${predicate.selectorKey}`;
-    return wrapped;
   }
 
   private interpret(e: unknown, name: string, resourceVersion?: string, context: ReadContext = 'get'): unknown {

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { KubeObject, ObjectMeta } from '@cluster/apimachinery';
+import { newBadRequest, type KubeObject, type ObjectMeta } from '@cluster/apimachinery';
 
 /** RFC 3339 at second precision, as metav1.Time serializes. */
 export function formatTime(d: Date): string {
@@ -46,4 +46,17 @@ export function carryUpdateMeta(meta: ObjectMeta, old: ObjectMeta): void {
 /** A deep copy of a JSON-shaped object (a JSON round trip is faster than structuredClone here). */
 export function deepCopy<T extends KubeObject>(obj: T): T {
   return JSON.parse(JSON.stringify(obj)) as T;
+}
+
+/** Object namespace must match the URL (or be empty and then defaulted); cluster objects have none. */
+export function placeInNamespace(namespace: string, namespaceScoped: boolean, obj: KubeObject): void {
+  if (!obj.metadata || typeof obj.metadata !== 'object') obj.metadata = {};
+  if (namespaceScoped) {
+    if (obj.metadata.namespace && obj.metadata.namespace !== namespace) {
+      throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
+    obj.metadata.namespace = namespace;
+  } else {
+    delete obj.metadata.namespace;
+  }
 }
