@@ -421,7 +421,8 @@ test('forged X-Remote-* and impersonation headers never reach the extension; imp
   // bob may read flunders, not write them: a forbidden verb is still answered here.
   const before2 = seen.length;
   expect((await call('DELETE', `${GV}/namespaces/default/flunders/x`, { token: 'bob-token' })).status).toBe(403);
-  expect(seen.length).toBe(before2);
+  // Only the availability controller's periodic discovery checks may have reached it meanwhile.
+  expect(seen.slice(before2).filter((s) => s.path.includes('/flunders'))).toEqual([]);
 }, 60_000);
 
 test('a watch streams through the proxy', async () => {
@@ -457,7 +458,7 @@ test('an upgrade (exec-style) request is authorized here, then joined to the ext
   const before = seen.length;
   // bob may read flunders, not their exec subresource: refused here, the extension sees nothing.
   expect(await upgradeCall(`${GV}/namespaces/default/flunders/x/exec`, 'bob-token', 'hi')).toEqual({ status: 403 });
-  expect(seen.length).toBe(before);
+  expect(seen.slice(before).filter((s) => s.path.includes('/flunders'))).toEqual([]);
   expect(await upgradeCall(`${GV}/namespaces/default/flunders/x/exec`, admin.token, 'hello through')).toEqual({ status: 101, echo: 'HELLO THROUGH' });
   const up = seen.slice(before).find((s) => s.path.endsWith('/exec'))!;
   expect(up.clientCn).toBe('front-proxy-client');
