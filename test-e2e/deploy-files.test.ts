@@ -50,7 +50,8 @@ test('every replica example and unit authorizes with Node,RBAC', async () => {
   // deploy/README.md's APISERVER_ARGS (what the unit runs), make up-ha's replicas and make run.
   for (const file of ['deploy/README.md', 'hack/local-up-ha.sh', 'Makefile']) {
     const text = await readFile(join(ROOT, file), 'utf8');
-    expect([file, text.match(/--authorization-mode=\S+/g)]).toEqual([file, ['--authorization-mode=Node,RBAC']]);
+    const modes = text.match(/--authorization-mode=\S+/g) ?? [];
+    expect([file, modes.length > 0 && modes.every((m) => m === '--authorization-mode=Node,RBAC')]).toEqual([file, true]);
   }
   expect(await readFile(join(ROOT, 'deploy/systemd/cluster-apiserver.service'), 'utf8')).toContain('$APISERVER_ARGS');
 });
