@@ -29,8 +29,10 @@ const isHealthProbe = (method: string, path: string): boolean => method === 'GET
  * probes run at once; other requests take seats of their level (lists by the objects they read),
  * waiting fairly in its queues when it is full. A full queue, a level without queues at its limit,
  * or a wait past the limit is 429 with Retry-After. A watch waits for its turn like any request
- * but gives its seat back as soon as it is admitted: it is long-running and streams from the watch
- * cache, so it holds no seat while it runs (upstream holds one only for its initial events).
+ * and holds its seat while its initial events are written (the start state, or a replay of
+ * history), then gives it back, as upstream does: it is long-running and otherwise streams changes
+ * from the watch cache. The request's level and flow are left in the request state, so that the
+ * slices of a large response take that flow's turns (SliceScheduler).
  */
 export function withPriorityAndFairness(deps: PriorityAndFairnessDeps): Middleware<RequestState> {
   const { control } = deps;
@@ -41,6 +43,7 @@ export function withPriorityAndFairness(deps: PriorityAndFairnessDeps): Middlewa
     if (!c) return next();
     ctx.set('X-Kubernetes-PF-FlowSchema-UID', c.flowSchemaUid);
     ctx.set('X-Kubernetes-PF-PriorityLevel-UID', c.level.uid);
+    ctx.state.flow = { level: c.level.name, flow: `${c.flowSchema}\n${c.distinguisher}` };
     if (c.level.exempt || !c.level.queueSet || (!info.isResourceRequest && isHealthProbe(ctx.method, ctx.path))) {
       if (info.verb === 'watch') return next();
       const done = control.runExempt(c);
@@ -68,8 +71,21 @@ export function withPriorityAndFairness(deps: PriorityAndFairnessDeps): Middlewa
       throw e;
     }
     if (info.verb === 'watch') {
-      ticket.done();
-      return next();
+      // The watch handler calls this once the initial events are written; a watch that fails
+      // before (or ends before) gives the seat back when it ends.
+      const seat = ticket;
+      let held = true;
+      const release = () => {
+        if (!held) return;
+        held = false;
+        seat.done();
+      };
+      ctx.state.watchInitialized = release;
+      try {
+        return await next();
+      } finally {
+        release();
+      }
     }
     const leave = inflight.enter(MUTATING_VERBS.has(info.verb));
     try {
