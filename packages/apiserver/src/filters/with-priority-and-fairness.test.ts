@@ -45,10 +45,17 @@ function ctxFor(verb: string) {
 }
 
 /** A handler that runs until the test ends it; `started` tells whether it was reached. */
-function held() {
+function held(): { started: boolean; end: () => void; next: Next } {
   let end!: () => void;
   const ended = new Promise<void>((r) => (end = r));
-  const h = { started: false, end, next: (() => ((h.started = true), ended)) as Next };
+  const h: { started: boolean; end: () => void; next: Next } = {
+    started: false,
+    end,
+    next: () => {
+      h.started = true;
+      return ended;
+    },
+  };
   return h;
 }
 

@@ -1,9 +1,11 @@
-import type { Middleware } from 'koa';
+import { Stream } from 'node:stream';
+import type { Context, Middleware, Next } from 'koa';
 import type { Registry } from 'prom-client';
 import { newTooManyRequests } from '@cluster/apimachinery';
 import type { UserInfo } from '../authn/user.js';
 import { RejectedRequest, type FlowControl } from '../flowcontrol/flow-control.js';
 import { estimateSeats } from '../flowcontrol/width.js';
+import { sliceScheduler, type SliceScheduler } from '../flowcontrol/slice-scheduler.js';
 import type { RequestState } from './state.js';
 import { inflightWatermark, MUTATING_VERBS } from './inflight-watermark.js';
 
@@ -14,6 +16,8 @@ export interface PriorityAndFairnessDeps {
   objectCount?: (group: string, resource: string) => number | undefined;
   /** Where apiserver_current_inflight_requests goes (as the in-flight limit publishes it). */
   metrics?: Registry;
+  /** Told of every request in flight, by flow (default: the process's). */
+  slices?: Pick<SliceScheduler, 'enter'>;
 }
 
 const ANONYMOUS: UserInfo = { username: 'system:anonymous', groups: ['system:unauthenticated'] };
@@ -37,23 +41,25 @@ const isHealthProbe = (method: string, path: string): boolean => method === 'GET
 export function withPriorityAndFairness(deps: PriorityAndFairnessDeps): Middleware<RequestState> {
   const { control } = deps;
   const inflight = inflightWatermark(deps.metrics);
+  const slices = deps.slices ?? sliceScheduler;
   return async (ctx, next) => {
     const info = ctx.state.requestInfo;
     const c = control.classify(ctx.state.user ?? ANONYMOUS, info);
     if (!c) return next();
     ctx.set('X-Kubernetes-PF-FlowSchema-UID', c.flowSchemaUid);
     ctx.set('X-Kubernetes-PF-PriorityLevel-UID', c.level.uid);
-    ctx.state.flow = { level: c.level.name, flow: `${c.flowSchema}\n${c.distinguisher}` };
+    const flow = { level: c.level.name, flow: `${c.flowSchema}\n${c.distinguisher}` };
+    ctx.state.flow = flow;
     if (c.level.exempt || !c.level.queueSet || (!info.isResourceRequest && isHealthProbe(ctx.method, ctx.path))) {
       if (info.verb === 'watch') return next();
       const done = control.runExempt(c);
       const leave = inflight.enter(MUTATING_VERBS.has(info.verb));
-      try {
-        return await next();
-      } finally {
+      const running = slices.enter(flow);
+      return untilResponded(ctx, next, () => {
+        running();
         leave();
         done();
-      }
+      });
     }
     const count = info.verb === 'list' && deps.objectCount ? deps.objectCount(info.apiGroup, info.resource) : undefined;
     const seats = estimateSeats(info, count === undefined ? undefined : ctx.URL.searchParams, count);
@@ -88,11 +94,32 @@ export function withPriorityAndFairness(deps: PriorityAndFairnessDeps): Middlewa
       }
     }
     const leave = inflight.enter(MUTATING_VERBS.has(info.verb));
-    try {
-      await next();
-    } finally {
+    const running = slices.enter(flow);
+    const seat = ticket;
+    return untilResponded(ctx, next, () => {
+      running();
       leave();
-      ticket.done();
-    }
+      seat.done();
+    });
   };
+}
+
+/**
+ * Runs the rest of the chain and then `release`: when the handler answered with a stream (a large
+ * list, written in slices after the handler returned), only once the response is over, so the
+ * request's seats are held while its body is made and written, as upstream's handlers write it.
+ */
+async function untilResponded(ctx: Context, next: Next, release: () => void): Promise<void> {
+  try {
+    await next();
+  } catch (e) {
+    release();
+    throw e;
+  }
+  const res = ctx.res;
+  if (ctx.body instanceof Stream && !res.writableFinished && !res.destroyed) {
+    res.once('close', release);
+  } else {
+    release();
+  }
 }

@@ -74,32 +74,97 @@ export interface SliceOwner {
 export interface SliceSchedulerOptions {
   /** Work per turn in ms: slices run one after another until this much time has passed (default 1). */
   turnMs?: number;
+  /**
+   * The most of the process's time slices may take while another flow has a request in flight
+   * that is not a sliced response (default 0.5): after a turn of t ms the next waits
+   * t * (1 - share) / share ms (at least 1), with the event loop idle meanwhile.
+   */
+  sharedShare?: number;
   /** Clock (ms). */
   now?: () => number;
   /** Schedules a turn (default setImmediate: after the I/O that is ready). */
   defer?: (turn: () => void) => void;
+  /** Schedules a turn after `ms` (default setTimeout). */
+  delay?: (turn: () => void, ms: number) => void;
 }
 
 const DEFAULT_TURN_MS = 1;
+const DEFAULT_SHARED_SHARE = 0.5;
 
-/** Runs queued slices fairly (see FairRotation), a turn at a time. */
+/** Requests of one flow in flight, and how many of them are sliced responses being written. */
+interface FlowLoad {
+  requests: number;
+  streams: number;
+}
+
+/**
+ * Runs queued slices fairly (see FairRotation), a turn at a time. While some flow has requests in
+ * flight and none of them is a sliced response (a user's GETs, say, while another user's lists are
+ * written), slices take at most `sharedShare` of the time and the process is idle in between:
+ * those requests then find it waiting for I/O rather than busy (the operating system wakes an
+ * idle process at once, a busy one when its time comes), and a load generator or another process
+ * on the same cores keeps its share. Without such requests slices run turn after turn.
+ */
 export class SliceScheduler {
   private readonly queue = new FairRotation<() => void>();
   private scheduled = false;
   private readonly turnMs: number;
+  private readonly sharedShare: number;
   private readonly now: () => number;
   private readonly defer: (turn: () => void) => void;
+  private readonly delay: (turn: () => void, ms: number) => void;
   private readonly runTurn = (): void => this.turn();
+  private readonly loads = new Map<string, FlowLoad>();
+  /** Flows with requests in flight and no sliced response among them. */
+  private unsliced = 0;
+  /** While such flows exist, the next turn starts no earlier than this (the pause after the last). */
+  private nextTurnAt = 0;
 
   constructor(opts: SliceSchedulerOptions = {}) {
     this.turnMs = opts.turnMs ?? DEFAULT_TURN_MS;
+    this.sharedShare = Math.min(1, Math.max(0.05, opts.sharedShare ?? DEFAULT_SHARED_SHARE));
     this.now = opts.now ?? (() => performance.now());
     this.defer = opts.defer ?? ((turn) => void setImmediate(turn));
+    this.delay = opts.delay ?? ((turn, ms) => void setTimeout(turn, ms));
   }
 
   /** Slices waiting for a turn. */
   get waiting(): number {
     return this.queue.size;
+  }
+
+  /** Whether some flow has requests in flight, none of them a sliced response. */
+  get sharing(): boolean {
+    return this.unsliced > 0;
+  }
+
+  /** Counts a request of `owner`'s flow in flight until the returned function is called (once). */
+  enter(owner: SliceOwner): () => void {
+    return this.count(owner, 'requests');
+  }
+
+  /** Counts a sliced response of `owner`'s flow being written until the returned function is called (once). */
+  streaming(owner: SliceOwner): () => void {
+    return this.count(owner, 'streams');
+  }
+
+  private count(owner: SliceOwner, what: keyof FlowLoad): () => void {
+    const key = `${owner.level}\n${owner.flow}`;
+    let load = this.loads.get(key);
+    if (!load) this.loads.set(key, (load = { requests: 0, streams: 0 }));
+    const l = load;
+    const before = isUnsliced(l);
+    l[what]++;
+    this.unsliced += Number(isUnsliced(l)) - Number(before);
+    let counted = true;
+    return () => {
+      if (!counted) return;
+      counted = false;
+      const was = isUnsliced(l);
+      l[what]--;
+      this.unsliced += Number(isUnsliced(l)) - Number(was);
+      if (l.requests <= 0 && l.streams <= 0) this.loads.delete(key);
+    };
   }
 
   /**
@@ -108,32 +173,47 @@ export class SliceScheduler {
    */
   submit(owner: SliceOwner, slice: () => void): () => void {
     this.queue.add(owner.level, owner.flow, slice);
-    if (!this.scheduled) {
-      this.scheduled = true;
-      this.defer(this.runTurn);
-    }
+    this.schedule();
     return () => void this.queue.remove(owner.level, owner.flow, slice);
   }
 
-  /** Runs slices in rotation until the turn's time is used up, then yields to the event loop. */
+  /**
+   * Runs slices in rotation until the turn's time is used up, then yields to the event loop: at
+   * once (setImmediate), or, while other requests share the process, after an idle pause.
+   */
   private turn(): void {
     this.scheduled = false;
-    const end = this.now() + this.turnMs;
+    const start = this.now();
+    const end = start + this.turnMs;
+    let now = start;
     for (;;) {
       const slice = this.queue.next();
-      if (!slice) return;
+      if (!slice) break;
       try {
         slice();
       } catch {
         // A slice reports its own failures (its stream is destroyed); the others go on.
       }
-      if (this.now() >= end) break;
+      now = this.now();
+      if (now >= end) break;
     }
-    if (this.queue.size > 0) {
-      this.scheduled = true;
-      this.defer(this.runTurn);
-    }
+    this.nextTurnAt = now + ((now - start) * (1 - this.sharedShare)) / this.sharedShare;
+    if (this.queue.size > 0) this.schedule();
   }
+
+  /** Schedules the next turn unless one is: right after the ready I/O, or after the pause while sharing. */
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    const wait = this.unsliced > 0 ? this.nextTurnAt - this.now() : 0;
+    if (wait > 0) this.delay(this.runTurn, Math.max(1, Math.round(wait)));
+    else this.defer(this.runTurn);
+  }
+}
+
+/** A flow whose requests in flight include no sliced response. */
+function isUnsliced(l: FlowLoad): boolean {
+  return l.requests > 0 && l.streams === 0;
 }
 
 /** This process's scheduler (each worker process has its own). */

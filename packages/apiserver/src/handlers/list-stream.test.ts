@@ -21,10 +21,11 @@ function configMapList(n: number, tag = ''): KubeList {
 }
 
 /** A scheduler that records whose slice ran, in order. */
-function recordingScheduler(): { scheduler: Pick<SliceScheduler, 'submit'>; order: string[] } {
+function recordingScheduler(): { scheduler: Pick<SliceScheduler, 'submit' | 'streaming'>; order: string[] } {
   const order: string[] = [];
   const inner = new SliceScheduler();
   const scheduler = {
+    streaming: (owner: SliceOwner) => inner.streaming(owner),
     submit: (owner: SliceOwner, slice: () => void) =>
       inner.submit(owner, () => {
         order.push(owner.flow);

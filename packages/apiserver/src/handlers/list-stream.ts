@@ -21,7 +21,7 @@ export interface ListStreamOwner extends SliceOwner {
 }
 
 /** What a sliced stream needs of a scheduler. */
-type Slicer = Pick<SliceScheduler, 'submit'>;
+type Slicer = Pick<SliceScheduler, 'submit' | 'streaming'>;
 
 /** Lists of no known flow (priority and fairness off) share one. */
 const NO_OWNER: SliceOwner = { level: '', flow: '' };
@@ -35,6 +35,7 @@ const NO_OWNER: SliceOwner = { level: '', flow: '' };
 class SlicedStream extends Readable {
   private withdraw: (() => void) | undefined;
   private readonly runSlice = (): void => this.slice();
+  private readonly done: () => void;
 
   constructor(
     private readonly chunks: Iterator<Buffer>,
@@ -42,6 +43,7 @@ class SlicedStream extends Readable {
     private readonly scheduler: Slicer,
   ) {
     super({ highWaterMark: 0 });
+    this.done = scheduler.streaming(owner);
   }
 
   override _read(): void {
@@ -51,6 +53,7 @@ class SlicedStream extends Readable {
   override _destroy(err: Error | null, cb: (err?: Error | null) => void): void {
     this.withdraw?.();
     this.withdraw = undefined;
+    this.done();
     this.chunks.return?.();
     cb(err);
   }
