@@ -1,4 +1,7 @@
+import { EventEmitter } from 'node:events';
+import { Readable } from 'node:stream';
 import type { Context, Next } from 'koa';
+import { SliceScheduler } from '../flowcontrol/slice-scheduler.js';
 import type { FlowSchema, PriorityLevelConfiguration } from '@cluster/apimachinery';
 import { FlowControl } from '../flowcontrol/flow-control.js';
 import type { RequestState } from './state.js';
@@ -20,15 +23,15 @@ const schema: FlowSchema = {
   },
 };
 
-function setup() {
+function setup(slices = new SliceScheduler()) {
   const control = new FlowControl({ apiDomain: 'k8s.io', serverConcurrencyLimit: 2, queueWaitLimitMs: 5_000 });
   control.setConfig([schema], [level]);
-  return withPriorityAndFairness({ control });
+  return withPriorityAndFairness({ control, slices });
 }
 
 function ctxFor(verb: string) {
   const headers: Record<string, string> = {};
-  const res = { once: () => res, off: () => res };
+  const res = Object.assign(new EventEmitter(), { writableFinished: false, destroyed: false });
   return {
     method: 'GET',
     path: '/api/v1/namespaces/default/configmaps',
@@ -110,5 +113,28 @@ describe('withPriorityAndFairness: watches', () => {
     expect(get.started).toBe(true);
     get.end();
     await p;
+  });
+});
+
+describe('withPriorityAndFairness: responses written after the handler', () => {
+  test('a streamed body keeps its seat (and counts as in flight) until the response closes', async () => {
+    const slices = new SliceScheduler();
+    const filter = setup(slices);
+    const lctx = ctxFor('list');
+    await filter(lctx, async () => {
+      lctx.body = Readable.from(['{}']);
+    });
+    // The handler returned; the list is still being written.
+    expect(slices.sharing).toBe(true);
+    const get = held();
+    const waiting = filter(ctxFor('get'), get.next);
+    await tick();
+    expect(get.started).toBe(false);
+    (lctx.res as unknown as EventEmitter).emit('close');
+    await tick();
+    expect(get.started).toBe(true);
+    get.end();
+    await waiting;
+    expect(slices.sharing).toBe(false);
   });
 });

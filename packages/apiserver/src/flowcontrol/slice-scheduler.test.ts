@@ -54,12 +54,25 @@ describe('FairRotation', () => {
   ])('%s', (_, ops) => play(ops));
 });
 
-/** A scheduler on a fake clock whose turns run when the test says. */
-function harness(turnMs = 1) {
+/** A scheduler on a fake clock whose turns run when the test says; `delays` records paused turns. */
+function harness(turnMs = 1, sharedShare?: number) {
   let clock = 0;
   const turns: Array<() => void> = [];
+  const delays: number[] = [];
   const ran: string[] = [];
-  const s = new SliceScheduler({ turnMs, now: () => clock, defer: (t) => void turns.push(t) });
+  const s = new SliceScheduler({
+    turnMs,
+    ...(sharedShare === undefined ? {} : { sharedShare }),
+    now: () => clock,
+    defer: (t) => void turns.push(t),
+    delay: (t, ms) => {
+      delays.push(ms);
+      turns.push(() => {
+        clock += ms;
+        t();
+      });
+    },
+  });
   const slice = (name: string, costMs: number, then?: () => void) => () => {
     ran.push(name);
     clock += costMs;
@@ -70,7 +83,7 @@ function harness(turnMs = 1) {
     if (!t) throw new Error('no turn scheduled');
     t();
   };
-  return { s, ran, turns, slice, runTurn };
+  return { s, ran, turns, delays, slice, runTurn };
 }
 
 describe('SliceScheduler', () => {
@@ -127,6 +140,46 @@ describe('SliceScheduler', () => {
     withdraw();
     h.runTurn();
     expect(h.ran).toEqual(['c']);
+  });
+
+  test.each<[string, number | undefined, Array<'get' | 'stream'>, number[]]>([
+    // [name, share, what else is in flight, the pauses before the turns after the first]
+    ['alone, turns follow at once', undefined, [], []],
+    ['a sliced response of another flow is no reason to pause', undefined, ['stream'], []],
+    ['another flow\'s small request: a pause as long as the turn (half the time)', undefined, ['get'], [1, 1]],
+    ['a quarter share: three times the turn', 0.25, ['get'], [3, 3]],
+    ['a flow with a small request and a sliced response counts as sliced', undefined, ['get', 'stream'], []],
+  ])('sharing: %s', (_, share, inFlight, pauses) => {
+    const h = harness(1, share);
+    const other = { level: 'global-default', flow: 'quiet' };
+    const releases = inFlight.map((what) => (what === 'get' ? h.s.enter(other) : h.s.streaming(other)));
+    expect(h.s.sharing).toBe(inFlight.includes('get') && !inFlight.includes('stream'));
+    for (let i = 0; i < 3; i++) h.s.submit({ level: 'workload-low', flow: 'flood' }, h.slice(`f${i}`, 1));
+    while (h.turns.length > 0) h.runTurn();
+    expect(h.ran).toEqual(['f0', 'f1', 'f2']);
+    expect(h.delays).toEqual(pauses);
+    for (const release of releases) {
+      release();
+      release();
+    }
+    expect(h.s.sharing).toBe(false);
+  });
+
+  test('a slice submitted after a turn while sharing waits for the rest of the pause', () => {
+    const h = harness(1);
+    const leave = h.s.enter({ level: 'g', flow: 'quiet' });
+    h.s.submit({ level: 'L', flow: 'flood' }, h.slice('a', 2));
+    h.runTurn();
+    // The queue ran dry; the stream asks again right after: it waits for the 2 ms pause.
+    h.s.submit({ level: 'L', flow: 'flood' }, h.slice('b', 0.5));
+    expect(h.delays).toEqual([2]);
+    leave();
+    h.runTurn();
+    // Without sharing the next turn comes at once.
+    h.s.submit({ level: 'L', flow: 'flood' }, h.slice('c', 0.5));
+    expect(h.delays).toEqual([2]);
+    h.runTurn();
+    expect(h.ran).toEqual(['a', 'b', 'c']);
   });
 
   test('the default scheduler runs slices after the I/O and timers already due (setImmediate)', async () => {
