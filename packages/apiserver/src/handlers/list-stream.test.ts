@@ -92,6 +92,27 @@ describe('sliced list streams', () => {
     for (let i = 0; i + 1 < order.length; i += 2) expect(new Set(order.slice(i, i + 2))).toEqual(new Set(['flood', 'quiet']));
   });
 
+  test('a response counts as being written from its first read until it is destroyed; one never read does not count', async () => {
+    const scheduler = new SliceScheduler();
+    const owner = { level: 'L', flow: 'f' };
+    const leave = scheduler.enter(owner);
+    expect(scheduler.sharing).toBe(true);
+    const unread = jsonListStream(configMapList(100), undefined, { ...owner, scheduler });
+    expect(scheduler.sharing).toBe(true);
+    const s = jsonListStream(configMapList(100), undefined, { ...owner, scheduler });
+    await new Promise<void>((resolve) => {
+      s.once('readable', () => resolve());
+      s.read(0);
+    });
+    expect(scheduler.sharing).toBe(false);
+    s.destroy();
+    await new Promise((r) => setImmediate(r));
+    expect(scheduler.sharing).toBe(true);
+    unread.destroy();
+    leave();
+    expect(scheduler.sharing).toBe(false);
+  });
+
   test('no chunk is made ahead of what the reader takes (backpressure)', async () => {
     const { scheduler, order } = recordingScheduler();
     const s = jsonListStream(configMapList(1000), undefined, { level: 'L', flow: 'f', scheduler });

@@ -35,7 +35,8 @@ const NO_OWNER: SliceOwner = { level: '', flow: '' };
 class SlicedStream extends Readable {
   private withdraw: (() => void) | undefined;
   private readonly runSlice = (): void => this.slice();
-  private readonly done: () => void;
+  /** Ends the count of this response as being written (from its first read until destroyed). */
+  private done: (() => void) | undefined;
 
   constructor(
     private readonly chunks: Iterator<Buffer>,
@@ -43,17 +44,17 @@ class SlicedStream extends Readable {
     private readonly scheduler: Slicer,
   ) {
     super({ highWaterMark: 0 });
-    this.done = scheduler.streaming(owner);
   }
 
   override _read(): void {
+    this.done ??= this.scheduler.streaming(this.owner);
     this.withdraw ??= this.scheduler.submit(this.owner, this.runSlice);
   }
 
   override _destroy(err: Error | null, cb: (err?: Error | null) => void): void {
     this.withdraw?.();
     this.withdraw = undefined;
-    this.done();
+    this.done?.();
     this.chunks.return?.();
     cb(err);
   }
