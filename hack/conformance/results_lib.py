@@ -6,6 +6,12 @@ def load_results(out):
     import glob, json, os, re
     import xml.etree.ElementTree as ET
     results = {}
+    groups = sorted(glob.glob(os.path.join(out, "group-*", "")))
+    if groups and not glob.glob(os.path.join(out, "junit_*.xml")):
+        # run-fresh.sh --groups N: one run.sh per group-K/ sub-directory, each with its own specs.
+        for group in groups:
+            results.update(load_results(group))
+        return results
     paths = sorted(glob.glob(os.path.join(out, "junit_*.xml")))
     for path in paths:
         for case in ET.parse(path).getroot().iter("testcase"):
