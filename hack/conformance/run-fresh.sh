@@ -8,6 +8,8 @@
 # one e2e.test per group at the same time against the same server, each into OUT_DIR/group-K/
 # (e2e.log, summary.txt of its own specs); OUT_DIR/summary.txt then counts all of them. Without KCM
 # most failing specs wait 5-10 minutes for a controller, so one process takes about 90 minutes.
+# REFERENCE_FILE (spec names, one a line) runs a subset instead: split with --groups, or with one
+# process give FOCUS_FILE too (split-focus.py 1 DIR writes both).
 set -uo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
@@ -74,5 +76,5 @@ done
 echo "$GROUPS_N e2e.test groups -> $OUT/group-{1..$GROUPS_N} (pids ${GROUP_PIDS[*]})"
 RC=0
 for P in "${GROUP_PIDS[@]}"; do wait "$P" || RC=1; done
-python3 "$HERE/summarize.py" "$OUT" | tee "$OUT/summary.txt"
+python3 "$HERE/summarize.py" "$OUT" ${REFERENCE_FILE:+"$REFERENCE_FILE"} | tee "$OUT/summary.txt"
 exit $RC

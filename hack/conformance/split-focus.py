@@ -2,7 +2,7 @@
 """Split the reference set into N groups, for concurrent e2e.test processes (run-fresh.sh --groups N).
 
 Usage: split-focus.py N OUT_DIR
-Deals the reference specs (conformance-reference.txt, in file order) round-robin into N groups, so
+Deals the reference specs (conformance-reference.txt, or the file $REFERENCE_FILE names, in file order) round-robin into N groups, so
 neighbouring specs of one area (the CronJob ones, the Garbage collector ones) land in different groups.
 Writes OUT_DIR/group-K/reference.txt (the group's spec names) and OUT_DIR/group-K/focus.txt (a regex
 selecting exactly them, written as conformance-focus.txt is), for K = 1..N.
@@ -12,7 +12,8 @@ import os, re, sys
 n = int(sys.argv[1])
 out = sys.argv[2]
 here = os.path.dirname(os.path.abspath(__file__))
-reference = [l.rstrip("\n") for l in open(os.path.join(here, "conformance-reference.txt")) if l.strip()]
+ref_file = os.environ.get("REFERENCE_FILE") or os.path.join(here, "conformance-reference.txt")
+reference = [l.rstrip("\n") for l in open(ref_file) if l.strip()]
 if n < 1 or n > len(reference):
     sys.exit(f"--groups must be between 1 and {len(reference)}")
 
