@@ -236,3 +236,45 @@ test('the graph follows pods and attachments: deleted or rebound, access moves w
   await until('n2 to reach the new va1', async () => (await kubectl(server, ['get', 'volumeattachment', 'va1', '-o', 'name'], env.n2)).code === 0);
   expect(forbidden(await kubectl(server, ['get', 'volumeattachment', 'va1'], env.n1))).toBe(true);
 }, 90_000);
+
+test('a node cannot turn its mirror pod into a regular one to reach a claim it names', async () => {
+  // The node registers itself and reports a static pod whose ephemeral volume's claim would be
+  // `grab-data`: a claim (and PV, and secret) the attacker picked, made by someone else.
+  const nodeFile = join(server.dataDir, 'node-n1.json');
+  await writeFile(nodeFile, JSON.stringify({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } }));
+  await ok(['create', '-f', nodeFile], env.n1);
+  const uid = (await ok(['get', 'node', 'n1', '-o', 'jsonpath={.metadata.uid}'], env.n1)).trim();
+  await ok(['-n', 'cred', 'create', 'secret', 'generic', 'publish-grab', '--from-literal=k=v']);
+  await create('grab', [claim('grab-data'), pv('pv-grab', 'grab-data', 'publish-grab')]);
+  const mirror = {
+    apiVersion: 'v1', kind: 'Pod',
+    metadata: {
+      name: 'grab', namespace: 'default', annotations: { 'k8s.io/config.mirror': 'hash' },
+      ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: 'n1', uid, controller: true }],
+    },
+    spec: {
+      nodeName: 'n1', containers: [{ name: 'c', image: 'nginx' }],
+      volumes: [{ name: 'data', ephemeral: { volumeClaimTemplate: { spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } } } }],
+    },
+  };
+  const mirrorFile = join(server.dataDir, 'mirror-grab.json');
+  await writeFile(mirrorFile, JSON.stringify(mirror));
+  await ok(['create', '-f', mirrorFile], env.n1);
+  // A mirror pod grants its node nothing.
+  expect(forbidden(await kubectl(server, ['get', 'pvc', 'grab-data'], env.n1))).toBe(true);
+  // Dropping the annotation through pods/status (which a node may update for its own pods) is refused, as upstream.
+  const current = JSON.parse(await ok(['get', 'pod', 'grab', '-o', 'json'], env.n1));
+  delete current.metadata.annotations['k8s.io/config.mirror'];
+  const statusFile = join(server.dataDir, 'mirror-grab-status.json');
+  await writeFile(statusFile, JSON.stringify(current));
+  const stripped = await kubectl(server, ['replace', '--raw', '/api/v1/namespaces/default/pods/grab/status', '-f', statusFile], env.n1);
+  expect(stripped.code).not.toBe(0);
+  expect(stripped.stderr).toContain('may not remove or update mirror pod annotation');
+  // Nor may anyone else add or drop it on an existing pod.
+  const asAdmin = await kubectl(server, ['annotate', 'pod', 'grab', 'k8s.io/config.mirror-']);
+  expect(asAdmin.stderr).toContain('may not remove or update mirror pod annotation');
+  await new Promise((r) => setTimeout(r, 500));
+  for (const args of [['get', 'pvc', 'grab-data'], ['get', 'pv', 'pv-grab'], ['-n', 'cred', 'get', 'secret', 'publish-grab']]) {
+    expect(forbidden(await kubectl(server, args, env.n1))).toBe(true);
+  }
+}, 60_000);

@@ -94,7 +94,7 @@ export function builtinResources(
     certificateSigningRequests(apiDomain),
     ...rbacResources(apiDomain),
     ...reviewResources(apiDomain, identity),
-    pods,
+    pods(apiDomain),
     podTemplates,
     replicationControllers,
     deployments,
