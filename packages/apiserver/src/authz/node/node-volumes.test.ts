@@ -2,7 +2,7 @@ import { checkedRequestInfo, type CheckedAttributes } from '../authorizer.js';
 import type { UserInfo } from '../../authn/user.js';
 import type { RegistrySet } from '../../registry/registry-set.js';
 import { ruleAllows } from '../rbac/matching.js';
-import { defaultClusterRoles } from '../rbac/bootstrap/policy.js';
+import { defaultClusterRoleBindings, defaultClusterRoles } from '../rbac/bootstrap/policy.js';
 import { NodeAuthorizer } from './node-authorizer.js';
 import { nodeRules } from './node-rules.js';
 import type { PodShape } from './pod-references.js';
@@ -222,6 +222,27 @@ describe('system:node ClusterRole', () => {
     const role = defaultClusterRoles(D).find((r) => r.metadata.name === 'system:node')!;
     const want = expand(upstream.map(([verbs, g, resources]) => ({ verbs, apiGroups: [g], resources })));
     expect([...expand(role.rules ?? [])].sort()).toEqual([...want].sort());
+  });
+
+  test('the node-side roles are upstream\'s; kube-proxy alone is bound, system:node to nobody', () => {
+    const roles = defaultClusterRoles(D);
+    const rulesOf = (name: string) => [...expand(roles.find((r) => r.metadata.name === name)!.rules ?? [])].sort();
+    expect(rulesOf('system:node-proxier')).toEqual([...expand([
+      { verbs: ['list', 'watch'], apiGroups: [''], resources: ['services', 'endpoints'] },
+      { verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['nodes'] },
+      { verbs: ['create', 'update', 'patch'], apiGroups: ['', `events.${D}`], resources: ['events'] },
+      { verbs: ['list', 'watch'], apiGroups: [`discovery.${D}`], resources: ['endpointslices'] },
+    ])].sort());
+    expect(rulesOf('system:node-problem-detector')).toEqual([...expand([
+      { verbs: ['get'], apiGroups: [''], resources: ['nodes'] },
+      { verbs: ['patch'], apiGroups: [''], resources: ['nodes/status'] },
+      { verbs: ['create', 'update', 'patch'], apiGroups: ['', `events.${D}`], resources: ['events'] },
+    ])].sort());
+    expect(rulesOf('system:kubelet-api-admin')).toContain('proxy /nodes');
+    const bindings = defaultClusterRoleBindings(D);
+    expect(bindings.find((b) => b.metadata.name === 'system:node-proxier')?.subjects).toEqual([{ kind: 'User', apiGroup: `rbac.authorization.${D}`, name: 'system:kube-proxy' }]);
+    expect(bindings.find((b) => b.metadata.name === 'system:node')?.subjects).toBeUndefined();
+    expect(bindings.some((b) => ['system:node-problem-detector', 'system:kubelet-api-admin'].includes(b.metadata.name ?? ''))).toBe(false);
   });
 
   test('every static rule the authorizer applies is one of them, and none names a graph-scoped kind', () => {
