@@ -12,6 +12,8 @@ import { ingressClassStrategy } from './networking/ingressclasses/strategy.js';
 import { sliceV1beta1ToV1, sliceV1ToV1beta1 } from './discovery/endpointslices/v1beta1-conversion.js';
 import { endpointSliceV1beta1Strategy } from './discovery/endpointslices/strategy-v1beta1.js';
 import { webhookConfigurationStrategy } from './admissionregistration/strategy.js';
+import { crdV1beta1ToV1, crdV1ToV1beta1 } from './apiextensions/customresourcedefinitions/v1beta1-conversion.js';
+import { crdV1beta1Strategy } from './apiextensions/customresourcedefinitions/strategy-v1beta1.js';
 
 /**
  * A removed version (SPEC 9.4) of a served kind, servable again through --runtime-config: the
@@ -72,6 +74,15 @@ const REMOVED: readonly RemovedVersion[] = [
     removedRelease: '1.22',
     resources: ['validatingwebhookconfigurations', 'mutatingwebhookconfigurations'],
     strategy: (_apiDomain, resource) => webhookConfigurationStrategy(resource === 'mutatingwebhookconfigurations', 'v1beta1') as unknown as ResourceRegistration['strategy'],
+  },
+  {
+    prefix: 'apiextensions',
+    version: 'v1beta1',
+    deprecatedRelease: '1.16',
+    removedRelease: '1.22',
+    resources: ['customresourcedefinitions'],
+    strategy: (apiDomain, _resource, current) => crdV1beta1Strategy(current, `apiextensions.${apiDomain}/v1beta1`, `apiextensions.${apiDomain}/v1`),
+    stored: { toCurrent: crdV1beta1ToV1, fromCurrent: crdV1ToV1beta1 },
   },
   { prefix: 'authentication', version: 'v1beta1', deprecatedRelease: '1.19', removedRelease: '1.22', resources: ['tokenreviews'] },
   { prefix: 'apiregistration', version: 'v1beta1', deprecatedRelease: '1.19', removedRelease: '1.22', resources: ['apiservices'] },
