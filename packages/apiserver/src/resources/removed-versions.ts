@@ -3,6 +3,7 @@ import type { ResourceRegistration } from '../registry/registration.js';
 import type { Definitions, SchemaObject } from '../registry/resource-info.js';
 import { convertedStrategy } from './converted-strategy.js';
 import { legacyWorkloadConversion } from './apps/legacy/legacy-versions.js';
+import { withLegacyScale } from './apps/legacy/legacy-scale.js';
 import { csrV1beta1Strategy } from './certificates/certificatesigningrequests/strategy-v1beta1.js';
 import { pdbV1beta1ToV1, pdbV1ToV1beta1 } from './policy/poddisruptionbudgets/v1beta1-conversion.js';
 import { ingressV1beta1ToV1, ingressV1ToV1beta1 } from './networking/ingresses/v1beta1-conversion.js';
@@ -199,19 +200,21 @@ export function removedVersionRegistrations(apiDomain: string, current: readonly
     const currentGroup = rv.currentPrefix ? (rv.currentBare ? rv.currentPrefix : `${rv.currentPrefix}.${apiDomain}`) : group;
     for (const reg of current) {
       if (reg.info.group !== currentGroup || reg.info.version !== 'v1' || !rv.resources.includes(reg.info.resource)) continue;
+      const definitionName = movedDefinitionName(oldDefinitionName(reg.info.definitionName, rv.version), rv);
       const info = {
         ...reg.info,
         group,
         version: rv.version,
         storageVersion: reg.virtual ? undefined : 'v1',
-        definitionName: movedDefinitionName(oldDefinitionName(reg.info.definitionName, rv.version), rv),
+        definitionName,
         deprecated: { deprecatedRelease: rv.deprecatedRelease, removedRelease: rv.removedRelease, replacementApiVersion: `${currentGroup}/v1` },
-        // Subresources of other kinds (serviceaccounts/token) stay with their own versions.
-        subresources: reg.info.subresources,
+        // Subresources of other kinds (serviceaccounts/token) stay with their own versions; the
+        // kind's own (status) is the old version's.
+        subresources: reg.info.subresources?.map((s) => (s.definitionName === reg.info.definitionName ? { ...s, definitionName } : s)),
       };
       const virtual = reg.virtual;
       const stored = rv.stored;
-      out.push({
+      const registration: ResourceRegistration = {
         ...reg,
         ...(rv.strategy ? { strategy: rv.strategy(apiDomain, reg.info.resource, reg.strategy) } : {}),
         ...(stored
@@ -231,7 +234,9 @@ export function removedVersionRegistrations(apiDomain: string, current: readonly
             return rv.convertOut ? rv.convertOut(answer) : answer;
           },
         },
-      });
+      };
+      // The old workload versions' scale subresources answer their own Scale kinds.
+      out.push(withLegacyScale(registration, group, rv.version));
     }
   }
   return out;

@@ -40,7 +40,6 @@ describe('apiextensions/v1beta1 CustomResourceDefinition conversion (upstream v1
           { name: 'v1alpha1', served: true, storage: false, ...perVersion },
         ],
         conversion: { strategy: 'None' },
-        preserveUnknownFields: false,
       }),
     );
     expect(crdV1ToV1beta1(v1, V1BETA1)).toEqual(old);
@@ -67,6 +66,7 @@ describe('apiextensions/v1beta1 CustomResourceDefinition conversion (upstream v1
         { name: 'v2', served: true, storage: true, schema: schema('a') },
         { name: 'v1', served: true, storage: false, schema: schema('b'), additionalPrinterColumns: [{ name: 'A', type: 'string', JSONPath: '.a' }] },
       ],
+      preserveUnknownFields: false,
     });
     expect(crdV1beta1ToV1(old, V1)).toEqual(v1);
   });
@@ -75,7 +75,10 @@ describe('apiextensions/v1beta1 CustomResourceDefinition conversion (upstream v1
     const clientConfig = { url: 'https://example.com/convert' };
     const v1 = crdV1beta1ToV1(crd(V1BETA1, { conversion: { strategy: 'Webhook', webhookClientConfig: clientConfig, conversionReviewVersions: ['v1'] } }), V1);
     expect(v1['spec']).toEqual({ conversion: { strategy: 'Webhook', webhook: { clientConfig, conversionReviewVersions: ['v1'] } } });
-    expect(crdV1ToV1beta1(v1, V1BETA1)['spec']).toEqual({ conversion: { strategy: 'Webhook', webhookClientConfig: clientConfig, conversionReviewVersions: ['v1'] } });
+    expect(crdV1ToV1beta1(v1, V1BETA1)['spec']).toEqual({
+      conversion: { strategy: 'Webhook', webhookClientConfig: clientConfig, conversionReviewVersions: ['v1'] },
+      preserveUnknownFields: false,
+    });
   });
 
   test('v1beta1 defaults: scope, names, versions from version, conversion None, preserveUnknownFields true', () => {

@@ -1,5 +1,5 @@
-import { isDeepStrictEqual } from 'node:util';
 import { forbidden, invalid, type FieldErrorList, type KubeObject } from '@cluster/apimachinery';
+import { jsonEqual } from './json-equal.js';
 
 // apiextensions/v1beta1 CustomResourceDefinition (removed in 1.22; SPEC 9.4) over the stored v1
 // objects, as upstream's v1 and v1beta1 conversions through the internal form do (v1.24
@@ -41,6 +41,9 @@ function renameColumns(columns: unknown, from: 'jsonPath' | 'JSONPath', to: 'jso
   });
 }
 
+/** A deep copy of a JSON value. */
+const jsonClone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
+
 /** Set and meaningful: an empty column list says nothing (Go's omitempty drops it). */
 const present = (v: unknown) => v !== undefined && v !== null && !(Array.isArray(v) && v.length === 0);
 
@@ -51,9 +54,9 @@ function versionToV1(v: Json, top: CrdV1beta1Spec): Json {
   const s = present(top.validation) ? top.validation : schema;
   const sub = present(top.subresources) ? top.subresources : subresources;
   const cols = present(top.additionalPrinterColumns) ? top.additionalPrinterColumns : additionalPrinterColumns;
-  if (present(s)) out['schema'] = structuredClone(s);
-  if (present(sub)) out['subresources'] = structuredClone(sub);
-  if (present(cols)) out['additionalPrinterColumns'] = renameColumns(structuredClone(cols), 'JSONPath', 'jsonPath');
+  if (present(s)) out['schema'] = jsonClone(s);
+  if (present(sub)) out['subresources'] = jsonClone(sub);
+  if (present(cols)) out['additionalPrinterColumns'] = renameColumns(jsonClone(cols), 'JSONPath', 'jsonPath');
   return out;
 }
 
@@ -87,7 +90,8 @@ export function crdV1beta1ToV1(obj: KubeObject, apiVersion: string): KubeObject 
   const out: Json = { ...rest };
   if (listed) out['versions'] = listed.map((v) => versionToV1(v, spec));
   if (conversion !== undefined) out['conversion'] = conversionToV1(conversion);
-  if (preserveUnknownFields !== undefined) out['preserveUnknownFields'] = preserveUnknownFields;
+  // v1's field is a plain boolean that leaves out false.
+  if (preserveUnknownFields !== undefined && preserveUnknownFields !== false) out['preserveUnknownFields'] = preserveUnknownFields;
   return { ...obj, apiVersion, spec: out };
 }
 
@@ -99,18 +103,16 @@ export function crdV1ToV1beta1(obj: KubeObject, apiVersion: string): KubeObject 
   const spec = specOf(obj);
   if (!spec) return { ...obj, apiVersion };
   const { group, names, scope, versions, conversion, ...rest } = spec as CrdV1beta1Spec;
-  const out: Json = { group };
   const vs = (versions ?? []).map((v) => ({ ...v }));
+  const out: Json = {};
+  if (group !== undefined) out['group'] = group;
   if (vs.length > 0) out['version'] = vs[0]!['name'];
-  out['names'] = names;
-  out['scope'] = scope;
-  if (group === undefined) delete out['group'];
-  if (names === undefined) delete out['names'];
-  if (scope === undefined) delete out['scope'];
+  if (names !== undefined) out['names'] = names;
+  if (scope !== undefined) out['scope'] = scope;
   const tops: Json = {};
   for (const f of PER_VERSION) {
     const first = vs[0]?.[f.own];
-    const same = vs.length > 0 && present(first) && vs.every((v) => isDeepStrictEqual(v[f.own], first));
+    const same = vs.length > 0 && present(first) && vs.every((v) => jsonEqual(v[f.own], first));
     if (!same) continue;
     tops[f.top] = f.top === 'additionalPrinterColumns' ? renameColumns(first, 'jsonPath', 'JSONPath') : first;
     for (const v of vs) delete v[f.own];
@@ -123,6 +125,8 @@ export function crdV1ToV1beta1(obj: KubeObject, apiVersion: string): KubeObject 
   if (tops['additionalPrinterColumns'] !== undefined) out['additionalPrinterColumns'] = tops['additionalPrinterColumns'];
   if (conversion !== undefined) out['conversion'] = conversionToV1beta1(conversion);
   Object.assign(out, rest);
+  // v1 leaves out false; v1beta1's pointer says it.
+  out['preserveUnknownFields'] ??= false;
   return { ...obj, apiVersion, spec: out };
 }
 
@@ -166,7 +170,7 @@ export function validateCrdV1beta1(obj: KubeObject): FieldErrorList {
       errs.push(forbidden(`spec.${f.topName}`, `top-level and per-version ${f.what} are mutually exclusive`));
     }
     const first = versions[0]?.[f.own];
-    if (versions.length > 0 && perVersion.length === versions.length && versions.every((v) => isDeepStrictEqual(v[f.own], first))) {
+    if (versions.length > 0 && perVersion.length === versions.length && versions.every((v) => jsonEqual(v[f.own], first))) {
       errs.push(invalid('spec.versions', versions, `per-version ${f.what} may not all be set to identical values (top-level ${f.topName} should be used instead)`));
     }
   }
