@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { kubectl, startServerProcess, type ServerProcess } from './support/server-process.js';
+import { kubectl as kubectlShared, startServerProcess, type ServerProcess } from './support/server-process.js';
 
 // SPEC 9.4: stock kubectl 1.32 against apiextensions.k8s.io/v1beta1 CustomResourceDefinitions
 // served again with --runtime-config: the Warning line, create/apply/get of a v1beta1 manifest
@@ -15,6 +15,9 @@ afterAll(async () => {
   expect(await server?.stop()).toBe(0);
 }, 30_000);
 
+// A discovery cache of this server's own: one left by an earlier server on the same port would
+// not know v1beta1.
+const kubectl = (s: ServerProcess, args: string[]) => kubectlShared(s, args, { KUBECACHEDIR: join(s.dataDir, 'kube-cache') });
 const WARNING = 'Warning: apiextensions.k8s.io/v1beta1 CustomResourceDefinition is deprecated in v1.16+, unavailable in v1.22+; use apiextensions.k8s.io/v1 CustomResourceDefinition';
 const file = async (name: string, text: string) => {
   const path = join(server.dataDir, name);
