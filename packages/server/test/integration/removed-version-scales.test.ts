@@ -53,6 +53,13 @@ test('apps/v1 scale stays autoscaling/v1 Scale with a string selector', async ()
   expect(r.json).toMatchObject({ apiVersion: 'autoscaling/v1', kind: 'Scale', status: { replicas: 0, selector: 'app=web,tier=front' } });
 });
 
+test('a Go client\'s Accept (Protobuf, else JSON) gets the old Scale as JSON (no Protobuf form is generated for it)', async () => {
+  const r = await ts().request('GET', `/apis/apps/v1beta2/namespaces/${ns}/deployments/web/scale`, { headers: { Accept: 'application/vnd.kubernetes.protobuf,application/json' } });
+  expect(r.status).toBe(200);
+  expect(String(r.headers['content-type'])).toContain('application/json');
+  expect(r.json).toMatchObject({ apiVersion: 'apps/v1beta2', kind: 'Scale' });
+});
+
 test('discovery names each old version\'s Scale', async () => {
   for (const gv of ['extensions/v1beta1', 'apps/v1beta1', 'apps/v1beta2']) {
     const list = (await ts().request('GET', `/apis/${gv}`)).json as { resources: { name: string; group?: string; version?: string; kind: string }[] };
