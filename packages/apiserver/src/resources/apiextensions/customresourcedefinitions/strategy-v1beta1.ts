@@ -19,9 +19,10 @@ function namedAsRequested(obj: KubeObject, errs: FieldErrorList): FieldErrorList
     const m = PER_VERSION_PATH.exec(e.field);
     const top = m ? TOP_LEVEL[m[1] as keyof typeof TOP_LEVEL] : undefined;
     let field = e.field;
-    if (m && top && spec[top] !== undefined) {
+    if (m && top) {
+      // v1beta1 names a column's path `JSONPath`, on top or per version.
       const rest = top === 'additionalPrinterColumns' ? m[2]!.replace(/\.jsonPath$/, '.JSONPath') : m[2]!;
-      field = `spec.${top}${rest}`;
+      field = spec[top] !== undefined ? `spec.${top}${rest}` : `${e.field.slice(0, e.field.length - m[2]!.length)}${rest}`;
     }
     const key = `${e.type}\u0000${field}\u0000${e.detail}`;
     if (seen.has(key)) continue;
