@@ -3,13 +3,14 @@ import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { kubectl as kubectlShared, startServerProcess, type ServerProcess } from './support/server-process.js';
 
-// SPEC 9.4: stock kubectl 1.32 against apiextensions.k8s.io/v1beta1 CustomResourceDefinitions
-// served again with --runtime-config: the Warning line, create/apply/get of a v1beta1 manifest
-// with its top-level schema (strict field validation against v1beta1's own OpenAPI), the same
-// object through v1, and custom resources validated by that top-level schema.
+// SPEC 9.4: stock kubectl 1.32 against removed versions served again with --runtime-config:
+// apiextensions.k8s.io/v1beta1 CustomResourceDefinitions (the Warning line, create/apply/get of a
+// v1beta1 manifest with its top-level schema under strict field validation against v1beta1's own
+// OpenAPI, the same object through v1, custom resources validated by that top-level schema), and
+// kubectl scale through apps/v1beta2 and extensions/v1beta1, whose scale answers their own Scale.
 let server: ServerProcess;
 beforeAll(async () => {
-  server = await startServerProcess(['--runtime-config=apiextensions.k8s.io/v1beta1=true']);
+  server = await startServerProcess(['--runtime-config=apiextensions.k8s.io/v1beta1=true,apps/v1beta2=true,extensions/v1beta1=true']);
 }, 60_000);
 afterAll(async () => {
   expect(await server?.stop()).toBe(0);
@@ -99,4 +100,18 @@ test('kubectl apply --server-side of a v1beta1 manifest updates the same CRD; ba
   const unpruned = await kubectl(server, ['create', '-f', await file('crd3.yaml', CRD.replace(/backups/g, 'archives').replace('kind: Backup', 'kind: Archive').replace('shortNames: [bk]', 'shortNames: [ar]').replace('  preserveUnknownFields: false\n', ''))]);
   expect(unpruned.code).not.toBe(0);
   expect(unpruned.stderr).toContain('spec.preserveUnknownFields: Invalid value: true');
+});
+
+test('kubectl scale through apps/v1beta2 and extensions/v1beta1 sets the replicas of the apps/v1 Deployment', async () => {
+  const created = await kubectl(server, ['create', 'deployment', 'web', '--image=nginx', '-n', 'default']);
+  expect(created.code).toBe(0);
+  const viaBeta2 = await kubectl(server, ['scale', 'deployments.v1beta2.apps', 'web', '--replicas=4', '-n', 'default']);
+  expect(viaBeta2.stdout).toContain('scaled');
+  expect(viaBeta2.stderr).toContain('Warning: apps/v1beta2 Deployment is deprecated in v1.9+, unavailable in v1.16+; use apps/v1 Deployment');
+  const raw = await kubectl(server, ['get', '--raw', '/apis/apps/v1beta2/namespaces/default/deployments/web/scale']);
+  expect(JSON.parse(raw.stdout)).toMatchObject({ apiVersion: 'apps/v1beta2', kind: 'Scale', spec: { replicas: 4 }, status: { selector: { app: 'web' }, targetSelector: 'app=web' } });
+  const viaExtensions = await kubectl(server, ['scale', 'deployments.v1beta1.extensions', 'web', '--replicas=2', '-n', 'default']);
+  expect(viaExtensions.stdout).toContain('scaled');
+  const v1 = await kubectl(server, ['get', 'deployments.v1.apps', 'web', '-n', 'default', '-o', 'jsonpath={.spec.replicas}']);
+  expect(v1.stdout).toBe('2');
 });
