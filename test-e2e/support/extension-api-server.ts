@@ -20,7 +20,7 @@ export interface SeenRequest {
   headers: IncomingHttpHeaders;
   /** The verified client certificate's CN; undefined when none verified against the front-proxy CA. */
   clientCn?: string;
-  serverName: string | false;
+  serverName: string | false | null;
 }
 
 export interface ExtensionOptions {
