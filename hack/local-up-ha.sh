@@ -94,7 +94,8 @@ for i in 0 1 2; do node "$ROOT/hack/ha/wait.mjs" "http://127.0.0.1:${ETCD_CLIENT
 
 node "$ROOT/hack/ha/setup.mjs" "$HA_DIR" "$LB"
 
-# One after the other: the first generates the service-account key pair in the shared cert dir.
+# One after the other: the first generates the service-account key pair and the front-proxy CA and
+# client certificate (the aggregation layer's) in the shared cert dir, which the others read.
 # One worker per replica unless HA_WORKERS says otherwise. With two, one full `make test` run (a
 # loaded machine) saw kubectl EOFs through HAProxy in the rolling restart and a TLS disconnect
 # after a SIGKILL, while the suite alone passed. Suspected: when a replica's last worker closes,
