@@ -9,8 +9,8 @@ import { KubeconfigClient, type JsonReply } from '../support/http-client.js';
 import { extensionHost, startExtensionApiServer, type ExtensionApiServer } from '../support/extension-api-server.js';
 
 // The aggregation layer on the HA control plane of hack/local-up-ha.sh (`make up-ha`: three etcd
-// members, three replicas sharing one cert dir, HAProxy in front), with the flags it starts them
-// with: a real HTTPS extension API server (its own CA, on a non-loopback address) registered by
+// members, three replicas sharing one cert dir and front-proxy certificate, HAProxy in front),
+// with the flags it starts them with (deploy/README.md's): a real HTTPS extension API server (its own CA, on a non-loopback address) registered by
 // Service + Endpoints + APIService through the load balancer is Available in every replica's view,
 // reachable by kubectl through HAProxy and through each replica, and sees the caller's identity
 // from each replica over the shared front-proxy client certificate. Then the controllers' leader
@@ -134,12 +134,14 @@ afterAll(async () => {
   }
 }, 120_000);
 
-test('every replica started by up-ha shares one front-proxy CA and client certificate, the one published', async () => {
-  // Generated once in the shared cert dir by the first replica, read by the others.
+test('every replica started by up-ha presents the one front-proxy client certificate and trusts its CA, the one published', async () => {
+  // Made once by hack/ha/setup.mjs in the shared cert dir and given to each replica by flag.
   expect(await readFile(join(dir, 'certs', 'front-proxy-ca.crt'), 'utf8')).toBe(frontProxyCa);
   for (const r of replicas) {
-    const log = await readFile(join(dir, `${r.name}.log`), 'utf8');
-    expect(log).not.toMatch(/no --proxy-client-cert-file/);
+    const cmd = await readFile(join(dir, `${r.name}.cmd`), 'utf8');
+    expect(cmd).toContain(`--proxy-client-cert-file ${join(dir, 'certs', 'front-proxy-client.crt')}`);
+    expect(cmd).toContain(`--requestheader-client-ca-file ${join(dir, 'certs', 'front-proxy-ca.crt')}`);
+    expect(await readFile(join(dir, `${r.name}.log`), 'utf8')).not.toMatch(/no --proxy-client-cert-file/);
   }
 });
 
