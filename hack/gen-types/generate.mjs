@@ -42,6 +42,7 @@ for (const out of OUTPUTS) {
   const names = namesByOutput.get(out);
   const pkgInfo = packages.get(out.pkg);
   writeFileSync(join(PROTO_DIR, protoPathOf(out)), protoText(out, names, pkgInfo, declaredIn, protoPathOf(out)));
+  if (!out.ts) continue;
   if (!defsByModule.has(out.ts)) defsByModule.set(out.ts, {});
   Object.assign(defsByModule.get(out.ts), definitionsOf(out, names, pkgInfo));
 }

@@ -34,8 +34,23 @@ const flowcontrol = (version) =>
     roots: ['FlowSchema', 'FlowSchemaList', 'PriorityLevelConfiguration', 'PriorityLevelConfigurationList'],
   });
 
-/** proto: the file name under proto/generated/ (without `.generated.proto`); ts: the module. */
+/**
+ * proto: the file name under proto/generated/ (without `.generated.proto`); ts: the module, or
+ * none where the kinds' OpenAPI definitions are hand-written with field descriptions of our own
+ * (core basics, rbac, coordination, certificates: resources/<group>/schemas.ts).
+ */
 export const OUTPUTS = [
+  // Comes first so that it, not the pod types, declares the references every group shares.
+  api('core/v1', {
+    proto: 'core-v1',
+    roots: ['ConfigMap', 'ConfigMapList', 'Secret', 'SecretList', 'Namespace', 'NamespaceList', 'ServiceAccount', 'ServiceAccountList', 'ObjectReference', 'LocalObjectReference'],
+  }),
+  api('rbac/v1', {
+    proto: 'rbac-v1',
+    roots: ['Role', 'RoleList', 'ClusterRole', 'ClusterRoleList', 'RoleBinding', 'RoleBindingList', 'ClusterRoleBinding', 'ClusterRoleBindingList'],
+  }),
+  api('coordination/v1', { proto: 'coordination-v1', roots: ['Lease', 'LeaseList'] }),
+  api('certificates/v1', { proto: 'certificates-v1', roots: ['CertificateSigningRequest', 'CertificateSigningRequestList'] }),
   api('core/v1', {
     proto: 'core-v1-pods',
     ts: PODS,
