@@ -30,7 +30,7 @@ export function bumpGenerationOnSpecChange(obj: WithStatus, old: WithStatus): vo
   obj.metadata.generation = isDeepStrictEqual(obj.spec, old.spec) ? oldGen : oldGen + 1;
 }
 
-/** What a kind whose generation counts spec changes runs before create and update. */
+/** What a kind runs before create and update (the strategy's prepare hooks). */
 export interface GenerationPrepare<T> {
   prepareForCreate(obj: T): void;
   prepareForUpdate(obj: T, old: T): void;
@@ -57,6 +57,35 @@ export function generationPrepare<T extends WithStatus>(defaults: (obj: T, old?:
       if (hasStatus) obj.status = old.status ?? {};
       reshapeInPlace(obj);
       bumpGenerationOnSpecChange(obj, old);
+    },
+  };
+}
+
+/** The stored status, unchanged by an update of the main resource (clients change it through `status`). Mutates obj. */
+export function keepStoredStatus(obj: WithStatus, old: WithStatus): void {
+  if (old.status === undefined) delete obj.status;
+  else obj.status = old.status;
+}
+
+/**
+ * prepareForCreate and prepareForUpdate of a kind with a status subresource and no generation
+ * (PersistentVolume, PersistentVolumeClaim, VolumeAttachment). Create starts from an empty status
+ * (`{}`, which `defaults` may fill, as upstream's phase Pending) or, with `initialStatus` 'none',
+ * from none; update runs `defaults` and keeps the stored status. Both leave the object in Go's
+ * JSON shape. The hooks mutate the object.
+ */
+export function statusPrepare<T extends WithStatus>(defaults: (obj: T) => void, initialStatus: 'empty' | 'none' = 'empty'): GenerationPrepare<T> {
+  return {
+    prepareForCreate(obj) {
+      if (initialStatus === 'empty') obj.status = {};
+      else delete obj.status;
+      defaults(obj);
+      reshapeInPlace(obj);
+    },
+    prepareForUpdate(obj, old) {
+      defaults(obj);
+      keepStoredStatus(obj, old);
+      reshapeInPlace(obj);
     },
   };
 }
