@@ -160,3 +160,14 @@ test('a top-level v1beta1 schema validates and defaults the custom resources; it
   const scale = await ts().request('GET', `${base}/big/scale`);
   expect(scale.json).toMatchObject({ apiVersion: 'autoscaling/v1', kind: 'Scale', spec: { replicas: 3 } });
 });
+
+test('OpenAPI v3 documents v1beta1\'s own spec (top-level validation, JSONPath columns, webhook settings)', async () => {
+  const doc = await ts().request('GET', '/openapi/v3/apis/apiextensions.k8s.io/v1beta1');
+  expect(doc.status).toBe(200);
+  const schemas = doc.json.components.schemas;
+  const spec = schemas['io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.CustomResourceDefinitionSpec'];
+  expect(Object.keys(spec.properties)).toEqual(expect.arrayContaining(['version', 'validation', 'subresources', 'additionalPrinterColumns', 'versions', 'conversion', 'preserveUnknownFields']));
+  expect(Object.keys(schemas['io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.CustomResourceColumnDefinition'].properties)).toContain('JSONPath');
+  expect(Object.keys(schemas['io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.CustomResourceConversion'].properties).sort()).toEqual(['conversionReviewVersions', 'strategy', 'webhookClientConfig']);
+  expect(doc.json.paths['/apis/apiextensions.k8s.io/v1beta1/customresourcedefinitions/{name}/status']).toBeDefined();
+});
