@@ -19,13 +19,16 @@ export interface ProxyTarget {
 /**
  * Reaches extension API servers: resolves an APIService's Service through its Endpoints (no
  * service proxy exists here, as upstream's --enable-aggregator-routing) and holds one keep-alive
- * HTTPS agent per APIService version, which verifies the extension against its caBundle (or the
- * system roots when there is none) under the name `<service>.<namespace>.svc`, and presents the
- * proxy client certificate. The caller's own TLS identity never travels: every connection is
- * this server's.
+ * HTTPS agent per APIService and TLS settings, which verifies the extension against its caBundle
+ * (or the system roots when there is none) under the name `<service>.<namespace>.svc`, and
+ * presents the proxy client certificate. The caller's own TLS identity never travels: every
+ * connection is this server's. A write to the APIService that keeps its TLS settings (its status,
+ * written by the availability controller of whichever replica leads; a label) keeps the agent; a
+ * new caBundle or insecureSkipTLSVerify gets a new one for the next request, while requests in
+ * flight on the old one (watches) run to their end, as with upstream's per-APIService transport.
  */
 export class ProxyTransport {
-  private agents = new Map<string, { version: string; agent: Agent }>();
+  private agents = new Map<string, { tls: string; agent: Agent }>();
 
   constructor(
     private readonly resolve: ServiceResolver,
@@ -62,21 +65,32 @@ export class ProxyTransport {
 
   private agentFor(svc: ApiService): Agent {
     const name = svc.metadata.name ?? '';
-    // The TLS settings live in the spec: a new resourceVersion may carry a new caBundle.
-    const version = svc.metadata.resourceVersion ?? '';
-    const cached = this.agents.get(name);
-    if (cached?.version === version) return cached.agent;
-    cached?.agent.destroy();
+    // Only the TLS settings decide the connections: a new resourceVersion alone (a status write)
+    // must not cut the requests in flight.
     const caBundle = svc.spec?.caBundle ? Buffer.from(svc.spec.caBundle, 'base64').toString('utf8') : undefined;
+    const rejectUnauthorized = svc.spec?.insecureSkipTLSVerify !== true;
+    const tls = JSON.stringify([caBundle ?? null, rejectUnauthorized]);
+    const cached = this.agents.get(name);
+    if (cached?.tls === tls) return cached.agent;
+    if (cached) retire(cached.agent);
     const agent = new Agent({
       keepAlive: true,
       maxSockets: 100,
       ca: caBundle,
-      rejectUnauthorized: svc.spec?.insecureSkipTLSVerify !== true,
+      rejectUnauthorized,
       cert: this.clientCert?.certPem,
       key: this.clientCert?.keyPem,
     });
-    this.agents.set(name, { version, agent });
+    this.agents.set(name, { tls, agent });
     return agent;
   }
+}
+
+/**
+ * Takes `agent` out of use without cutting what it carries: its idle connections close now, and
+ * each one in use closes when its request ends instead of going back to the pool.
+ */
+function retire(agent: Agent): void {
+  agent.keepSocketAlive = () => false;
+  for (const sockets of Object.values(agent.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
 }

@@ -96,7 +96,7 @@ export function builtinResources(
     certificateSigningRequests(apiDomain),
     ...rbacResources(apiDomain),
     ...reviewResources(apiDomain, identity),
-    pods,
+    pods(apiDomain),
     podTemplates,
     replicationControllers,
     deployments,
