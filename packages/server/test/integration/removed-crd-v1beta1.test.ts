@@ -1,4 +1,5 @@
 import { useTestServer } from '../support/test-server.js';
+import { openWatch } from '../support/watch-stream.js';
 
 // SPEC 9.4: apiextensions/v1beta1 CustomResourceDefinition served again through --runtime-config,
 // over the same stored v1 objects: top-level version/validation/subresources/columns converted
@@ -159,4 +160,38 @@ test('a top-level v1beta1 schema validates and defaults the custom resources; it
   expect(table.json.rows[0].cells).toEqual(['big', 3]);
   const scale = await ts().request('GET', `${base}/big/scale`);
   expect(scale.json).toMatchObject({ apiVersion: 'autoscaling/v1', kind: 'Scale', spec: { replicas: 3 } });
+});
+
+test('OpenAPI v3 documents v1beta1\'s own spec (top-level validation, JSONPath columns, webhook settings)', async () => {
+  const doc = await ts().request('GET', '/openapi/v3/apis/apiextensions.k8s.io/v1beta1');
+  expect(doc.status).toBe(200);
+  const schemas = doc.json.components.schemas;
+  const spec = schemas['io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.CustomResourceDefinitionSpec'];
+  expect(Object.keys(spec.properties)).toEqual(expect.arrayContaining(['version', 'validation', 'subresources', 'additionalPrinterColumns', 'versions', 'conversion', 'preserveUnknownFields']));
+  expect(Object.keys(schemas['io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.CustomResourceColumnDefinition'].properties)).toContain('JSONPath');
+  expect(Object.keys(schemas['io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.CustomResourceConversion'].properties).sort()).toEqual(['conversionReviewVersions', 'strategy', 'webhookClientConfig']);
+  expect(doc.json.paths['/apis/apiextensions.k8s.io/v1beta1/customresourcedefinitions/{name}/status']).toBeDefined();
+});
+
+test('a v1beta1 watch sees a v1 write in v1beta1\'s form; status writes through v1beta1 keep the spec', async () => {
+  const watch = await openWatch(ts(), `${V1BETA1}?watch=true&fieldSelector=metadata.name%3Dwatched.new.example.com`);
+  try {
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'watched.new.example.com' },
+      spec: { group: 'new.example.com', names: { plural: 'watched', kind: 'Watched' }, scope: 'Namespaced', versions: [{ name: 'v1', served: true, storage: true, schema: gadgetSchema }] },
+    };
+    expect((await ts().request('POST', V1, { body: crd })).status).toBe(201);
+    const added = await watch.nextMatching((e) => e.type === 'ADDED', 10_000);
+    expect(added.object).toMatchObject({ apiVersion: 'apiextensions.k8s.io/v1beta1', spec: { version: 'v1', validation: gadgetSchema, versions: [{ name: 'v1' }] } });
+  } finally {
+    watch.close();
+  }
+  const current = (await ts().request('GET', `${V1BETA1}/watched.new.example.com`)).json;
+  const status = await ts().request('PUT', `${V1BETA1}/watched.new.example.com/status`, {
+    body: { ...current, spec: { ...current.spec, scope: 'Cluster' }, status: { ...current.status, acceptedNames: { plural: 'watched', kind: 'Watched' } } },
+  });
+  expect(status.status).toBe(200);
+  expect(status.json).toMatchObject({ apiVersion: 'apiextensions.k8s.io/v1beta1', spec: { scope: 'Namespaced', validation: gadgetSchema } });
 });

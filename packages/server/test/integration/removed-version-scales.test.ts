@@ -89,3 +89,13 @@ test('a PUT and a merge patch of the old Scale set the replicas of the one store
   const negative = await ts().request('PUT', path, { body: { ...put.json, spec: { replicas: -1 } } });
   expect(negative.status).toBe(422);
 });
+
+test('OpenAPI v3 documents each old Scale with its selector map and targetSelector', async () => {
+  for (const [gv, pkg] of [['extensions/v1beta1', 'extensions.v1beta1'], ['apps/v1beta1', 'apps.v1beta1'], ['apps/v1beta2', 'apps.v1beta2']] as const) {
+    const doc = await ts().request('GET', `/openapi/v3/apis/${gv}`);
+    expect(doc.status).toBe(200);
+    const status = doc.json.components.schemas[`io.k8s.api.${pkg}.ScaleStatus`];
+    expect(status.properties.selector).toMatchObject({ type: 'object', additionalProperties: { type: 'string' } });
+    expect(status.properties.targetSelector).toMatchObject({ type: 'string' });
+  }
+});

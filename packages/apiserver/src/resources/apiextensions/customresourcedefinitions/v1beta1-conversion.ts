@@ -23,11 +23,11 @@ const specOf = (obj: KubeObject): Json | undefined => {
   return spec && typeof spec === 'object' && !Array.isArray(spec) ? (spec as Json) : undefined;
 };
 const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
-/** The per-version fields that v1beta1 also holds on top, by their v1beta1 name and v1 name. */
+/** The per-version fields that v1beta1 also holds on top: their name on top, per version, and in messages. */
 const PER_VERSION = [
-  { top: 'validation', own: 'schema', what: 'schemas', topName: 'validation' },
-  { top: 'subresources', own: 'subresources', what: 'subresources', topName: 'subresources' },
-  { top: 'additionalPrinterColumns', own: 'additionalPrinterColumns', what: 'additionalPrinterColumns', topName: 'additionalPrinterColumns' },
+  { top: 'validation', own: 'schema', what: 'schemas' },
+  { top: 'subresources', own: 'subresources', what: 'subresources' },
+  { top: 'additionalPrinterColumns', own: 'additionalPrinterColumns', what: 'additionalPrinterColumns' },
 ] as const;
 
 /** A column with `jsonPath` named `JSONPath` (to v1beta1) or the other way round. */
@@ -167,11 +167,11 @@ export function validateCrdV1beta1(obj: KubeObject): FieldErrorList {
   for (const f of PER_VERSION) {
     const perVersion = versions.filter((v) => present(v[f.own]));
     if (present(spec[f.top]) && perVersion.length > 0) {
-      errs.push(forbidden(`spec.${f.topName}`, `top-level and per-version ${f.what} are mutually exclusive`));
+      errs.push(forbidden(`spec.${f.top}`, `top-level and per-version ${f.what} are mutually exclusive`));
     }
     const first = versions[0]?.[f.own];
     if (versions.length > 0 && perVersion.length === versions.length && versions.every((v) => jsonEqual(v[f.own], first))) {
-      errs.push(invalid('spec.versions', versions, `per-version ${f.what} may not all be set to identical values (top-level ${f.topName} should be used instead)`));
+      errs.push(invalid('spec.versions', versions, `per-version ${f.what} may not all be set to identical values (top-level ${f.top} should be used instead)`));
     }
   }
   if (spec.version) {
