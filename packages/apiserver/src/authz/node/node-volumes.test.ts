@@ -85,6 +85,11 @@ describe('NodeAuthorizer: volumes, attachments and CSINodes', () => {
     ['list attachments', node('n1'), { verb: 'list', apiGroup: ST, resource: 'volumeattachments' }, 'no-opinion'],
     ['update its attachment', node('n1'), { verb: 'update', apiGroup: ST, resource: 'volumeattachments', name: 'va1' }, 'no-opinion'],
     ['its attachment\'s status', node('n1'), { verb: 'patch', apiGroup: ST, resource: 'volumeattachments', subresource: 'status', name: 'va1' }, 'no-opinion'],
+    ['create an attachment', node('n1'), { verb: 'create', apiGroup: ST, resource: 'volumeattachments' }, 'no-opinion'],
+    ['create a PV', node('n1'), { verb: 'create', resource: 'persistentvolumes' }, 'no-opinion'],
+    ['create a claim', node('n1'), { verb: 'create', resource: 'persistentvolumeclaims', namespace: 'ns' }, 'no-opinion'],
+    ['deletecollection of PVs', node('n1'), { verb: 'deletecollection', resource: 'persistentvolumes' }, 'no-opinion'],
+    ['a PV asked for under a namespace', node('n1'), { verb: 'get', resource: 'persistentvolumes', namespace: 'ns', name: 'pv1' }, 'no-opinion'],
     ['removed version, same group: another node\'s attachment', node('n1'), { apiVersion: 'v1beta1', verb: 'get', apiGroup: ST, resource: 'volumeattachments', name: 'va2' }, 'no-opinion'],
     // CSINodes: the node's own, by name (create: NodeRestriction reads the body).
     ['get own CSINode', node('n1'), { verb: 'get', apiGroup: ST, resource: 'csinodes', name: 'n1' }, 'allow'],
