@@ -8,7 +8,7 @@ import { requestDeadlineMs } from '../filters/with-request-deadline.js';
 import { isAvailable, type ApiService } from '../resources/apiregistration/types.js';
 import type { ApiServiceIndex } from './apiservice-index.js';
 import { proxyRequestHeaders, proxyResponseHeaders } from './proxy-headers.js';
-import type { ProxyTarget, ProxyTransport } from './proxy-transport.js';
+import type { ProxyRequest, ProxyResponse, ProxyTarget, ProxyTransport } from './proxy-transport.js';
 
 /** Upstream's message (after "Timeout: ") when a request outlives its deadline. */
 const DEADLINE_EXCEEDED = 'request did not complete within requested timeout - context deadline exceeded';
@@ -58,16 +58,18 @@ export function withAggregatorProxy(opts: ProxyHandlerOptions): Middleware<Reque
       stripPrefixes: opts.stripHeaders?.prefixes,
     });
     // A protocol switch (exec-style) the listener handed over with its connection: asked of the
-    // extension too, and the two connections joined once it agrees.
+    // extension too (over HTTP/1.1), and the two connections joined once it agrees.
     const upgrade = (ctx.req as { upgrade?: boolean }).upgrade === true && typeof ctx.req.headers.upgrade === 'string';
     if (upgrade) {
       headers['connection'] = 'Upgrade';
       headers['upgrade'] = ctx.req.headers.upgrade;
     }
     const deadlineAt = timeoutMs > 0 ? Date.now() + timeoutMs : Infinity;
+    const gone = new AbortController();
     await new Promise<void>((resolve, reject) => {
       let answered = false;
       let timer: NodeJS.Timeout | undefined;
+      let upstream: ProxyRequest | undefined;
       const finish = (err?: Error) => {
         clearTimeout(timer);
         if (answered) return;
@@ -75,7 +77,7 @@ export function withAggregatorProxy(opts: ProxyHandlerOptions): Middleware<Reque
         if (err) reject(err);
         else resolve();
       };
-      const upstream = opts.transport.request(target, ctx.method, ctx.req.url ?? ctx.url, headers, (res: IncomingMessage) => {
+      const onResponse = (res: ProxyResponse) => {
         // Too late (the deadline filter may be answering 504 now), or answered already.
         if (answered || ctx.res.headersSent || Date.now() >= deadlineAt) {
           res.destroy();
@@ -102,9 +104,45 @@ export function withAggregatorProxy(opts: ProxyHandlerOptions): Middleware<Reque
         // The extension reset or broke off mid-answer: the client sees its stream cut, as upstream's.
         res.on('error', () => out.destroy());
         res.on('aborted', () => out.destroy());
+      };
+      const onError = (err: unknown) => {
+        if (!answered) log(`APIService ${svc.metadata.name ?? ''}: proxy error`, err);
+        finish(unavailable(svc));
+        if (ctx.respond === false && !ctx.res.writableEnded) ctx.res.destroy();
+      };
+      if (timeoutMs > 0) {
+        // The deadline bounds the whole answer: before the extension's headers it is a 504;
+        // an answer still streaming then is cut (upstream's timeout filter does the same).
+        timer = setTimeout(() => {
+          if (ctx.respond === false && !ctx.res.writableEnded) ctx.res.destroy();
+          finish(newTimeout(DEADLINE_EXCEEDED, 0));
+          gone.abort();
+          upstream?.destroy();
+        }, timeoutMs);
+      }
+      // The caller leaving ends the extension's request (a watch, a slow list), or its connecting.
+      ctx.res.once('close', () => {
+        clearTimeout(timer);
+        if (ctx.res.writableFinished) return;
+        gone.abort();
+        upstream?.destroy();
+        finish(unavailable(svc));
       });
+      const send = (req: ProxyRequest) => {
+        if (answered) {
+          req.destroy();
+          return;
+        }
+        upstream = req;
+        req.on('error', onError);
+        ctx.req.on('error', () => req.destroy());
+        if (upgrade) req.end();
+        else ctx.req.pipe(req);
+      };
       if (upgrade) {
-        upstream.on('upgrade', (res: IncomingMessage, upSocket: Duplex, upHead: Buffer) => {
+        // A protocol switch (exec-style) is HTTP/1.1 whatever the extension offers.
+        const req = opts.transport.http1Request(target, ctx.method, ctx.req.url ?? ctx.url, headers, onResponse);
+        req.on('upgrade', (res: IncomingMessage, upSocket: Duplex, upHead: Buffer) => {
           clearTimeout(timer);
           const client = ctx.req.socket as Duplex;
           if (answered || ctx.res.headersSent) {
@@ -117,29 +155,10 @@ export function withAggregatorProxy(opts: ProxyHandlerOptions): Middleware<Reque
           (ctx.res as ServerResponse).detachSocket(client as Socket);
           joinUpgraded(client, upSocket, res, upHead);
         });
+        send(req);
+      } else {
+        opts.transport.request(target, ctx.method, ctx.req.url ?? ctx.url, headers, onResponse, { signal: gone.signal }).then(send, onError);
       }
-      upstream.on('error', (err) => {
-        if (!answered) log(`APIService ${svc.metadata.name ?? ''}: proxy error`, err);
-        finish(unavailable(svc));
-        if (ctx.respond === false && !ctx.res.writableEnded) ctx.res.destroy();
-      });
-      if (timeoutMs > 0) {
-        // The deadline bounds the whole answer: before the extension's headers it is a 504;
-        // an answer still streaming then is cut (upstream's timeout filter does the same).
-        timer = setTimeout(() => {
-          if (ctx.respond === false && !ctx.res.writableEnded) ctx.res.destroy();
-          finish(newTimeout(DEADLINE_EXCEEDED, 0));
-          upstream.destroy();
-        }, timeoutMs);
-      }
-      // The caller leaving ends the extension's request (a watch, a slow list).
-      ctx.res.once('close', () => {
-        clearTimeout(timer);
-        if (!ctx.res.writableFinished) upstream.destroy();
-      });
-      ctx.req.on('error', () => upstream.destroy());
-      if (upgrade) upstream.end();
-      else ctx.req.pipe(upstream);
     });
   };
 }
