@@ -19,6 +19,31 @@ interface PvEdges {
 
 /** One unambiguous key per vertex, whatever characters a requested name holds. */
 const vertexKey = (kind: VertexKind, namespace: string, name: string) => JSON.stringify([kind, namespace, name]);
+const CLAIM_PREFIX = '["pvc",';
+
+/** Adds `by` to the count of `inner` under `outer`, dropping entries that reach zero. */
+function count(map: Map<string, Map<string, number>>, outer: string, inner: string, by: 1 | -1): void {
+  let m = map.get(outer);
+  if (!m) map.set(outer, (m = new Map()));
+  const n = (m.get(inner) ?? 0) + by;
+  if (n > 0) m.set(inner, n);
+  else {
+    m.delete(inner);
+    if (m.size === 0) map.delete(outer);
+  }
+}
+
+/** Adds or removes `value` in the set under `k`, dropping empty sets. */
+function member(map: Map<string, Set<string>>, k: string, value: string, present: boolean): void {
+  let set = map.get(k);
+  if (present) {
+    if (!set) map.set(k, (set = new Set()));
+    set.add(value);
+  } else if (set) {
+    set.delete(value);
+    if (set.size === 0) map.delete(k);
+  }
+}
 
 /**
  * What each node may read because of the objects bound to it (upstream's node authorizer Graph,
@@ -34,8 +59,9 @@ const vertexKey = (kind: VertexKind, namespace: string, name: string) => JSON.st
  * exists, as upstream's vertex does.
  *
  * Kept as reference counts per (object, node) for what pods reach, plus the PV and attachment
- * edges, rather than a general graph: every path above is at most four long and fixed in shape,
- * so "is there a path" is a few map lookups. Not shared between threads; pure data.
+ * edges and their reverse indexes, rather than a general graph: every path above is at most four
+ * long and fixed in shape, so "is there a path" is a few map lookups (a Secret through PVs: the
+ * smaller of its PVs and the node's claims). Not shared between threads; pure data.
  */
 export class NodeGraph {
   private readonly pods = new Map<string, PodEdges>();
@@ -43,6 +69,10 @@ export class NodeGraph {
   private readonly pvs = new Map<string, PvEdges>();
   /** Secret key -> names of the PVs that mount with it. */
   private readonly pvsBySecret = new Map<string, Set<string>>();
+  /** Claim key -> names of the PVs whose claimRef names it. */
+  private readonly pvsByClaim = new Map<string, Set<string>>();
+  /** Node -> keys of the claims its pods use (with counts), so a node's claims are one lookup. */
+  private readonly claimsByNode = new Map<string, Map<string, number>>();
   /** VolumeAttachment name -> its node. */
   private readonly attachments = new Map<string, string>();
 
@@ -63,9 +93,8 @@ export class NodeGraph {
       for (const c of podVolumeClaimNames(pod)) keys.add(vertexKey('pvc', ns, c));
     }
     for (const k of keys) {
-      let nodes = this.reach.get(k);
-      if (!nodes) this.reach.set(k, (nodes = new Map()));
-      nodes.set(node, (nodes.get(node) ?? 0) + 1);
+      count(this.reach, k, node, 1);
+      if (k.startsWith(CLAIM_PREFIX)) count(this.claimsByNode, node, k, 1);
     }
     this.pods.set(vertexKey('pod', ns, name), { node, keys: [...keys] });
   }
@@ -77,13 +106,8 @@ export class NodeGraph {
     if (!edges) return;
     this.pods.delete(id);
     for (const k of edges.keys) {
-      const nodes = this.reach.get(k);
-      const n = (nodes?.get(edges.node) ?? 0) - 1;
-      if (n > 0) nodes!.set(edges.node, n);
-      else {
-        nodes?.delete(edges.node);
-        if (nodes?.size === 0) this.reach.delete(k);
-      }
+      count(this.reach, k, edges.node, -1);
+      if (k.startsWith(CLAIM_PREFIX)) count(this.claimsByNode, edges.node, k, -1);
     }
   }
 
@@ -91,6 +115,7 @@ export class NodeGraph {
   replacePods(pods: readonly PodShape[]): void {
     this.pods.clear();
     this.reach.clear();
+    this.claimsByNode.clear();
     for (const p of pods) this.upsertPod(p);
   }
 
@@ -101,12 +126,10 @@ export class NodeGraph {
     const claimRef = pv.spec?.claimRef;
     if (!name || !claimRef) return;
     const secrets = [...new Set(pvKubeletSecrets(pv).map((s) => vertexKey('secret', s.namespace, s.name)))];
-    this.pvs.set(name, { claim: vertexKey('pvc', claimRef.namespace ?? '', claimRef.name ?? ''), secrets });
-    for (const s of secrets) {
-      let names = this.pvsBySecret.get(s);
-      if (!names) this.pvsBySecret.set(s, (names = new Set()));
-      names.add(name);
-    }
+    const claim = vertexKey('pvc', claimRef.namespace ?? '', claimRef.name ?? '');
+    this.pvs.set(name, { claim, secrets });
+    for (const s of secrets) member(this.pvsBySecret, s, name, true);
+    member(this.pvsByClaim, claim, name, true);
   }
 
   /** Drops a PV's edges (upstream DeletePV). */
@@ -115,17 +138,15 @@ export class NodeGraph {
     const edges = this.pvs.get(name);
     if (!edges) return;
     this.pvs.delete(name);
-    for (const s of edges.secrets) {
-      const names = this.pvsBySecret.get(s);
-      names?.delete(name);
-      if (names?.size === 0) this.pvsBySecret.delete(s);
-    }
+    for (const s of edges.secrets) member(this.pvsBySecret, s, name, false);
+    member(this.pvsByClaim, edges.claim, name, false);
   }
 
   /** Replaces every PV's edges (after a relist of PVs). */
   replacePVs(pvs: readonly PersistentVolumeShape[]): void {
     this.pvs.clear();
     this.pvsBySecret.clear();
+    this.pvsByClaim.clear();
     for (const pv of pvs) this.upsertPV(pv);
   }
 
@@ -157,8 +178,25 @@ export class NodeGraph {
     }
     const key = vertexKey(kind, namespace, name);
     if (this.reaches(node, key)) return true;
-    if (kind !== 'secret') return false;
-    for (const pv of this.pvsBySecret.get(key) ?? []) if (this.hasPath(node, 'pv', '', pv)) return true;
+    return kind === 'secret' && this.reachesThroughPV(node, key);
+  }
+
+  /**
+   * Whether a PV bound to one of the node's claims mounts with this secret: walked from whichever
+   * side is smaller, the PVs using the secret (a CSI driver's may be shared by thousands) or the
+   * claims the node's pods use (bounded by what one node runs), so a denied request costs little.
+   */
+  private reachesThroughPV(node: string, secret: string): boolean {
+    const pvs = this.pvsBySecret.get(secret);
+    const claims = this.claimsByNode.get(node);
+    if (!pvs || !claims) return false;
+    if (pvs.size <= claims.size) {
+      for (const pv of pvs) if (claims.has(this.pvs.get(pv)!.claim)) return true;
+      return false;
+    }
+    for (const claim of claims.keys()) {
+      for (const pv of this.pvsByClaim.get(claim) ?? []) if (this.pvs.get(pv)!.secrets.includes(secret)) return true;
+    }
     return false;
   }
 

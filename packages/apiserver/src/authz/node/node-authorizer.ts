@@ -95,7 +95,7 @@ export class NodeAuthorizer implements Authorizer {
     ).synced;
   }
 
-  /** Ends the watch. */
+  /** Ends the watches. */
   stop(): void {
     this.abort.abort();
   }
@@ -128,8 +128,9 @@ export class NodeAuthorizer implements Authorizer {
   }
 
   /**
-   * A node's rules: the static ones, plus its own Lease in the node-lease namespace. Always
-   * incomplete: what the graph grants (objects of its pods) is not listed, as upstream lists none.
+   * A node's rules: the static ones, plus its own CSINode and its own Lease in the node-lease
+   * namespace. Always incomplete: what the graph grants (objects of its pods, their volumes, its
+   * attachments) is not listed, as upstream lists none.
    */
   async rulesFor(user: UserInfo, namespace: string): Promise<RulesResult> {
     const { isNode, nodeName } = nodeIdentity(user);

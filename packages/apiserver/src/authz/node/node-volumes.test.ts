@@ -85,6 +85,11 @@ describe('NodeAuthorizer: volumes, attachments and CSINodes', () => {
     ['list attachments', node('n1'), { verb: 'list', apiGroup: ST, resource: 'volumeattachments' }, 'no-opinion'],
     ['update its attachment', node('n1'), { verb: 'update', apiGroup: ST, resource: 'volumeattachments', name: 'va1' }, 'no-opinion'],
     ['its attachment\'s status', node('n1'), { verb: 'patch', apiGroup: ST, resource: 'volumeattachments', subresource: 'status', name: 'va1' }, 'no-opinion'],
+    ['create an attachment', node('n1'), { verb: 'create', apiGroup: ST, resource: 'volumeattachments' }, 'no-opinion'],
+    ['create a PV', node('n1'), { verb: 'create', resource: 'persistentvolumes' }, 'no-opinion'],
+    ['create a claim', node('n1'), { verb: 'create', resource: 'persistentvolumeclaims', namespace: 'ns' }, 'no-opinion'],
+    ['deletecollection of PVs', node('n1'), { verb: 'deletecollection', resource: 'persistentvolumes' }, 'no-opinion'],
+    ['a PV asked for under a namespace', node('n1'), { verb: 'get', resource: 'persistentvolumes', namespace: 'ns', name: 'pv1' }, 'no-opinion'],
     ['removed version, same group: another node\'s attachment', node('n1'), { apiVersion: 'v1beta1', verb: 'get', apiGroup: ST, resource: 'volumeattachments', name: 'va2' }, 'no-opinion'],
     // CSINodes: the node's own, by name (create: NodeRestriction reads the body).
     ['get own CSINode', node('n1'), { verb: 'get', apiGroup: ST, resource: 'csinodes', name: 'n1' }, 'allow'],
@@ -162,6 +167,26 @@ describe('NodeAuthorizer: volumes, attachments and CSINodes', () => {
     b.graph.replaceVolumeAttachments([va('va9', 'n1')]);
     expect(await can('n2', { verb: 'get', resource: 'persistentvolumes', name: 'pv2' })).toBe(true);
     expect(await can('n1', { ...getVa, name: 'va9' })).toBe(true);
+  });
+
+  test('a secret shared by many PVs: found from either side, and lost with the last path', async () => {
+    const b = new NodeAuthorizer(() => ({}) as RegistrySet, { apiDomain: D });
+    const shared = { csi: { driver: 'd', volumeHandle: 'h', nodePublishSecretRef: { namespace: 'cred', name: 'shared' } } };
+    b.graph.replacePVs(Array.from({ length: 50 }, (_, i) => pv(`pv${i}`, { namespace: 'ns', name: `c${i}` }, shared)));
+    // n1 uses one claim (walked from its claims); n2 uses 60, more than the 50 PVs (walked from the PVs), one bound.
+    b.graph.upsertPod(pod('ns', 'a', 'n1', [claimVol('c7')]));
+    b.graph.upsertPod(pod('ns', 'b', 'n2', [...Array.from({ length: 59 }, (_, i) => claimVol(`other${i}`)), claimVol('c49')]));
+    b.graph.upsertPod(pod('ns', 'c', 'n3', Array.from({ length: 60 }, (_, i) => claimVol(`other${i}`))));
+    const has = (n: string) => b.graph.hasPath(n, 'secret', 'cred', 'shared');
+    expect([has('n1'), has('n2'), has('n3'), has('n4')]).toEqual([true, true, false, false]);
+    b.graph.removePV(pv('pv49', undefined));
+    b.graph.removePod(pod('ns', 'a', 'n1', []));
+    expect([has('n1'), has('n2')]).toEqual([false, false]);
+    // Rebinding the PV brings it back for n2, through the other side of the index.
+    b.graph.upsertPV(pv('pv49', { namespace: 'ns', name: 'other3' }, shared));
+    expect(has('n2')).toBe(true);
+    b.graph.replacePods([]);
+    expect(has('n2')).toBe(false);
   });
 
   test('two pods on a node share a claim: removing one keeps the PV reachable', async () => {
