@@ -1,4 +1,6 @@
-import type { JsonObject } from '@cluster/apimachinery';
+import { isJsonObject, type JsonObject } from '@cluster/apimachinery';
+import { openApiHash } from '../openapi/hash.js';
+import { DEFAULT_SERVICE_PORT } from '../resources/apiregistration/validation.js';
 import { isAvailable, type ApiService } from '../resources/apiregistration/types.js';
 import type { ApiServiceIndex } from './apiservice-index.js';
 import type { ExternalGroupVersion } from './discovery-merge.js';
@@ -30,6 +32,12 @@ export interface ExternalDiscoveryOptions {
  */
 export class ExternalDiscovery {
   private readonly resources = new Map<string, { version: string; resources: readonly JsonObject[]; openApiV3?: JsonObject }>();
+  /**
+   * The extensions' /openapi/v2 documents by APIService name, with the ETag they came with (sent
+   * back as If-None-Match) and the Service they came from; kept across refreshes, so a failing
+   * fetch leaves the last good document in place.
+   */
+  private readonly openApiV2 = new Map<string, { service: string; etag?: string; doc: JsonObject; hash: string }>();
   private timer?: NodeJS.Timeout;
   private pending?: NodeJS.Timeout;
   private running = false;
@@ -86,6 +94,7 @@ export class ExternalDiscovery {
             // The OpenAPI v3 document is optional: an extension without one is still listed.
             const openApiV3 = await this.fetchOpenApiV3(svc).catch((err) => void this.opts.log?.(`APIService ${name}: no OpenAPI v3 document`, err));
             this.resources.set(name, { version: svc.metadata.resourceVersion ?? '', resources, ...(openApiV3 ? { openApiV3 } : {}) });
+            await this.refreshOpenApiV2(svc);
             fetched = true;
           } catch (err) {
             this.opts.log?.(`APIService ${name}: discovery failed`, err);
@@ -93,6 +102,7 @@ export class ExternalDiscovery {
         }),
       );
       for (const name of this.resources.keys()) if (!available.some((s) => s.metadata.name === name)) this.resources.delete(name);
+      for (const name of this.openApiV2.keys()) if (!available.some((s) => s.metadata.name === name)) this.openApiV2.delete(name);
       if (fetched) this.publish();
     } finally {
       this.running = false;
@@ -111,6 +121,7 @@ export class ExternalDiscovery {
   private entry(svc: ApiService): ExternalGroupVersion {
     const spec = svc.spec ?? {};
     const known = this.resources.get(svc.metadata.name ?? '');
+    const v2 = this.openApiV2.get(svc.metadata.name ?? '');
     return {
       group: spec.group ?? '',
       version: spec.version ?? '',
@@ -118,7 +129,35 @@ export class ExternalDiscovery {
       versionPriority: spec.versionPriority ?? 0,
       ...(known ? { resources: known.resources } : {}),
       ...(known?.openApiV3 ? { openApiV3: known.openApiV3 } : {}),
+      ...(v2 ? { openApiV2: { doc: v2.doc, hash: v2.hash } } : {}),
     };
+  }
+
+  /**
+   * Fetches the extension's /openapi/v2 (JSON) again, as upstream's OpenAPI aggregation controller
+   * does: If-None-Match with the last ETag (304 keeps the document), 404 means it serves none; any
+   * other failure keeps the last good document. Never throws.
+   */
+  private async refreshOpenApiV2(svc: ApiService): Promise<void> {
+    const name = svc.metadata.name ?? '';
+    const ref = svc.spec?.service;
+    const service = `${ref?.namespace ?? ''}/${ref?.name ?? ''}:${ref?.port ?? DEFAULT_SERVICE_PORT}`;
+    const last = this.openApiV2.get(name);
+    const cached = last?.service === service ? last : undefined;
+    try {
+      const res = await this.fetch(svc, '/openapi/v2', cached?.etag ? { 'if-none-match': cached.etag } : {});
+      if (res.status === 304 && cached) return;
+      if (res.status === 404) {
+        this.openApiV2.delete(name);
+        return;
+      }
+      if (res.status !== 200) throw new Error(`/openapi/v2: HTTP ${res.status}`);
+      const doc = parseDocument('/openapi/v2', res.body);
+      if (typeof doc['swagger'] !== 'string') throw new Error('/openapi/v2: not a Swagger 2.0 document');
+      this.openApiV2.set(name, { service, ...(res.etag ? { etag: res.etag } : {}), doc, hash: openApiHash(res.body) });
+    } catch (err) {
+      this.opts.log?.(`APIService ${name}: OpenAPI v2 document not refreshed`, err);
+    }
   }
 
   /** GET /apis/<group>/<version> from the extension. @throws on any failure or a body that is not an APIResourceList. */
@@ -139,15 +178,29 @@ export class ExternalDiscovery {
 
   /** A JSON object from the extension, as system:kube-aggregator. @throws on any failure, a non-200 or a body that is not a JSON object. */
   private async get(svc: ApiService, path: string): Promise<JsonObject> {
+    const res = await this.fetch(svc, path);
+    if (res.status !== 200) throw new Error(`${path}: HTTP ${res.status}`);
+    return parseDocument(path, res.body);
+  }
+
+  /**
+   * GET `path` from the extension as system:kube-aggregator (group system:masters), JSON asked
+   * for, bounded in time (connecting included) and size. Resolves with the status, ETag and body
+   * text of any answer; the body of a non-200 is not read. @throws on connection failures,
+   * timeouts and oversized answers.
+   */
+  private async fetch(svc: ApiService, path: string, extra: Record<string, string> = {}): Promise<{ status: number; etag?: string; body: string }> {
     const target = await this.opts.transport.target(svc);
     const signal = AbortSignal.timeout(FETCH_TIMEOUT_MS);
     let removeAbortListener = () => {};
-    const body = await new Promise<string>((resolve, reject) => {
+    return new Promise<{ status: number; etag?: string; body: string }>((resolve, reject) => {
       let req: ProxyRequest | undefined;
       const onResponse = (res: ProxyResponse) => {
-        if (res.statusCode !== 200) {
+        const status = res.statusCode ?? 0;
+        const etag = typeof res.headers.etag === 'string' ? res.headers.etag : undefined;
+        if (status !== 200) {
           res.resume();
-          reject(new Error(`${path}: HTTP ${res.statusCode ?? 0}`));
+          resolve({ status, ...(etag ? { etag } : {}), body: '' });
           return;
         }
         const chunks: Buffer[] = [];
@@ -160,7 +213,7 @@ export class ExternalDiscovery {
           }
           chunks.push(c);
         });
-        res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        res.on('end', () => resolve({ status, ...(etag ? { etag } : {}), body: Buffer.concat(chunks).toString('utf8') }));
         res.on('error', reject);
       };
       // The whole fetch, connecting included, is bounded.
@@ -170,7 +223,7 @@ export class ExternalDiscovery {
       };
       signal.addEventListener('abort', onAbort, { once: true });
       removeAbortListener = () => signal.removeEventListener('abort', onAbort);
-      const headers = { host: `${target.endpoint.serverName}:${target.options.port}`, accept: 'application/json', [REMOTE_USER_HEADER]: AGGREGATOR_USER, [REMOTE_GROUP_HEADER]: 'system:masters' };
+      const headers = { host: `${target.endpoint.serverName}:${target.options.port}`, accept: 'application/json', [REMOTE_USER_HEADER]: AGGREGATOR_USER, [REMOTE_GROUP_HEADER]: 'system:masters', ...extra };
       this.opts.transport.request(target, 'GET', path, headers, onResponse, { signal }).then((r) => {
         req = r;
         if (signal.aborted) r.destroy();
@@ -178,8 +231,21 @@ export class ExternalDiscovery {
         r.end();
       }, reject);
     }).finally(() => removeAbortListener());
-    const parsed = JSON.parse(body) as unknown;
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(`${path}: not a JSON object`);
-    return parsed as JsonObject;
   }
+}
+
+/** How deep an extension's document may nest: deeper ones are refused, so nothing walking them recursively can overflow the stack. */
+const MAX_DOCUMENT_DEPTH = 256;
+
+/** `body` parsed as a JSON object no deeper than {@link MAX_DOCUMENT_DEPTH}. @throws otherwise. */
+export function parseDocument(path: string, body: string): JsonObject {
+  const parsed = JSON.parse(body) as unknown;
+  if (!isJsonObject(parsed)) throw new Error(`${path}: not a JSON object`);
+  const stack: Array<[unknown, number]> = [[parsed, 1]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (depth > MAX_DOCUMENT_DEPTH) throw new Error(`${path}: nested deeper than ${MAX_DOCUMENT_DEPTH} levels`);
+    if (value && typeof value === 'object') for (const v of Object.values(value)) if (v && typeof v === 'object') stack.push([v, depth + 1]);
+  }
+  return parsed;
 }

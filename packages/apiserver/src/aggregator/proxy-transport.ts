@@ -127,7 +127,8 @@ export class ProxyTransport {
   private connectionsFor(svc: ApiService): Connections {
     const name = svc.metadata.name ?? '';
     // What the connections depend on: the TLS settings and the Service (a status write changes none).
-    const version = JSON.stringify([svc.spec?.caBundle, svc.spec?.insecureSkipTLSVerify, svc.spec?.service]);
+    const ref = svc.spec?.service;
+    const version = JSON.stringify([svc.spec?.caBundle, svc.spec?.insecureSkipTLSVerify === true, ref?.namespace, ref?.name, ref?.port ?? DEFAULT_SERVICE_PORT]);
     const cached = this.connections.get(name);
     if (cached?.version === version) return cached;
     // Requests in flight (watches) finish on the old connections; new ones take the new settings.
