@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Middleware } from 'koa';
@@ -12,6 +12,15 @@ import type { ProxyTarget, ProxyTransport } from './proxy-transport.js';
 
 /** Upstream's message (after "Timeout: ") when a request outlives its deadline. */
 const DEADLINE_EXCEEDED = 'request did not complete within requested timeout - context deadline exceeded';
+
+/** Methods a request may be sent again with when its kept-alive connection was found closed. */
+const REPLAYABLE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Whether the caller sent a body (a length above 0 or a chunked one). */
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
 
 /** `/apis/<group>/<version>` and anything under it. */
 const GROUP_VERSION_PATH = /^\/apis\/([^/]+)\/([^/]+)(?:\/|$)/;
@@ -33,7 +42,9 @@ export interface ProxyHandlerOptions {
  * headers), its body streamed through and the answer streamed back, watches included. An
  * APIService that is not Available, a Service without endpoints or an extension that cannot be
  * reached is a 503 Status; an extension that does not answer in time a 504; nothing an extension
- * sends can make this server answer otherwise or hold other requests. Other paths go on.
+ * sends can make this server answer otherwise or hold other requests. A GET, HEAD or OPTIONS
+ * without a body whose kept-alive connection turns out closed before any answer is sent once more
+ * on a new connection. Other paths go on.
  */
 export function withAggregatorProxy(opts: ProxyHandlerOptions): Middleware<RequestState> {
   const log = opts.log ?? (() => {});
@@ -65,6 +76,8 @@ export function withAggregatorProxy(opts: ProxyHandlerOptions): Middleware<Reque
       headers['upgrade'] = ctx.req.headers.upgrade;
     }
     const deadlineAt = timeoutMs > 0 ? Date.now() + timeoutMs : Infinity;
+    // Safe to send twice: a method without side effects and no body (upstream's isReplayable).
+    const replayable = !upgrade && REPLAYABLE_METHODS.has(ctx.method) && !hasBody(ctx.req);
     await new Promise<void>((resolve, reject) => {
       let answered = false;
       let timer: NodeJS.Timeout | undefined;
@@ -75,71 +88,94 @@ export function withAggregatorProxy(opts: ProxyHandlerOptions): Middleware<Reque
         if (err) reject(err);
         else resolve();
       };
-      const upstream = opts.transport.request(target, ctx.method, ctx.req.url ?? ctx.url, headers, (res: IncomingMessage) => {
-        // Too late (the deadline filter may be answering 504 now), or answered already.
-        if (answered || ctx.res.headersSent || Date.now() >= deadlineAt) {
-          res.destroy();
-          finish(newTimeout(DEADLINE_EXCEEDED, 0));
-          return;
-        }
-        // From here the answer is the extension's: Koa must not write one.
-        ctx.respond = false;
-        answered = true;
-        resolve();
-        const out = ctx.res;
-        out.writeHead(res.statusCode ?? 502, proxyResponseHeaders(res.headers));
-        if (typeof (out as { flushHeaders?: () => void }).flushHeaders === 'function') out.flushHeaders();
-        res.on('data', (chunk: Buffer) => {
-          if (!out.write(chunk)) {
-            res.pause();
-            out.once('drain', () => res.resume());
-          }
-        });
-        res.on('end', () => {
-          clearTimeout(timer);
-          out.end();
-        });
-        // The extension reset or broke off mid-answer: the client sees its stream cut, as upstream's.
-        res.on('error', () => out.destroy());
-        res.on('aborted', () => out.destroy());
-      });
-      if (upgrade) {
-        upstream.on('upgrade', (res: IncomingMessage, upSocket: Duplex, upHead: Buffer) => {
-          clearTimeout(timer);
-          const client = ctx.req.socket as Duplex;
-          if (answered || ctx.res.headersSent) {
-            upSocket.destroy();
+      let upstream: ClientRequest | undefined;
+      // Set once this side ends the extension's request (deadline, caller gone): no retry then.
+      let givenUp = false;
+      // One attempt; `attempt` 1 is the single retry of a replayable request.
+      const send = (attempt: number) => {
+        const sent = opts.transport.request(target, ctx.method, ctx.req.url ?? ctx.url, headers, (res: IncomingMessage) => {
+          // Too late (the deadline filter may be answering 504 now), or answered already.
+          if (answered || ctx.res.headersSent || Date.now() >= deadlineAt) {
+            res.destroy();
+            finish(newTimeout(DEADLINE_EXCEEDED, 0));
             return;
           }
+          // From here the answer is the extension's: Koa must not write one.
           ctx.respond = false;
           answered = true;
           resolve();
-          (ctx.res as ServerResponse).detachSocket(client as Socket);
-          joinUpgraded(client, upSocket, res, upHead);
+          const out = ctx.res;
+          out.writeHead(res.statusCode ?? 502, proxyResponseHeaders(res.headers));
+          if (typeof (out as { flushHeaders?: () => void }).flushHeaders === 'function') out.flushHeaders();
+          res.on('data', (chunk: Buffer) => {
+            if (!out.write(chunk)) {
+              res.pause();
+              out.once('drain', () => res.resume());
+            }
+          });
+          res.on('end', () => {
+            clearTimeout(timer);
+            out.end();
+          });
+          // The extension reset or broke off mid-answer: the client sees its stream cut, as upstream's.
+          res.on('error', () => out.destroy());
+          res.on('aborted', () => out.destroy());
         });
-      }
-      upstream.on('error', (err) => {
-        if (!answered) log(`APIService ${svc.metadata.name ?? ''}: proxy error`, err);
-        finish(unavailable(svc));
-        if (ctx.respond === false && !ctx.res.writableEnded) ctx.res.destroy();
-      });
+        upstream = sent;
+        if (upgrade) {
+          sent.on('upgrade', (res: IncomingMessage, upSocket: Duplex, upHead: Buffer) => {
+            clearTimeout(timer);
+            const client = ctx.req.socket as Duplex;
+            if (answered || ctx.res.headersSent) {
+              upSocket.destroy();
+              return;
+            }
+            ctx.respond = false;
+            answered = true;
+            resolve();
+            (ctx.res as ServerResponse).detachSocket(client as Socket);
+            joinUpgraded(client, upSocket, res, upHead);
+          });
+        }
+        sent.on('error', (err) => {
+          // A connection kept alive that the extension closed as this request arrived (nothing
+          // answered yet): a request without a body is sent once more on a new connection, as Go's
+          // transport does for upstream's aggregator; anything else is the extension's failure.
+          if (!answered && !givenUp && replayable && attempt === 0 && sent.reusedSocket) {
+            log(`APIService ${svc.metadata.name ?? ''}: kept-alive connection closed; sending again`, err);
+            send(1);
+            return;
+          }
+          if (!answered) log(`APIService ${svc.metadata.name ?? ''}: proxy error`, err);
+          finish(unavailable(svc));
+          if (ctx.respond === false && !ctx.res.writableEnded) ctx.res.destroy();
+        });
+        if (upgrade || replayable) sent.end();
+        else ctx.req.pipe(sent);
+      };
       if (timeoutMs > 0) {
         // The deadline bounds the whole answer: before the extension's headers it is a 504;
         // an answer still streaming then is cut (upstream's timeout filter does the same).
         timer = setTimeout(() => {
           if (ctx.respond === false && !ctx.res.writableEnded) ctx.res.destroy();
           finish(newTimeout(DEADLINE_EXCEEDED, 0));
-          upstream.destroy();
+          givenUp = true;
+          upstream?.destroy();
         }, timeoutMs);
       }
       // The caller leaving ends the extension's request (a watch, a slow list).
       ctx.res.once('close', () => {
         clearTimeout(timer);
-        if (!ctx.res.writableFinished) upstream.destroy();
+        if (!ctx.res.writableFinished) {
+          givenUp = true;
+          upstream?.destroy();
+        }
       });
-      ctx.req.on('error', () => upstream.destroy());
-      if (upgrade) upstream.end();
-      else ctx.req.pipe(upstream);
+      ctx.req.on('error', () => {
+        givenUp = true;
+        upstream?.destroy();
+      });
+      send(0);
     });
   };
 }
