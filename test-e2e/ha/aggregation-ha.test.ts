@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { KubeconfigClient, type JsonReply } from '../support/http-client.js';
-import { extensionHost, startExtensionApiServer, type ExtensionApiServer } from '../support/extension-api-server.js';
+import { startExtensionApiServer, type ExtensionApiServer } from '../support/extension-api-server.js';
+import { hostAddress } from '../support/host-address.js';
 
 // The aggregation layer on the HA control plane of hack/local-up-ha.sh (`make up-ha`: three etcd
 // members, three replicas sharing one cert dir and front-proxy certificate, HAProxy in front),
@@ -123,7 +124,7 @@ beforeAll(async () => {
   expect(cm.status).toBe(200);
   frontProxyCa = cm.json.data['requestheader-client-ca-file'];
   const allowedNames: string[] = JSON.parse(cm.json.data['requestheader-allowed-names']);
-  ext = await startExtensionApiServer({ dir, group: GROUP, serverName: 'api.wardle.svc', frontProxyCa, allowedNames, host: extensionHost() });
+  ext = await startExtensionApiServer({ dir, group: GROUP, serverName: 'api.wardle.svc', frontProxyCa, allowedNames, host: hostAddress() });
   for (const [path, body] of [
     ['/api/v1/namespaces', { metadata: { name: 'wardle' } }],
     ['/api/v1/namespaces/wardle/services', { metadata: { name: 'api' }, spec: { ports: [{ name: 'https', port: 443, targetPort: 8443 }] } }],

@@ -3,7 +3,6 @@ import { readFileSync } from 'node:fs';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 
@@ -44,17 +43,6 @@ export interface ExtensionApiServer {
   /** Sends a MODIFIED event for `name` on every watch still open. */
   send(name: string): void;
   stop(): Promise<void>;
-}
-
-/**
- * A non-loopback IPv4 address of this machine (Endpoints must not name loopback, as upstream's
- * validation has it), or 127.0.0.1 when the machine has none.
- */
-export function extensionHost(): string {
-  for (const addrs of Object.values(networkInterfaces())) {
-    for (const a of addrs ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
-  }
-  return '127.0.0.1';
 }
 
 /** Makes the extension's CA and serving certificate with openssl in `dir`. */

@@ -3,7 +3,7 @@ import { isAvailable, type ApiService } from '../resources/apiregistration/types
 import type { ApiServiceIndex } from './apiservice-index.js';
 import type { ExternalGroupVersion } from './discovery-merge.js';
 import { REMOTE_GROUP_HEADER, REMOTE_USER_HEADER } from './proxy-headers.js';
-import type { ProxyTransport } from './proxy-transport.js';
+import type { ProxyRequest, ProxyResponse, ProxyTransport } from './proxy-transport.js';
 
 /** Upstream's identity for the aggregator's own discovery calls. */
 const AGGREGATOR_USER = 'system:kube-aggregator';
@@ -146,36 +146,44 @@ export class ExternalDiscovery {
   /** A JSON object from the extension, as system:kube-aggregator. @throws on any failure, a non-200 or a body that is not a JSON object. */
   private async get(svc: ApiService, path: string): Promise<JsonObject> {
     const target = await this.opts.transport.target(svc);
+    const signal = AbortSignal.timeout(FETCH_TIMEOUT_MS);
+    let removeAbortListener = () => {};
     const body = await new Promise<string>((resolve, reject) => {
-      const req = this.opts.transport.request(
-        target,
-        'GET',
-        path,
-        { host: `${target.endpoint.serverName}:${target.options.port}`, accept: 'application/json', [REMOTE_USER_HEADER]: AGGREGATOR_USER, [REMOTE_GROUP_HEADER]: 'system:masters' },
-        (res) => {
-          if (res.statusCode !== 200) {
-            res.resume();
-            reject(new Error(`${path}: HTTP ${res.statusCode ?? 0}`));
+      let req: ProxyRequest | undefined;
+      const onResponse = (res: ProxyResponse) => {
+        if (res.statusCode !== 200) {
+          res.resume();
+          reject(new Error(`${path}: HTTP ${res.statusCode ?? 0}`));
+          return;
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          size += c.length;
+          if (size > MAX_DOCUMENT_BYTES) {
+            res.destroy(new Error(`${path}: answer too large`));
             return;
           }
-          const chunks: Buffer[] = [];
-          let size = 0;
-          res.on('data', (c: Buffer) => {
-            size += c.length;
-            if (size > MAX_DOCUMENT_BYTES) {
-              req.destroy(new Error(`${path}: answer too large`));
-              return;
-            }
-            chunks.push(c);
-          });
-          res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-          res.on('error', reject);
-        },
-      );
-      req.setTimeout(FETCH_TIMEOUT_MS, () => req.destroy(new Error(`${path}: timed out`)));
-      req.on('error', reject);
-      req.end();
-    });
+          chunks.push(c);
+        });
+        res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        res.on('error', reject);
+      };
+      // The whole fetch, connecting included, is bounded.
+      const onAbort = () => {
+        reject(new Error(`${path}: timed out`));
+        req?.destroy();
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      removeAbortListener = () => signal.removeEventListener('abort', onAbort);
+      const headers = { host: `${target.endpoint.serverName}:${target.options.port}`, accept: 'application/json', [REMOTE_USER_HEADER]: AGGREGATOR_USER, [REMOTE_GROUP_HEADER]: 'system:masters' };
+      this.opts.transport.request(target, 'GET', path, headers, onResponse, { signal }).then((r) => {
+        req = r;
+        if (signal.aborted) r.destroy();
+        r.on('error', reject);
+        r.end();
+      }, reject);
+    }).finally(() => removeAbortListener());
     const parsed = JSON.parse(body) as unknown;
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(`${path}: not a JSON object`);
     return parsed as JsonObject;

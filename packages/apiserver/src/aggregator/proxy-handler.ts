@@ -1,4 +1,4 @@
-import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Middleware } from 'koa';
@@ -8,7 +8,7 @@ import { requestDeadlineMs } from '../filters/with-request-deadline.js';
 import { isAvailable, type ApiService } from '../resources/apiregistration/types.js';
 import type { ApiServiceIndex } from './apiservice-index.js';
 import { proxyRequestHeaders, proxyResponseHeaders } from './proxy-headers.js';
-import type { ProxyTarget, ProxyTransport } from './proxy-transport.js';
+import type { ProxyRequest, ProxyResponse, ProxyTarget, ProxyTransport } from './proxy-transport.js';
 
 /** Upstream's message (after "Timeout: ") when a request outlives its deadline. */
 const DEADLINE_EXCEEDED = 'request did not complete within requested timeout - context deadline exceeded';
@@ -20,6 +20,11 @@ const REPLAYABLE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/** Whether `req` went out on an HTTP/1.1 connection kept alive from an earlier request. */
+function onReusedConnection(req: ProxyRequest | undefined): boolean {
+  return (req as { reusedSocket?: boolean } | undefined)?.reusedSocket === true;
 }
 
 /** `/apis/<group>/<version>` and anything under it. */
@@ -43,8 +48,8 @@ export interface ProxyHandlerOptions {
  * APIService that is not Available, a Service without endpoints or an extension that cannot be
  * reached is a 503 Status; an extension that does not answer in time a 504; nothing an extension
  * sends can make this server answer otherwise or hold other requests. A GET, HEAD or OPTIONS
- * without a body whose kept-alive connection turns out closed before any answer is sent once more
- * on a new connection. Other paths go on.
+ * without a body whose kept-alive HTTP/1.1 connection turns out closed before any answer is sent
+ * once more on a new connection (as Go's transport does for upstream's). Other paths go on.
  */
 export function withAggregatorProxy(opts: ProxyHandlerOptions): Middleware<RequestState> {
   const log = opts.log ?? (() => {});
@@ -69,7 +74,7 @@ export function withAggregatorProxy(opts: ProxyHandlerOptions): Middleware<Reque
       stripPrefixes: opts.stripHeaders?.prefixes,
     });
     // A protocol switch (exec-style) the listener handed over with its connection: asked of the
-    // extension too, and the two connections joined once it agrees.
+    // extension too (over HTTP/1.1), and the two connections joined once it agrees.
     const upgrade = (ctx.req as { upgrade?: boolean }).upgrade === true && typeof ctx.req.headers.upgrade === 'string';
     if (upgrade) {
       headers['connection'] = 'Upgrade';
@@ -78,9 +83,11 @@ export function withAggregatorProxy(opts: ProxyHandlerOptions): Middleware<Reque
     const deadlineAt = timeoutMs > 0 ? Date.now() + timeoutMs : Infinity;
     // Safe to send twice: a method without side effects and no body (upstream's isReplayable).
     const replayable = !upgrade && REPLAYABLE_METHODS.has(ctx.method) && !hasBody(ctx.req);
+    const gone = new AbortController();
     await new Promise<void>((resolve, reject) => {
       let answered = false;
       let timer: NodeJS.Timeout | undefined;
+      let upstream: ProxyRequest | undefined;
       const finish = (err?: Error) => {
         clearTimeout(timer);
         if (answered) return;
@@ -88,70 +95,47 @@ export function withAggregatorProxy(opts: ProxyHandlerOptions): Middleware<Reque
         if (err) reject(err);
         else resolve();
       };
-      let upstream: ClientRequest | undefined;
-      // Set once this side ends the extension's request (deadline, caller gone): no retry then.
-      let givenUp = false;
-      // One attempt; `attempt` 1 is the single retry of a replayable request.
-      const send = (attempt: number) => {
-        const sent = opts.transport.request(target, ctx.method, ctx.req.url ?? ctx.url, headers, (res: IncomingMessage) => {
-          // Too late (the deadline filter may be answering 504 now), or answered already.
-          if (answered || ctx.res.headersSent || Date.now() >= deadlineAt) {
-            res.destroy();
-            finish(newTimeout(DEADLINE_EXCEEDED, 0));
-            return;
-          }
-          // From here the answer is the extension's: Koa must not write one.
-          ctx.respond = false;
-          answered = true;
-          resolve();
-          const out = ctx.res;
-          out.writeHead(res.statusCode ?? 502, proxyResponseHeaders(res.headers));
-          if (typeof (out as { flushHeaders?: () => void }).flushHeaders === 'function') out.flushHeaders();
-          res.on('data', (chunk: Buffer) => {
-            if (!out.write(chunk)) {
-              res.pause();
-              out.once('drain', () => res.resume());
-            }
-          });
-          res.on('end', () => {
-            clearTimeout(timer);
-            out.end();
-          });
-          // The extension reset or broke off mid-answer: the client sees its stream cut, as upstream's.
-          res.on('error', () => out.destroy());
-          res.on('aborted', () => out.destroy());
-        });
-        upstream = sent;
-        if (upgrade) {
-          sent.on('upgrade', (res: IncomingMessage, upSocket: Duplex, upHead: Buffer) => {
-            clearTimeout(timer);
-            const client = ctx.req.socket as Duplex;
-            if (answered || ctx.res.headersSent) {
-              upSocket.destroy();
-              return;
-            }
-            ctx.respond = false;
-            answered = true;
-            resolve();
-            (ctx.res as ServerResponse).detachSocket(client as Socket);
-            joinUpgraded(client, upSocket, res, upHead);
-          });
+      const onResponse = (res: ProxyResponse) => {
+        // Too late (the deadline filter may be answering 504 now), or answered already.
+        if (answered || ctx.res.headersSent || Date.now() >= deadlineAt) {
+          res.destroy();
+          finish(newTimeout(DEADLINE_EXCEEDED, 0));
+          return;
         }
-        sent.on('error', (err) => {
-          // A connection kept alive that the extension closed as this request arrived (nothing
-          // answered yet): a request without a body is sent once more on a new connection, as Go's
-          // transport does for upstream's aggregator; anything else is the extension's failure.
-          if (!answered && !givenUp && replayable && attempt === 0 && sent.reusedSocket) {
-            log(`APIService ${svc.metadata.name ?? ''}: kept-alive connection closed; sending again`, err);
-            send(1);
-            return;
+        // From here the answer is the extension's: Koa must not write one.
+        ctx.respond = false;
+        answered = true;
+        resolve();
+        const out = ctx.res;
+        out.writeHead(res.statusCode ?? 502, proxyResponseHeaders(res.headers));
+        if (typeof (out as { flushHeaders?: () => void }).flushHeaders === 'function') out.flushHeaders();
+        res.on('data', (chunk: Buffer) => {
+          if (!out.write(chunk)) {
+            res.pause();
+            out.once('drain', () => res.resume());
           }
-          if (!answered) log(`APIService ${svc.metadata.name ?? ''}: proxy error`, err);
-          finish(unavailable(svc));
-          if (ctx.respond === false && !ctx.res.writableEnded) ctx.res.destroy();
         });
-        if (upgrade || replayable) sent.end();
-        else ctx.req.pipe(sent);
+        res.on('end', () => {
+          clearTimeout(timer);
+          out.end();
+        });
+        // The extension reset or broke off mid-answer: the client sees its stream cut, as upstream's.
+        res.on('error', () => out.destroy());
+        res.on('aborted', () => out.destroy());
+      };
+      let retried = false;
+      const onError = (err: unknown, req?: ProxyRequest) => {
+        // A kept-alive connection the extension closed as this request arrived, nothing answered:
+        // sent once more on a new connection; anything else is the extension's failure.
+        if (!answered && !gone.signal.aborted && replayable && !retried && onReusedConnection(req)) {
+          retried = true;
+          log(`APIService ${svc.metadata.name ?? ''}: kept-alive connection closed; sending again`, err);
+          start();
+          return;
+        }
+        if (!answered) log(`APIService ${svc.metadata.name ?? ''}: proxy error`, err);
+        finish(unavailable(svc));
+        if (ctx.respond === false && !ctx.res.writableEnded) ctx.res.destroy();
       };
       if (timeoutMs > 0) {
         // The deadline bounds the whole answer: before the extension's headers it is a 504;
@@ -159,23 +143,56 @@ export function withAggregatorProxy(opts: ProxyHandlerOptions): Middleware<Reque
         timer = setTimeout(() => {
           if (ctx.respond === false && !ctx.res.writableEnded) ctx.res.destroy();
           finish(newTimeout(DEADLINE_EXCEEDED, 0));
-          givenUp = true;
+          gone.abort();
           upstream?.destroy();
         }, timeoutMs);
       }
-      // The caller leaving ends the extension's request (a watch, a slow list).
+      // The caller leaving ends the extension's request (a watch, a slow list), or its connecting.
       ctx.res.once('close', () => {
         clearTimeout(timer);
-        if (!ctx.res.writableFinished) {
-          givenUp = true;
-          upstream?.destroy();
-        }
-      });
-      ctx.req.on('error', () => {
-        givenUp = true;
+        if (ctx.res.writableFinished) return;
+        gone.abort();
         upstream?.destroy();
+        finish(unavailable(svc));
       });
-      send(0);
+      const send = (req: ProxyRequest) => {
+        if (answered) {
+          req.destroy();
+          return;
+        }
+        upstream = req;
+        req.on('error', (err) => onError(err, req));
+        ctx.req.on('error', () => {
+          gone.abort();
+          req.destroy();
+        });
+        // Without a body there is nothing to stream (and a second attempt has nothing left to pipe).
+        if (upgrade || replayable) req.end();
+        else ctx.req.pipe(req);
+      };
+      const start = () => {
+        opts.transport.request(target, ctx.method, ctx.req.url ?? ctx.url, headers, onResponse, { signal: gone.signal }).then(send, (err) => onError(err));
+      };
+      if (upgrade) {
+        // A protocol switch (exec-style) is HTTP/1.1 whatever the extension offers.
+        const req = opts.transport.http1Request(target, ctx.method, ctx.req.url ?? ctx.url, headers, onResponse);
+        req.on('upgrade', (res: IncomingMessage, upSocket: Duplex, upHead: Buffer) => {
+          clearTimeout(timer);
+          const client = ctx.req.socket as Duplex;
+          if (answered || ctx.res.headersSent) {
+            upSocket.destroy();
+            return;
+          }
+          ctx.respond = false;
+          answered = true;
+          resolve();
+          (ctx.res as ServerResponse).detachSocket(client as Socket);
+          joinUpgraded(client, upSocket, res, upHead);
+        });
+        send(req);
+      } else {
+        start();
+      }
     });
   };
 }

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ApiService } from '../resources/apiregistration/types.js';
-import { ProxyTransport } from './proxy-transport.js';
+import { ProxyTransport, type ProxyResponse } from './proxy-transport.js';
 
 // The aggregator's connections to an extension against an HTTPS server in this process: a write
 // to the APIService that leaves its TLS settings alone (its status, written by the availability
@@ -57,16 +57,17 @@ const apiService = (resourceVersion: string, caFile = 'ca.crt', labels: Record<s
 const transport = () => new ProxyTransport(async () => ({ host: '127.0.0.1', port, serverName: 'api.wardle.svc' }), undefined);
 
 /** GET `path` through `t` for `svc`; resolves with the response (its body not read). */
-async function get(t: ProxyTransport, svc: ApiService, path: string): Promise<IncomingMessage> {
+async function get(t: ProxyTransport, svc: ApiService, path: string): Promise<ProxyResponse> {
   const target = await t.target(svc);
   return new Promise((resolve, reject) => {
-    const req = t.request(target, 'GET', path, { host: 'api.wardle.svc' }, resolve);
-    req.on('error', reject);
-    req.end();
+    t.request(target, 'GET', path, { host: 'api.wardle.svc' }, resolve).then((req) => {
+      req.on('error', reject);
+      req.end();
+    }, reject);
   });
 }
 
-const body = (res: IncomingMessage) =>
+const body = (res: ProxyResponse) =>
   new Promise<string>((resolve, reject) => {
     let text = '';
     res.on('data', (c: Buffer) => (text += c.toString('utf8')));

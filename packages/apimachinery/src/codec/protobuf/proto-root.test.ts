@@ -24,6 +24,32 @@ describe('locating and loading the .proto files', () => {
     }
   });
 
+  test('reads the hand-written files and those hack/gen-types writes to proto/generated/', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'proto-dir-'));
+    mkdirSync(join(dir, 'generated'));
+    writeFileSync(join(dir, 'runtime.proto'), 'syntax = "proto2";\npackage r;\nmessage Unknown { optional bytes raw = 3; }\n');
+    writeFileSync(join(dir, 'meta-v1.proto'), 'syntax = "proto2";\npackage m;\nmessage Meta { optional string name = 1; }\n');
+    writeFileSync(join(dir, 'generated', 'a-v1.generated.proto'), 'syntax = "proto2";\npackage a;\nmessage Kind { optional .m.Meta metadata = 1; optional string x = 2; }\n');
+    try {
+      const root = loadProtoRoot(dir);
+      expect(root.lookupType('a.Kind').fields['x']?.id).toBe(2);
+      expect(root.lookupType('a.Kind').fields['metadata']?.resolvedType?.fullName).toBe('.m.Meta');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a repository without proto/generated/ still loads', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'proto-dir-'));
+    writeFileSync(join(dir, 'runtime.proto'), 'syntax = "proto2";\npackage r;\n');
+    writeFileSync(join(dir, 'meta-v1.proto'), 'syntax = "proto2";\npackage m;\nmessage Meta { optional string name = 1; }\n');
+    try {
+      expect(loadProtoRoot(dir).lookupType('m.Meta').fields['name']?.id).toBe(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('fails clearly when there is none', () => {
     expect(() => findProtoDir('/nonexistent-dir/a/b.js')).toThrow('no proto/ directory above /nonexistent-dir/a/b.js');
   });
@@ -40,6 +66,10 @@ describe('locating and loading the .proto files', () => {
     ['k8s.io.api.authentication.v1.TokenRequestSpec', 'expirationSeconds', 4],
     ['k8s.io.api.certificates.v1.CertificateSigningRequestCondition', 'status', 6],
     ['k8s.io.api.coordination.v1.LeaseSpec', 'renewTime', 4],
+    // From proto/generated/ (hack/gen-types).
+    ['k8s.io.api.core.v1.PodSpec', 'nodeName', 10],
+    ['k8s.io.api.apps.v1.DeploymentSpec', 'progressDeadlineSeconds', 9],
+    ['k8s.io.api.batch.v1.JobSpec', 'backoffLimit', 7],
   ])('%s.%s is field %i, as upstream', (type, field, id) => {
     expect(loadProtoRoot().lookupType(type).fields[field]?.id).toBe(id);
   });

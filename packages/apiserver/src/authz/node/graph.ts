@@ -1,7 +1,8 @@
-import { isMirrorPod, podConfigMapNames, podSecretNames, type PodShape } from './pod-references.js';
+import { isMirrorPod, podConfigMapNames, podSecretNames, podVolumeClaimNames, type PodShape } from './pod-references.js';
+import { pvKubeletSecrets, type PersistentVolumeShape, type VolumeAttachmentShape } from './pv-references.js';
 
-/** The kinds of object a node may reach through the pods bound to it. */
-export type VertexKind = 'pod' | 'secret' | 'configmap' | 'serviceaccount';
+/** The kinds of object a node may reach through the pods, volumes and attachments bound to it. */
+export type VertexKind = 'pod' | 'secret' | 'configmap' | 'serviceaccount' | 'pvc' | 'pv' | 'volumeattachment';
 
 interface PodEdges {
   node: string;
@@ -9,20 +10,41 @@ interface PodEdges {
   keys: string[];
 }
 
-const vertexKey = (kind: VertexKind, namespace: string, name: string) => `${kind}\u0000${namespace}\u0000${name}`;
+interface PvEdges {
+  /** The key of the claim its claimRef names. */
+  claim: string;
+  /** Keys of the Secrets the node agent reads to mount it. */
+  secrets: string[];
+}
+
+/** One unambiguous key per vertex, whatever characters a requested name holds. */
+const vertexKey = (kind: VertexKind, namespace: string, name: string) => JSON.stringify([kind, namespace, name]);
 
 /**
- * What each node may read because of the pods bound to it (upstream's node authorizer Graph, for
- * the kinds served here): pod -> node by `spec.nodeName`, and secret, configmap and service account
- * -> pod by the pod's references. A mirror pod reaches only its node: a node must not grant itself
- * access to other objects by creating pods. Pods without a node are not in the graph.
+ * What each node may read because of the objects bound to it (upstream's node authorizer Graph,
+ * for the kinds served here), as its paths:
  *
- * Kept as reference counts per (object, node) rather than a general graph: every path here has
- * length at most two, so "is there a path" is one map lookup. Not thread-shared; pure data.
+ *   node <- pod <- secret | configmap | serviceaccount | pvc      (the pod's references)
+ *   node <- pod <- pvc <- pv <- secret                            (the PV's claimRef; its mount secrets)
+ *   node <- volumeattachment                                      (spec.nodeName)
+ *
+ * A mirror pod reaches only its node: a node must not grant itself access to other objects by
+ * creating pods. Pods without a node, PVs without a claimRef and attachments without a node are
+ * not in the graph. A PV reaches a node through its claim's name, whether or not that claim
+ * exists, as upstream's vertex does.
+ *
+ * Kept as reference counts per (object, node) for what pods reach, plus the PV and attachment
+ * edges, rather than a general graph: every path above is at most four long and fixed in shape,
+ * so "is there a path" is a few map lookups. Not shared between threads; pure data.
  */
 export class NodeGraph {
   private readonly pods = new Map<string, PodEdges>();
   private readonly reach = new Map<string, Map<string, number>>();
+  private readonly pvs = new Map<string, PvEdges>();
+  /** Secret key -> names of the PVs that mount with it. */
+  private readonly pvsBySecret = new Map<string, Set<string>>();
+  /** VolumeAttachment name -> its node. */
+  private readonly attachments = new Map<string, string>();
 
   constructor(private readonly apiDomain: string) {}
 
@@ -33,23 +55,24 @@ export class NodeGraph {
     this.removePod(pod);
     const node = pod.spec?.nodeName ?? '';
     if (!node || !name) return;
-    const keys = [vertexKey('pod', ns, name)];
+    const keys = new Set([vertexKey('pod', ns, name)]);
     if (!isMirrorPod(pod, this.apiDomain)) {
-      if (pod.spec?.serviceAccountName) keys.push(vertexKey('serviceaccount', ns, pod.spec.serviceAccountName));
-      for (const s of podSecretNames(pod)) keys.push(vertexKey('secret', ns, s));
-      for (const c of podConfigMapNames(pod)) keys.push(vertexKey('configmap', ns, c));
+      if (pod.spec?.serviceAccountName) keys.add(vertexKey('serviceaccount', ns, pod.spec.serviceAccountName));
+      for (const s of podSecretNames(pod)) keys.add(vertexKey('secret', ns, s));
+      for (const c of podConfigMapNames(pod)) keys.add(vertexKey('configmap', ns, c));
+      for (const c of podVolumeClaimNames(pod)) keys.add(vertexKey('pvc', ns, c));
     }
     for (const k of keys) {
       let nodes = this.reach.get(k);
       if (!nodes) this.reach.set(k, (nodes = new Map()));
       nodes.set(node, (nodes.get(node) ?? 0) + 1);
     }
-    this.pods.set(`${ns}/${name}`, { node, keys });
+    this.pods.set(vertexKey('pod', ns, name), { node, keys: [...keys] });
   }
 
   /** Drops a pod's edges; objects no other pod on that node references become unreachable from it. */
   removePod(pod: PodShape): void {
-    const id = `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
+    const id = vertexKey('pod', pod.metadata?.namespace ?? '', pod.metadata?.name ?? '');
     const edges = this.pods.get(id);
     if (!edges) return;
     this.pods.delete(id);
@@ -64,16 +87,83 @@ export class NodeGraph {
     }
   }
 
-  /** Replaces the whole graph (after a relist). */
+  /** Replaces every pod's edges (after a relist of pods). */
   replacePods(pods: readonly PodShape[]): void {
     this.pods.clear();
     this.reach.clear();
     for (const p of pods) this.upsertPod(p);
   }
 
-  /** Whether `node` reaches the object (upstream hasPathFrom). */
+  /** Adds or replaces a PV's edges (upstream AddPV): to its claim, and from its node-visible secrets. */
+  upsertPV(pv: PersistentVolumeShape): void {
+    const name = pv.metadata?.name ?? '';
+    this.removePV(pv);
+    const claimRef = pv.spec?.claimRef;
+    if (!name || !claimRef) return;
+    const secrets = [...new Set(pvKubeletSecrets(pv).map((s) => vertexKey('secret', s.namespace, s.name)))];
+    this.pvs.set(name, { claim: vertexKey('pvc', claimRef.namespace ?? '', claimRef.name ?? ''), secrets });
+    for (const s of secrets) {
+      let names = this.pvsBySecret.get(s);
+      if (!names) this.pvsBySecret.set(s, (names = new Set()));
+      names.add(name);
+    }
+  }
+
+  /** Drops a PV's edges (upstream DeletePV). */
+  removePV(pv: PersistentVolumeShape): void {
+    const name = pv.metadata?.name ?? '';
+    const edges = this.pvs.get(name);
+    if (!edges) return;
+    this.pvs.delete(name);
+    for (const s of edges.secrets) {
+      const names = this.pvsBySecret.get(s);
+      names?.delete(name);
+      if (names?.size === 0) this.pvsBySecret.delete(s);
+    }
+  }
+
+  /** Replaces every PV's edges (after a relist of PVs). */
+  replacePVs(pvs: readonly PersistentVolumeShape[]): void {
+    this.pvs.clear();
+    this.pvsBySecret.clear();
+    for (const pv of pvs) this.upsertPV(pv);
+  }
+
+  /** Adds or replaces an attachment's edge to its node (upstream AddVolumeAttachment). */
+  upsertVolumeAttachment(va: VolumeAttachmentShape): void {
+    const name = va.metadata?.name ?? '';
+    this.attachments.delete(name);
+    if (name && va.spec?.nodeName) this.attachments.set(name, va.spec.nodeName);
+  }
+
+  /** Drops an attachment's edge (upstream DeleteVolumeAttachment). */
+  removeVolumeAttachment(va: VolumeAttachmentShape): void {
+    this.attachments.delete(va.metadata?.name ?? '');
+  }
+
+  /** Replaces every attachment's edge (after a relist of attachments). */
+  replaceVolumeAttachments(vas: readonly VolumeAttachmentShape[]): void {
+    this.attachments.clear();
+    for (const va of vas) this.upsertVolumeAttachment(va);
+  }
+
+  /** Whether `node` reaches the object (upstream hasPathFrom); PVs and attachments have no namespace. */
   hasPath(node: string, kind: VertexKind, namespace: string, name: string): boolean {
-    return (this.reach.get(vertexKey(kind, namespace, name))?.get(node) ?? 0) > 0;
+    if (!node) return false;
+    if (kind === 'volumeattachment') return namespace === '' && this.attachments.get(name) === node;
+    if (kind === 'pv') {
+      const pv = namespace === '' ? this.pvs.get(name) : undefined;
+      return pv !== undefined && this.reaches(node, pv.claim);
+    }
+    const key = vertexKey(kind, namespace, name);
+    if (this.reaches(node, key)) return true;
+    if (kind !== 'secret') return false;
+    for (const pv of this.pvsBySecret.get(key) ?? []) if (this.hasPath(node, 'pv', '', pv)) return true;
+    return false;
+  }
+
+  private reaches(node: string, key: string): boolean {
+    return (this.reach.get(key)?.get(node) ?? 0) > 0;
   }
 
   /** Number of pods bound to some node (for tests and metrics). */
