@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { KubeconfigClient, type JsonReply } from '../support/http-client.js';
-import { extensionHost, startExtensionApiServer, type ExtensionApiServer } from '../support/extension-api-server.js';
+import { startExtensionApiServer, type ExtensionApiServer } from '../support/extension-api-server.js';
+import { hostAddress } from '../support/host-address.js';
 
 // The aggregation layer on the HA control plane of hack/local-up-ha.sh (`make up-ha`: three etcd
 // members, three replicas sharing one cert dir and front-proxy certificate, HAProxy in front),
@@ -50,6 +51,8 @@ function rawCall(server: string, path: string, token: string, headers: Record<st
     const req = request(new URL(path, server), { headers: { Authorization: `Bearer ${token}`, Accept: 'application/json', ...headers }, ca: lb.ca, agent: false, timeout: 30_000 }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
+      // A replica killed after the headers went out: the answer is cut, a transport error.
+      res.on('close', () => res.complete || reject(new Error(`GET ${path}: answer cut`)));
       res.on('end', () => {
         const text = Buffer.concat(chunks).toString('utf8');
         let json: unknown = text;
@@ -98,6 +101,17 @@ async function leaderIndex(alive: number[]): Promise<number> {
   return -1;
 }
 
+/** The aggregator's warnings in the replicas' logs (a failure's explanation), one line each. */
+async function aggregatorWarnings(): Promise<string> {
+  const lines: string[] = [];
+  for (const r of replicas) {
+    for (const line of (await readFile(join(dir, `${r.name}.log`), 'utf8')).split('\n')) {
+      if (line.includes('"component":"aggregator"')) lines.push(`${r.name}: ${line.slice(0, 600)}`);
+    }
+  }
+  return lines.join('\n');
+}
+
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'aggregation-ha-'));
   const out = await ha('up');
@@ -110,7 +124,7 @@ beforeAll(async () => {
   expect(cm.status).toBe(200);
   frontProxyCa = cm.json.data['requestheader-client-ca-file'];
   const allowedNames: string[] = JSON.parse(cm.json.data['requestheader-allowed-names']);
-  ext = await startExtensionApiServer({ dir, group: GROUP, serverName: 'api.wardle.svc', frontProxyCa, allowedNames, host: extensionHost() });
+  ext = await startExtensionApiServer({ dir, group: GROUP, serverName: 'api.wardle.svc', frontProxyCa, allowedNames, host: hostAddress() });
   for (const [path, body] of [
     ['/api/v1/namespaces', { metadata: { name: 'wardle' } }],
     ['/api/v1/namespaces/wardle/services', { metadata: { name: 'api' }, spec: { ports: [{ name: 'https', port: 443, targetPort: 8443 }] } }],
@@ -130,7 +144,7 @@ afterAll(async () => {
   await ext?.stop();
   if (dir) {
     await ha('down').catch(() => undefined);
-    await rm(dir, { recursive: true, force: true });
+    if (!process.env.AGGRHA_KEEP) await rm(dir, { recursive: true, force: true });
   }
 }, 120_000);
 
@@ -200,6 +214,45 @@ test('a caller without grants is refused 403 by each replica and never reaches t
   }
 }, 60_000);
 
+/** A watch held open through `server`; `events` grows as lines arrive, `closed` once the stream ends. */
+function openWatch(server: string) {
+  const w = { events: [] as any[], closed: false, stop: () => {} };
+  let buf = '';
+  const req = request(new URL(`${FLUNDERS}?watch=1`, server), { headers: { Authorization: `Bearer ${lb.token}`, Accept: 'application/json' }, ca: lb.ca, agent: false }, (res) => {
+    res.on('data', (c: Buffer) => {
+      buf += c.toString('utf8');
+      for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
+        w.events.push(JSON.parse(buf.slice(0, i)));
+        buf = buf.slice(i + 1);
+      }
+    });
+    res.on('close', () => (w.closed = true));
+  });
+  req.on('error', () => (w.closed = true));
+  req.end();
+  w.stop = () => req.destroy();
+  return w;
+}
+
+test('a watch through each replica stays open while the APIService is written: connections follow its TLS settings, not its resourceVersion', async () => {
+  const watches = replicas.map((r) => openWatch(r.url));
+  await eventually(async () => expect(watches.map((w) => w.events.length)).toEqual([1, 1, 1]));
+  const patched = await lb.call('PATCH', APISERVICE, { metadata: { annotations: { 'example.io/note': 'written' } } }, 'application/merge-patch+json');
+  expect(patched.status).toBe(200);
+  for (const r of replicas) {
+    const c = direct(r.url);
+    // Once the replica sees the write, a request of its own to the extension follows it.
+    await eventually(async () => expect((await c.call('GET', APISERVICE)).json.metadata.resourceVersion).toBe(patched.json.metadata.resourceVersion));
+    expect((await c.call('GET', `${FLUNDERS}/after-write`)).status).toBe(200);
+    c.close();
+  }
+  ext.send('after-write');
+  await eventually(async () => expect(watches.map((w) => w.events.length)).toEqual([2, 2, 2]), 40);
+  expect(watches.map((w) => w.closed)).toEqual([false, false, false]);
+  expect(watches.map((w) => w.events[1].object.metadata.name)).toEqual(['after-write', 'after-write', 'after-write']);
+  for (const w of watches) w.stop();
+}, 60_000);
+
 test('the controllers\' leader SIGKILLed: clients through HAProxy keep working, the APIService stays Available, judged by the new leader', async () => {
   const all = [0, 1, 2];
   let leader = -1;
@@ -245,10 +298,25 @@ test('the controllers\' leader SIGKILLed: clients through HAProxy keep working, 
       sent++;
       await once(async () => {
         const r = await rawCall(lb.server, `${FLUNDERS}/load-${w}-${n}`, lb.token);
-        if (r.status !== 200) throw Object.assign(new Error(`GET load-${w}-${n}: ${r.status} ${JSON.stringify(r.json)}`), { status: r.status });
+        const at = killedAt ? ` ${Date.now() - killedAt} ms after the kill` : ' before the kill';
+        if (r.status !== 200) throw Object.assign(new Error(`GET load-${w}-${n}${at}: ${r.status} ${JSON.stringify(r.json)}`), { status: r.status });
       }).catch((e: Error) => failures.push(e.message));
     }
   });
+  // Aggregated discovery through HAProxy names the extension's resources all along.
+  const discoveryLoop = (async () => {
+    for (let n = 0; running; n++) {
+      sent++;
+      await once(async () => {
+        const r = await rawCall(lb.server, '/apis', lb.token, { Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' });
+        const entry = r.json?.items?.find((i: any) => i.metadata.name === GROUP);
+        if (r.status !== 200 || entry?.versions?.[0]?.resources?.[0]?.resource !== 'flunders') {
+          throw Object.assign(new Error(`aggregated discovery ${n}: ${r.status} ${JSON.stringify(entry ?? null)}`), { status: r.status });
+        }
+      }).catch((e: Error) => failures.push(e.message));
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  })();
   const kubectlLoop = (async () => {
     while (running) {
       sent++;
@@ -288,7 +356,7 @@ test('the controllers\' leader SIGKILLed: clients through HAProxy keep working, 
   const judgedAfter = Date.now() - killedAt;
   await new Promise((r) => setTimeout(r, 1500));
   running = false;
-  await Promise.all([...httpLoops, kubectlLoop]);
+  await Promise.all([...httpLoops, discoveryLoop, kubectlLoop]);
   const after = await availableOn(lb);
   console.log(
     `aggregation-ha: replica${leader} (leader) killed; replica${newLeader} led and judged the APIService ${(judgedAfter / 1000).toFixed(1)} s later; ` +
@@ -298,6 +366,7 @@ test('the controllers\' leader SIGKILLed: clients through HAProxy keep working, 
   expect(newLeader).toBeGreaterThanOrEqual(0);
   expect(survivors).toContain(newLeader);
   expect(judgedAfter).toBeLessThan(60_000);
+  if (failures.length > 0) console.log(`aggregation-ha: the replicas' aggregator warnings:\n${await aggregatorWarnings()}`);
   expect(failures).toEqual([]);
   expect(sent).toBeGreaterThan(20);
   // Retries only while HAProxy notices (two failed checks 500 ms apart, each up to 2 s).

@@ -1,17 +1,16 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 
 // A small extension API server for aggregation tests: HTTPS with a certificate of its own CA (made
 // by openssl in `dir`, for `<service>.<namespace>.svc`), trusting only client certificates of the
 // front-proxy CA the cluster publishes in extension-apiserver-authentication with an allowed name,
-// as an extension built on upstream's library does. It serves one namespaced resource and records
-// every request it gets.
+// as an extension built on upstream's library does. It serves one namespaced resource (list, get,
+// and a watch held open that `send` adds events to) and records every request it gets.
 
 /** What the extension saw of one request. */
 export interface SeenRequest {
@@ -41,18 +40,9 @@ export interface ExtensionApiServer {
   host: string;
   port: number;
   seen: SeenRequest[];
+  /** Sends a MODIFIED event for `name` on every watch still open. */
+  send(name: string): void;
   stop(): Promise<void>;
-}
-
-/**
- * A non-loopback IPv4 address of this machine (Endpoints must not name loopback, as upstream's
- * validation has it), or 127.0.0.1 when the machine has none.
- */
-export function extensionHost(): string {
-  for (const addrs of Object.values(networkInterfaces())) {
-    for (const a of addrs ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
-  }
-  return '127.0.0.1';
 }
 
 /** Makes the extension's CA and serving certificate with openssl in `dir`. */
@@ -68,6 +58,7 @@ export async function startExtensionApiServer(opts: ExtensionOptions): Promise<E
   makeCertificates(opts.dir, opts.serverName);
   const gv = `/apis/${opts.group}/v1`;
   const seen: SeenRequest[] = [];
+  const watches: ServerResponse[] = [];
   const item = (name: string) => ({ apiVersion: `${opts.group}/v1`, kind: 'Flunder', metadata: { name, namespace: 'default', creationTimestamp: '2026-01-01T00:00:00Z' }, spec: {} });
   const server: Server = createServer(
     { key: readFileSync(join(opts.dir, 'ext.key')), cert: readFileSync(join(opts.dir, 'ext.crt')), ca: opts.frontProxyCa, requestCert: true, rejectUnauthorized: false },
@@ -86,8 +77,14 @@ export async function startExtensionApiServer(opts: ExtensionOptions): Promise<E
           kind: 'APIResourceList',
           apiVersion: 'v1',
           groupVersion: `${opts.group}/v1`,
-          resources: [{ name: 'flunders', singularName: 'flunder', namespaced: true, kind: 'Flunder', verbs: ['get', 'list'], shortNames: ['fl'] }],
+          resources: [{ name: 'flunders', singularName: 'flunder', namespaced: true, kind: 'Flunder', verbs: ['get', 'list', 'watch'], shortNames: ['fl'] }],
         });
+      }
+      if (p === `${gv}/namespaces/default/flunders` && url.searchParams.get('watch')) {
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        res.write(`${JSON.stringify({ type: 'ADDED', object: item('watched') })}\n`);
+        watches.push(res);
+        return; // held open until either side leaves
       }
       if (p === `${gv}/namespaces/default/flunders`) {
         return json(200, { kind: 'FlunderList', apiVersion: `${opts.group}/v1`, metadata: { resourceVersion: '1' }, items: [item('first'), item('second')] });
@@ -105,6 +102,9 @@ export async function startExtensionApiServer(opts: ExtensionOptions): Promise<E
     host: opts.host,
     port: (server.address() as AddressInfo).port,
     seen,
+    send: (name) => {
+      for (const w of watches) if (!w.writableEnded) w.write(`${JSON.stringify({ type: 'MODIFIED', object: item(name) })}\n`);
+    },
     stop: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
