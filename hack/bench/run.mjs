@@ -186,7 +186,15 @@ async function benchRemote({ kubeconfig, scale, only, started, deadline, log }) 
   const server = await loadKubeconfig(kubeconfig);
   log(`scale ${scale}, concurrency ${CONCURRENCY}, node ${process.version}, ${cpus().length} cpus, server ${server.url} (kubeconfig ${kubeconfig})`);
   const capMs = (ms) => Math.max(1_000, Math.min(ms, deadline - performance.now()));
-  const results = await runRemote({ server, scale, concurrency: CONCURRENCY, only, log, capMs });
+  // BENCH_REMOTE_PIDS=pid1,pid2: the server's processes on this machine (their children count
+  // too), read from /proc for its CPU per operation and its RSS, as the local replica's are.
+  const pids = (process.env.BENCH_REMOTE_PIDS ?? '').split(',').map((p) => p.trim()).filter(Boolean).map(Number);
+  if (pids.some((p) => !Number.isInteger(p) || p <= 0)) {
+    process.stderr.write(`bench: BENCH_REMOTE_PIDS must be comma-separated process ids, got ${JSON.stringify(process.env.BENCH_REMOTE_PIDS)}\n`);
+    process.exit(2);
+  }
+  if (pids.length > 0) log(`server CPU and RSS from /proc for pids ${pids.join(', ')} and their children`);
+  const results = await runRemote({ server, scale, concurrency: CONCURRENCY, only, log, capMs, pids });
   const out = [
     `cluster-apiserver benchmark against ${server.url}: scale ${scale}, ${CONCURRENCY} clients, ` +
       `${cpus().length} cpus here, ${((performance.now() - started) / 1000).toFixed(0)} s`,

@@ -42,6 +42,8 @@ export class ExternalDiscovery {
   private pending?: NodeJS.Timeout;
   private running = false;
   private again = false;
+  /** The next pass fetches every list again (the periodic refresh), keeping the known ones meanwhile. */
+  private refetchAll = false;
   private stopped = false;
   private unsubscribe?: () => void;
 
@@ -63,7 +65,9 @@ export class ExternalDiscovery {
 
   /** Runs a pass soon (changes come in bursts); `refetch` fetches every list again. */
   private schedule(refetch = false): void {
-    if (refetch) this.resources.clear();
+    // The lists known stay listed until their new copies arrive (upstream serves them as they
+    // were meanwhile): clearing them here would take the resources out of discovery for a while.
+    if (refetch) this.refetchAll = true;
     if (this.pending || this.stopped) return;
     this.pending = setTimeout(() => {
       this.pending = undefined;
@@ -80,6 +84,8 @@ export class ExternalDiscovery {
       return;
     }
     this.running = true;
+    const refetch = this.refetchAll;
+    this.refetchAll = false;
     try {
       const services = this.opts.index.externalServices();
       this.opts.transport.retain(new Set(services.map((s) => s.metadata.name ?? '')));
@@ -88,7 +94,7 @@ export class ExternalDiscovery {
       await Promise.all(
         available.map(async (svc) => {
           const name = svc.metadata.name ?? '';
-          if (this.resources.get(name)?.version === svc.metadata.resourceVersion) return;
+          if (!refetch && this.resources.get(name)?.version === svc.metadata.resourceVersion) return;
           try {
             const resources = await this.fetchResources(svc);
             // The OpenAPI v3 document is optional: an extension without one is still listed.

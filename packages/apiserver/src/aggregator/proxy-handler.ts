@@ -13,6 +13,20 @@ import type { ProxyRequest, ProxyResponse, ProxyTarget, ProxyTransport } from '.
 /** Upstream's message (after "Timeout: ") when a request outlives its deadline. */
 const DEADLINE_EXCEEDED = 'request did not complete within requested timeout - context deadline exceeded';
 
+/** Methods a request may be sent again with when its kept-alive connection was found closed. */
+const REPLAYABLE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Whether the caller sent a body (a length above 0 or a chunked one). */
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/** Whether `req` went out on an HTTP/1.1 connection kept alive from an earlier request. */
+function onReusedConnection(req: ProxyRequest | undefined): boolean {
+  return (req as { reusedSocket?: boolean } | undefined)?.reusedSocket === true;
+}
+
 /** `/apis/<group>/<version>` and anything under it. */
 const GROUP_VERSION_PATH = /^\/apis\/([^/]+)\/([^/]+)(?:\/|$)/;
 
@@ -33,7 +47,9 @@ export interface ProxyHandlerOptions {
  * headers), its body streamed through and the answer streamed back, watches included. An
  * APIService that is not Available, a Service without endpoints or an extension that cannot be
  * reached is a 503 Status; an extension that does not answer in time a 504; nothing an extension
- * sends can make this server answer otherwise or hold other requests. Other paths go on.
+ * sends can make this server answer otherwise or hold other requests. A GET, HEAD or OPTIONS
+ * without a body whose kept-alive HTTP/1.1 connection turns out closed before any answer is sent
+ * once more on a new connection (as Go's transport does for upstream's). Other paths go on.
  */
 export function withAggregatorProxy(opts: ProxyHandlerOptions): Middleware<RequestState> {
   const log = opts.log ?? (() => {});
@@ -65,6 +81,8 @@ export function withAggregatorProxy(opts: ProxyHandlerOptions): Middleware<Reque
       headers['upgrade'] = ctx.req.headers.upgrade;
     }
     const deadlineAt = timeoutMs > 0 ? Date.now() + timeoutMs : Infinity;
+    // Safe to send twice: a method without side effects and no body (upstream's isReplayable).
+    const replayable = !upgrade && REPLAYABLE_METHODS.has(ctx.method) && !hasBody(ctx.req);
     const gone = new AbortController();
     await new Promise<void>((resolve, reject) => {
       let answered = false;
@@ -105,7 +123,16 @@ export function withAggregatorProxy(opts: ProxyHandlerOptions): Middleware<Reque
         res.on('error', () => out.destroy());
         res.on('aborted', () => out.destroy());
       };
-      const onError = (err: unknown) => {
+      let retried = false;
+      const onError = (err: unknown, req?: ProxyRequest) => {
+        // A kept-alive connection the extension closed as this request arrived, nothing answered:
+        // sent once more on a new connection; anything else is the extension's failure.
+        if (!answered && !gone.signal.aborted && replayable && !retried && onReusedConnection(req)) {
+          retried = true;
+          log(`APIService ${svc.metadata.name ?? ''}: kept-alive connection closed; sending again`, err);
+          start();
+          return;
+        }
         if (!answered) log(`APIService ${svc.metadata.name ?? ''}: proxy error`, err);
         finish(unavailable(svc));
         if (ctx.respond === false && !ctx.res.writableEnded) ctx.res.destroy();
@@ -136,10 +163,17 @@ export function withAggregatorProxy(opts: ProxyHandlerOptions): Middleware<Reque
           return;
         }
         upstream = req;
-        req.on('error', onError);
-        ctx.req.on('error', () => req.destroy());
-        if (upgrade) req.end();
+        req.on('error', (err) => onError(err, req));
+        ctx.req.on('error', () => {
+          gone.abort();
+          req.destroy();
+        });
+        // Without a body there is nothing to stream (and a second attempt has nothing left to pipe).
+        if (upgrade || replayable) req.end();
         else ctx.req.pipe(req);
+      };
+      const start = () => {
+        opts.transport.request(target, ctx.method, ctx.req.url ?? ctx.url, headers, onResponse, { signal: gone.signal }).then(send, (err) => onError(err));
       };
       if (upgrade) {
         // A protocol switch (exec-style) is HTTP/1.1 whatever the extension offers.
@@ -159,7 +193,7 @@ export function withAggregatorProxy(opts: ProxyHandlerOptions): Middleware<Reque
         });
         send(req);
       } else {
-        opts.transport.request(target, ctx.method, ctx.req.url ?? ctx.url, headers, onResponse, { signal: gone.signal }).then(send, onError);
+        start();
       }
     });
   };

@@ -1,7 +1,6 @@
 import { Agent, request, type RequestOptions } from 'node:https';
 import { constants as h2constants, type ClientHttp2Stream, type OutgoingHttpHeaders as Http2OutgoingHeaders } from 'node:http2';
 import type { ClientRequest, IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
-import type { Socket } from 'node:net';
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import type { ConnectionOptions } from 'node:tls';
 import type { ResolvedService, ServiceResolver } from '../admission/webhook-dispatcher.js';
@@ -174,8 +173,8 @@ function closeConnections(entry: Connections, graceful = false): void {
   if (!graceful) entry.agent.destroy();
   else {
     // Idle sockets close now; each one in use closes when its answer has ended.
+    entry.agent.keepSocketAlive = () => false;
     for (const sockets of Object.values(entry.agent.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
-    entry.agent.on('free', (socket: Socket) => socket.destroy());
   }
   entry.h2.close(graceful);
 }
