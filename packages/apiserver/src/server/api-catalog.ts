@@ -16,6 +16,7 @@ import { defaultIngressClassAdmission } from '../admission/default-ingress-class
 import { resourceQuotaPlugin } from '../admission/quota/wiring.js';
 import { priorityAdmission, priorityClassLookup } from '../admission/priority.js';
 import { defaultStorageClassAdmission } from '../admission/default-storage-class.js';
+import { runtimeClassAdmission, type RuntimeClassObject } from '../admission/runtime-class.js';
 import type { AdmissionPlugin } from '../admission/admission.js';
 import { parseAccept } from '../negotiation/media-type.js';
 import {
@@ -284,6 +285,11 @@ export class ApiCatalog {
     if (priorityClasses) plugins.push(priorityAdmission(`scheduling.${this.apiDomain}`, priorityClassLookup(priorityClasses)));
     const storageClasses = registries.byResource(`storage.${this.apiDomain}`, 'storageclasses');
     if (storageClasses) plugins.push(defaultStorageClassAdmission(async () => (await storageClasses.list('', { hasSelector: false })).items));
+    const runtimeClasses = registries.byResource(`node.${this.apiDomain}`, 'runtimeclasses');
+    if (pods && runtimeClasses) {
+      const get = cachedThenQuorum(runtimeClasses);
+      plugins.push(runtimeClassAdmission(async (name) => (await get('', name)) as RuntimeClassObject | undefined));
+    }
     const ingressClasses = registries.byResource(`networking.${this.apiDomain}`, 'ingressclasses');
     if (ingressClasses) {
       // A most-recent list (served from the watch cache once it is known current): a class marked
