@@ -4,6 +4,8 @@
 Usage: split-focus.py N OUT_DIR
 Deals the reference specs (conformance-reference.txt, or the file $REFERENCE_FILE names, in file order) round-robin into N groups, so
 neighbouring specs of one area (the CronJob ones, the Garbage collector ones) land in different groups.
+Specs marked [Serial] (they change cluster-wide state, e.g. the default IngressClass) all go to group 1,
+so they run one after another, never beside each other; each other spec goes to the first of the shortest groups.
 Writes OUT_DIR/group-K/reference.txt (the group's spec names) and OUT_DIR/group-K/focus.txt (a regex
 selecting exactly them, written as conformance-focus.txt is), for K = 1..N.
 """
@@ -23,8 +25,14 @@ def escape(name):
     return re.sub(r"([\\.^$*+?()\[\]{}|])", r"\\\1", name)
 
 
+serial = [name for name in reference if "[Serial]" in name]
+groups = [serial if k == 0 else [] for k in range(n)]
+for name in reference:
+    if "[Serial]" not in name:
+        min(groups, key=len).append(name)  # the first of the shortest groups: round-robin once they are even
+
 for k in range(n):
-    names = reference[k::n]
+    names = groups[k]
     d = os.path.join(out, f"group-{k + 1}")
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, "reference.txt"), "w") as f:

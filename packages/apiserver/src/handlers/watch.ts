@@ -125,7 +125,16 @@ class WatchStreamWriter implements FlushTask {
     this.chunkKey = `${encodingKey(target, scope.registry, this.includeObject)}/chunk`;
     this.batchKey = this.socket ? this.chunkKey : encodingKey(target, scope.registry, this.includeObject);
     res.once('close', () => this.finish());
+    this.checkInitialized();
     events.onReady(() => this.wake());
+  }
+
+  /** Tells the scope (priority and fairness: the seat goes back) once no initial event is left to write. */
+  private checkInitialized(): void {
+    const initialized = this.scope.watchInitialized;
+    if (!initialized || this.events.initialEventsPending === true) return;
+    this.scope.watchInitialized = undefined;
+    initialized();
   }
 
   flush(): void {
@@ -153,6 +162,7 @@ class WatchStreamWriter implements FlushTask {
       return;
     }
     const ok = this.socket ? this.socket.write(data) : this.res.write(data);
+    this.checkInitialized();
     if (last || this.res.destroyed) {
       this.finish();
       return;
@@ -206,6 +216,10 @@ class WatchStreamWriter implements FlushTask {
   private finish(): void {
     if (this.ended) return;
     this.ended = true;
+    if (this.scope.watchInitialized) {
+      this.scope.watchInitialized();
+      this.scope.watchInitialized = undefined;
+    }
     this.target.flusher.cancel(this);
     // Ends the watcher too when the client went away or the response failed.
     void this.events[Symbol.asyncIterator]().return?.();

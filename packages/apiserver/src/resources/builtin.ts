@@ -39,6 +39,8 @@ import { APPS_GROUP, AUTOSCALING_GROUP } from './apps/workload/register.js';
 import { autoscalingDefinitions } from './autoscaling/schemas.js';
 import { customResourceDefinitions } from './apiextensions/customresourcedefinitions/register.js';
 import { apiextensionsDefinitions } from './apiextensions/schemas.js';
+import { apiextensionsV1beta1Definitions } from './apiextensions/schemas-v1beta1.js';
+import { legacyScaleDefinitions } from './apps/legacy/legacy-scale.js';
 import { clusterKindDefinitions } from './core/cluster-kinds-schemas.js';
 import { services } from './core/services/register.js';
 import type { ServiceAllocatorOptions } from './core/services/allocator.js';
@@ -94,7 +96,7 @@ export function builtinResources(
     certificateSigningRequests(apiDomain),
     ...rbacResources(apiDomain),
     ...reviewResources(apiDomain, identity),
-    pods,
+    pods(apiDomain),
     podTemplates,
     replicationControllers,
     deployments,
@@ -165,6 +167,8 @@ export function builtinDefinitions(apiDomain: string): Definitions {
     ...appsDefinitions(APPS_GROUP),
     ...autoscalingDefinitions(AUTOSCALING_GROUP),
     ...apiextensionsDefinitions(apiDomain),
+    ...apiextensionsV1beta1Definitions(apiDomain),
+    ...legacyScaleDefinitions(),
     ...clusterKindDefinitions(apiDomain),
     ...moreKindDefinitions(apiDomain),
     ...admissionRegistrationDefinitions(apiDomain),

@@ -4,7 +4,7 @@ import { podStrategy } from './strategy.js';
 const DEFINITION = 'io.k8s.api.core.v1.Pod';
 
 /** core/v1 pods: stored and validated; nothing runs them. */
-export const pods: ResourceRegistration = {
+export const pods = (apiDomain: string): ResourceRegistration => ({
   info: {
     group: '',
     version: 'v1',
@@ -22,5 +22,5 @@ export const pods: ResourceRegistration = {
       { name: 'status', kind: 'Pod', verbs: ['get', 'patch', 'update'], definitionName: DEFINITION },
     ],
   },
-  strategy: podStrategy as ResourceRegistration['strategy'],
-};
+  strategy: podStrategy(apiDomain) as ResourceRegistration['strategy'],
+});
