@@ -4,7 +4,7 @@
 # data dir, port $PORT or 16443), optionally upstream's kube-controller-manager beside it (start-kcm.sh),
 # runs the reference specs (run.sh, E2E_ARGS passed through), then stops what it started, by pid.
 # Results: OUT_DIR/summary.txt, OUT_DIR/e2e.log, OUT_DIR/server.log, OUT_DIR/kcm.log.
-# --groups N (default 1): deal the reference specs round-robin into N groups (split-focus.py) and run
+# --groups N (default 1): split the reference specs into N groups (split-focus.py; [Serial] ones in group 1) and run
 # one e2e.test per group at the same time against the same server, each into OUT_DIR/group-K/
 # (e2e.log, summary.txt of its own specs); OUT_DIR/summary.txt then counts all of them. Without KCM
 # most failing specs wait 5-10 minutes for a controller, so one process takes about 90 minutes.
