@@ -129,7 +129,11 @@ class WatchStreamWriter implements FlushTask {
     events.onReady(() => this.wake());
   }
 
-  /** Tells the scope (priority and fairness: the seat goes back) once no initial event is left to write. */
+  /**
+   * Tells the scope (priority and fairness: the seat goes back) once no initial event is left to
+   * write and the socket took the last of them, as upstream frees a watch's seat once its initial
+   * events went into the (bounded) result channel.
+   */
   private checkInitialized(): void {
     const initialized = this.scope.watchInitialized;
     if (!initialized || this.events.initialEventsPending === true) return;
@@ -162,7 +166,8 @@ class WatchStreamWriter implements FlushTask {
       return;
     }
     const ok = this.socket ? this.socket.write(data) : this.res.write(data);
-    this.checkInitialized();
+    // The initial events count as written once the socket took them (not while over its buffer).
+    if (ok) this.checkInitialized();
     if (last || this.res.destroyed) {
       this.finish();
       return;
@@ -171,6 +176,7 @@ class WatchStreamWriter implements FlushTask {
       this.blocked = true;
       (this.socket ?? this.res).once('drain', () => {
         this.blocked = false;
+        this.checkInitialized();
         this.wake();
       });
       return;
