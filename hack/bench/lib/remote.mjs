@@ -194,6 +194,23 @@ export async function runRemote({ server, scale, concurrency, only, log, capMs, 
     log(`delete the ConfigMaps of ${ns}: ${cleared.status}`);
     const res = await api.request('DELETE', `/api/v1/namespaces/${ns}`).catch((e) => ({ status: e.message }));
     log(`delete namespace ${ns}: ${res.status}`);
+    // Until its ConfigMaps are gone (bounded): a deletion still running in the server would be
+    // measured as part of the next run against it (side-by-side.mjs's next round). The namespace
+    // itself stays terminating on a server without a namespace controller.
+    const t0 = performance.now();
+    let gone = false;
+    let reissued = t0;
+    while (!gone && performance.now() - t0 < 300_000) {
+      // A collection delete that timed out (upstream answers 504 and stops) is asked for again.
+      if (performance.now() - reissued > 15_000 && cleared.status !== 200) {
+        reissued = performance.now();
+        await api.request('DELETE', path).catch(() => undefined);
+      }
+      const probe = await api.request('GET', `${path}?limit=1`).catch(() => ({ status: 0, body: Buffer.alloc(0) }));
+      gone = probe.status === 404 || (probe.status === 200 && JSON.parse(probe.body.toString('utf8')).items.length === 0);
+      if (!gone) await new Promise((r) => setTimeout(r, 1_000));
+    }
+    log(`the ConfigMaps of ${ns} ${gone ? 'are gone' : 'are still there'} after ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     api.close();
   }
   return results;
