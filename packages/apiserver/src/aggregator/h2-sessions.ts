@@ -12,7 +12,8 @@ interface EndpointState {
   /** Open streams on `session`: it is closed when idle, never under a watch. */
   streams: number;
   http1?: boolean;
-  pending?: Promise<ClientHttp2Session | undefined>;
+  /** A negotiation under way: the requests waiting for it, and its connection (given up when none waits any more). */
+  pending?: { result: Promise<ClientHttp2Session | undefined>; waiters: number; socket?: TLSSocket };
 }
 
 /**
@@ -42,8 +43,22 @@ export class H2Sessions {
     if (state.http1) return undefined;
     if (state.session && !state.session.closed && !state.session.destroyed) return state.session;
     const current = state;
-    current.pending ??= this.negotiate(host, port, serverName, current).finally(() => (current.pending = undefined));
-    return abortable(current.pending, signal);
+    if (!current.pending) {
+      const pending: NonNullable<EndpointState['pending']> = { result: Promise.resolve(undefined), waiters: 0 };
+      pending.result = this.negotiate(host, port, serverName, current, (socket) => (pending.socket = socket)).finally(() => {
+        if (current.pending === pending) current.pending = undefined;
+      });
+      current.pending = pending;
+    }
+    const pending = current.pending;
+    pending.waiters++;
+    try {
+      return await abortable(pending.result, signal);
+    } finally {
+      // The last request waiting left (its caller gone, its deadline passed): no connection is
+      // left hanging on an extension that never completes a handshake.
+      if (--pending.waiters === 0 && signal?.aborted) pending.socket?.destroy(new Error('no request waits for this connection any more'));
+    }
   }
 
   /** Drops `session` (one a request could not use) so the next request negotiates anew. */
@@ -71,8 +86,8 @@ export class H2Sessions {
     this.endpoints.clear();
   }
 
-  private async negotiate(host: string, port: number, serverName: string, state: EndpointState): Promise<ClientHttp2Session | undefined> {
-    const socket = await handshake({ ...this.tls, host, port, servername: serverName, ALPNProtocols: ['h2', 'http/1.1'] });
+  private async negotiate(host: string, port: number, serverName: string, state: EndpointState, onSocket: (socket: TLSSocket) => void): Promise<ClientHttp2Session | undefined> {
+    const socket = await handshake({ ...this.tls, host, port, servername: serverName, ALPNProtocols: ['h2', 'http/1.1'] }, onSocket);
     if (socket.alpnProtocol !== 'h2' || this.closed) {
       // The extension speaks HTTP/1.1 (or took no ALPN at all): the agent's connections serve it.
       socket.destroy();
@@ -101,9 +116,10 @@ export class H2Sessions {
 }
 
 /** A TLS connection once its handshake verified. @throws on a failed or timed-out handshake. */
-function handshake(options: ConnectionOptions): Promise<TLSSocket> {
+function handshake(options: ConnectionOptions, onSocket: (socket: TLSSocket) => void): Promise<TLSSocket> {
   return new Promise((resolve, reject) => {
     const socket = tlsConnect(options);
+    onSocket(socket);
     const timer = setTimeout(() => socket.destroy(new Error(`TLS handshake with ${options.host ?? ''}:${options.port ?? ''} timed out`)), HANDSHAKE_TIMEOUT_MS);
     socket.once('secureConnect', () => {
       clearTimeout(timer);

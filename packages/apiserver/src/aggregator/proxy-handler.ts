@@ -147,10 +147,12 @@ export function withAggregatorProxy(opts: ProxyHandlerOptions): Middleware<Reque
           upstream?.destroy();
         }, timeoutMs);
       }
-      // The caller leaving ends the extension's request (a watch, a slow list), or its connecting.
+      // The caller leaving ends the extension's request (a watch, a slow list), or its connecting;
+      // so does an answer this server wrote instead (the deadline filter's 504): only the
+      // extension's own answer, streamed to its end, leaves nothing to end.
       ctx.res.once('close', () => {
         clearTimeout(timer);
-        if (ctx.res.writableFinished) return;
+        if (ctx.respond === false && ctx.res.writableFinished) return;
         gone.abort();
         upstream?.destroy();
         finish(unavailable(svc));

@@ -140,7 +140,9 @@ export class ProxyTransport {
       cert: this.clientCert?.certPem,
       key: this.clientCert?.keyPem,
     };
-    const entry: Connections = { version, agent: new Agent({ keepAlive: true, maxSockets: 100, ...tls }), h2: new H2Sessions(tls) };
+    // No cap on connections per extension (Go's transport has none either): requests hanging on
+    // an extension must never queue the others behind them. Idle ones kept: a few.
+    const entry: Connections = { version, agent: new Agent({ keepAlive: true, maxFreeSockets: 16, ...tls }), h2: new H2Sessions(tls) };
     this.connections.set(name, entry);
     return entry;
   }
