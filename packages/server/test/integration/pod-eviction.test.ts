@@ -1,9 +1,14 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { useTestServer } from '../support/test-server.js';
 
 // pods/eviction (upstream's EvictionREST, v1.24): the upstream e2e DisruptionController eviction
 // specs ("should block an eviction until the PDB is updated to allow it", "evictions: ...") POST
 // Evictions and expect 429 with a DisruptionBudget cause while the budget allows none.
-const ts = useTestServer(['--controllers=-namespace']);
+const tokenFile = join(mkdtempSync(join(tmpdir(), 'eviction-test-')), 'tokens.csv');
+writeFileSync(tokenFile, 'nobody-token,nobody,u1\nevictor-token,evictor,u2\n');
+const ts = useTestServer(['--controllers=-namespace', '--authorization-mode=RBAC', '--token-auth-file', tokenFile]);
 const PODS = '/api/v1/namespaces/default/pods';
 const PDBS = '/apis/policy/v1/namespaces/default/poddisruptionbudgets';
 const merge = { 'Content-Type': 'application/merge-patch+json' };
@@ -98,6 +103,30 @@ describe('pods/eviction', () => {
     const res = await evict('twice');
     expect(res.json).toMatchObject({ kind: 'Status', status: 'Failure', code: 500, message: 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.' });
     expect(await exists('twice')).toBe(true);
+  });
+
+  test('authorization: create on pods/eviction is needed (403 without), and enough without delete on pods', async () => {
+    await runningPod('authz', { app: 'authz' });
+    const body = { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'authz' } };
+    const denied = await ts().request('POST', `${PODS}/authz/eviction`, { body, token: 'nobody-token' });
+    expect(denied.status).toBe(403);
+    expect(denied.json.message).toBe('pods "authz" is forbidden: User "nobody" cannot create resource "pods/eviction" in API group "" in the namespace "default"');
+    expect(await exists('authz')).toBe(true);
+    const G = 'rbac.authorization.k8s.io';
+    const role = { metadata: { name: 'evict' }, rules: [{ apiGroups: [''], resources: ['pods/eviction'], verbs: ['create'] }] };
+    expect((await ts().request('POST', `/apis/${G}/v1/namespaces/default/roles`, { body: role })).status).toBe(201);
+    const rb = { metadata: { name: 'evict' }, roleRef: { apiGroup: G, kind: 'Role', name: 'evict' }, subjects: [{ kind: 'User', apiGroup: G, name: 'evictor' }] };
+    expect((await ts().request('POST', `/apis/${G}/v1/namespaces/default/rolebindings`, { body: rb })).status).toBe(201);
+    let res = await ts().request('POST', `${PODS}/authz/eviction`, { body, token: 'evictor-token' });
+    for (let i = 0; i < 100 && res.status === 403; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      res = await ts().request('POST', `${PODS}/authz/eviction`, { body, token: 'evictor-token' });
+    }
+    expect(res.status).toBe(201);
+    expect(await exists('authz')).toBe(false);
+    // The grant is for evictions only: a plain delete is still refused.
+    await runningPod('authz2', { app: 'authz' });
+    expect((await ts().request('DELETE', `${PODS}/authz2`, { token: 'evictor-token' })).status).toBe(403);
   });
 
   test('bad requests: another name in the body (400), a missing pod (404)', async () => {
