@@ -21,8 +21,8 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function split(n: number, out: string): Promise<{ names: string[]; focus: string }[]> {
-  await exec('python3', [join(HERE, 'split-focus.py'), String(n), out]);
+async function split(n: number, out: string, referenceFile?: string): Promise<{ names: string[]; focus: string }[]> {
+  await exec('python3', [join(HERE, 'split-focus.py'), String(n), out], { env: { ...process.env, REFERENCE_FILE: referenceFile ?? '' } });
   const groups: { names: string[]; focus: string }[] = [];
   for (let k = 1; k <= n; k++) {
     const names = (await readFile(join(out, `group-${k}`, 'reference.txt'), 'utf8')).split('\n').filter((l) => l !== '');
@@ -52,6 +52,19 @@ test('three groups of even size cover every spec once, [Serial] ones in group 1,
     const re = new RegExp(g.focus);
     expect(reference.filter((name) => re.test(name)).sort()).toEqual([...g.names].sort());
   }
+}, TOOL_TIMEOUT_MS);
+
+test('[Serial] specs all go to group 1, never beside each other; the rest fill the shortest groups', async () => {
+  const file = join(HERE, 'issue31-reference.txt');
+  const names = (await readFile(file, 'utf8')).split('\n').filter((l) => l.trim() !== '');
+  const groups = await split(9, join(dir, 'serial'), file);
+  const serial = names.filter((n) => n.includes('[Serial]'));
+  expect(serial.length).toBeGreaterThan(1);
+  expect(groups[0]?.names.filter((n) => n.includes('[Serial]'))).toEqual(serial);
+  expect(groups.slice(1).flatMap((g) => g.names).filter((n) => n.includes('[Serial]'))).toEqual([]);
+  expect(groups.flatMap((g) => g.names).sort()).toEqual([...names].sort());
+  const sizes = groups.map((g) => g.names.length);
+  expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(serial.length);
 }, TOOL_TIMEOUT_MS);
 
 function junit(cases: { name: string; state: 'passed' | 'failed' | 'skipped' }[]): string {

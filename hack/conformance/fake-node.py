@@ -10,7 +10,7 @@ no containers. Through the API, as the admin of KUBECONFIG, it
 - with BIND=1, binds every pending pod (no spec.nodeName) to it through pods/binding, as a scheduler
   would (this server does not serve pods/binding: then the pod stays unbound);
 - reports each pod bound to it, or unbound, as Running and Ready through pods/status, as a kubelet
-  would (without BIND, for both servers alike, no pod is bound: a PDB or an eviction reads only
+  would (but one pod per host port, as a scheduler places them on one node) (without BIND, for both servers alike, no pod is bound: a PDB or an eviction reads only
   the pod's phase and Ready condition);
 - confirms the deletion (grace period 0) of each of its pods that has a deletionTimestamp.
 So a pod is "running" a second or two after it is created: the specs that only wait for Ready pods
@@ -92,11 +92,23 @@ def heartbeat():
     call("PATCH", f"/api/v1/nodes/{NODE}/status", {"status": node_status()}, "application/merge-patch+json")
 
 
+def host_ports(pod):
+    return {(p.get("protocol", "TCP"), p["hostPort"]) for c in pod.get("spec", {}).get("containers", [])
+            for p in c.get("ports") or [] if p.get("hostPort")}
+
+
 def tend_pods():
     code, pods = call("GET", "/api/v1/pods")
     if code != 200:
         return
-    for pod in pods.get("items", []):
+    items = pods.get("items", [])
+    # As the scheduler would: one running pod per host port on this one node (the exclusive
+    # eviction specs rely on a ReplicaSet with a hostPort not fitting).
+    used = set()
+    for pod in items:
+        if pod.get("status", {}).get("phase") == "Running" and not pod["metadata"].get("deletionTimestamp"):
+            used |= host_ports(pod)
+    for pod in items:
         meta, spec, status = pod["metadata"], pod.get("spec", {}), pod.get("status", {})
         ns, name = meta["namespace"], meta["name"]
         node = spec.get("nodeName")
@@ -112,6 +124,9 @@ def tend_pods():
                 continue
         if (node and node != NODE) or status.get("phase") in ("Running", "Succeeded", "Failed"):
             continue
+        if host_ports(pod) & used:
+            continue
+        used |= host_ports(pod)
         t = now()
         cond = lambda typ: {"type": typ, "status": "True", "lastProbeTime": None, "lastTransitionTime": t}
         containers = [{"name": c["name"], "image": c.get("image", ""), "imageID": "", "ready": True, "restartCount": 0, "started": True,

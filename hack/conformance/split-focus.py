@@ -31,8 +31,9 @@ for name in reference:
     if "[Serial]" not in name:
         min(groups, key=len).append(name)  # the first of the shortest groups: round-robin once they are even
 
+order = {name: i for i, name in enumerate(reference)}
 for k in range(n):
-    names = groups[k]
+    names = sorted(groups[k], key=order.__getitem__)  # each group in file order
     d = os.path.join(out, f"group-{k + 1}")
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, "reference.txt"), "w") as f:

@@ -26,6 +26,8 @@ import { selfSubjectRulesReviews } from './authorization/selfsubjectrulesreviews
 import { subjectAccessReviews } from './authorization/subjectaccessreviews/register.js';
 import { removedVersionDefinitions, removedVersionRegistrations } from './removed-versions.js';
 import { pods } from './core/pods/register.js';
+import { evictionDefinitions } from './core/pods/eviction.js';
+import type { RegistrySet } from '../registry/registry-set.js';
 import { podTemplates } from './core/podtemplates/register.js';
 import { replicationControllers } from './core/replicationcontrollers/register.js';
 import { podDefinitions } from './core/pod-schemas.js';
@@ -77,6 +79,8 @@ export interface IdentityDeps {
   /** The review APIs are served when both are given. */
   tokenReview?: TokenReviewDeps;
   authorizer?: Authorizer;
+  /** The served registries, read by subresources acting on other kinds (pods/eviction charges PodDisruptionBudgets). */
+  registries?: () => RegistrySet | undefined;
 }
 
 /** Every resource this server serves: adding one is one strategy module plus one line here. */
@@ -96,7 +100,7 @@ export function builtinResources(
     certificateSigningRequests(apiDomain),
     ...rbacResources(apiDomain),
     ...reviewResources(apiDomain, identity),
-    pods(apiDomain),
+    pods(apiDomain, () => identity.registries?.()),
     podTemplates,
     replicationControllers,
     deployments,
@@ -164,6 +168,7 @@ export function builtinDefinitions(apiDomain: string): Definitions {
     ...authorizationDefinitions(apiDomain),
     ...certificatesDefinitions(apiDomain),
     ...podDefinitions(),
+    ...evictionDefinitions(),
     ...appsDefinitions(APPS_GROUP),
     ...autoscalingDefinitions(AUTOSCALING_GROUP),
     ...apiextensionsDefinitions(apiDomain),
