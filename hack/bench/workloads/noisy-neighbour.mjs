@@ -4,7 +4,10 @@
 // Value: the quiet user's p99 GET latency during the flood; baseline: its p99 alone, in the same
 // run; ratio = baseline / value (budget 1/3: the flood may at most triple the quiet p99). The note
 // gives the flood's own service (lists answered per second, 429s), so a starved flood shows too.
+// The flooding client runs in a worker thread (lib/flood-worker.mjs): its megabytes of answers
+// would otherwise queue the quiet answers in the load generator's own event loop.
 import { performance } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
 import { HttpClient } from '../lib/http-client.mjs';
 import { quantile } from '../lib/load.mjs';
 import { objectName, putStoredConfigMaps } from '../lib/objects.mjs';
@@ -56,6 +59,7 @@ export async function runNoisyNeighbour(ctx) {
   });
   const tr = await admin.json('POST', `/api/v1/namespaces/${ns}/serviceaccounts/flooder/token`, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: {} });
   const flood = new HttpClient({ host: ctx.replica.host, port: ctx.replica.port, ca: ctx.replica.ca, token: tr.status.token, maxSockets: FLOOD_CONNECTIONS });
+  let worker;
   try {
     for (let i = 0; i < 100 && (await flood.request('GET', `${listPath}&limit=1`)).status !== 200; i++) await sleep(50);
     const quietGet = async (w, i) => (await ctx.api.request('GET', `/api/v1/namespaces/${ns}/configmaps/${objectName('cm', (w * 7919 + i * 104729) % n)}`)).status;
@@ -69,19 +73,24 @@ export async function runNoisyNeighbour(ctx) {
     const cpuAlone = await ctx.cpuProbe();
     const alone = await timed('alone');
     ctx.log(`noisy-neighbour: alone ${(await cpuAlone()).text}`);
-    let flooding = true;
-    const floodRun = loops(FLOOD_CONNECTIONS, () => flooding, async () => {
-      const res = await flood.request('GET', listPath);
-      // The server's Retry-After for a 429 is 1 s (this client does not parse headers).
-      if (res.status === 429) await sleep(1000);
-      return res.status;
+    flood.close();
+    worker = new Worker(new URL('../lib/flood-worker.mjs', import.meta.url), {
+      workerData: { host: ctx.replica.host, port: ctx.replica.port, ca: ctx.replica.ca, token: tr.status.token, path: listPath, connections: FLOOD_CONNECTIONS },
+    });
+    const floodRun = new Promise((resolve, reject) => {
+      worker.once('error', reject);
+      worker.on('message', (m) => {
+        if (m.type === 'result') resolve({ statuses: new Map(m.statuses) });
+      });
     });
     await sleep(1000);
     const cpuFlood = await ctx.cpuProbe();
     const floodStart = performance.now();
     const during = await timed('during the flood');
-    flooding = false;
+    worker.postMessage({ type: 'stop' });
     const f = await floodRun;
+    await worker.terminate();
+    worker = undefined;
     const floodSeconds = (performance.now() - floodStart) / 1000 + 1;
     const served = f.statuses.get(200) ?? 0;
     const rejected = f.statuses.get(429) ?? 0;
@@ -102,5 +111,6 @@ export async function runNoisyNeighbour(ctx) {
     };
   } finally {
     flood.close();
+    await worker?.terminate();
   }
 }

@@ -154,6 +154,11 @@ export interface WatchStream extends AsyncIterable<WatchEvent> {
   onReady(listener: () => void): void;
   /** True once the stream has ended and every event was taken. */
   readonly finished: boolean;
+  /**
+   * True while initial events (the synthetic ADDED events of the start state, and a replay of
+   * history) remain to be taken; absent when the stream cannot tell (treated as none).
+   */
+  readonly initialEventsPending?: boolean;
 }
 
 export interface WatchOptions {

@@ -1,9 +1,11 @@
-import type { Middleware } from 'koa';
+import { Stream } from 'node:stream';
+import type { Context, Middleware, Next } from 'koa';
 import type { Registry } from 'prom-client';
 import { newTooManyRequests } from '@cluster/apimachinery';
 import type { UserInfo } from '../authn/user.js';
 import { RejectedRequest, type FlowControl } from '../flowcontrol/flow-control.js';
 import { estimateSeats } from '../flowcontrol/width.js';
+import { sliceScheduler, type SliceScheduler } from '../flowcontrol/slice-scheduler.js';
 import type { RequestState } from './state.js';
 import { inflightWatermark, MUTATING_VERBS } from './inflight-watermark.js';
 
@@ -14,6 +16,8 @@ export interface PriorityAndFairnessDeps {
   objectCount?: (group: string, resource: string) => number | undefined;
   /** Where apiserver_current_inflight_requests goes (as the in-flight limit publishes it). */
   metrics?: Registry;
+  /** Told of every request in flight, by flow (default: the process's). */
+  slices?: Pick<SliceScheduler, 'enter'>;
 }
 
 const ANONYMOUS: UserInfo = { username: 'system:anonymous', groups: ['system:unauthenticated'] };
@@ -29,28 +33,33 @@ const isHealthProbe = (method: string, path: string): boolean => method === 'GET
  * probes run at once; other requests take seats of their level (lists by the objects they read),
  * waiting fairly in its queues when it is full. A full queue, a level without queues at its limit,
  * or a wait past the limit is 429 with Retry-After. A watch waits for its turn like any request
- * but gives its seat back as soon as it is admitted: it is long-running and streams from the watch
- * cache, so it holds no seat while it runs (upstream holds one only for its initial events).
+ * and holds its seat while its initial events are written (the start state, or a replay of
+ * history), then gives it back, as upstream does: it is long-running and otherwise streams changes
+ * from the watch cache. The request's level and flow are left in the request state, so that the
+ * slices of a large response take that flow's turns (SliceScheduler).
  */
 export function withPriorityAndFairness(deps: PriorityAndFairnessDeps): Middleware<RequestState> {
   const { control } = deps;
   const inflight = inflightWatermark(deps.metrics);
+  const slices = deps.slices ?? sliceScheduler;
   return async (ctx, next) => {
     const info = ctx.state.requestInfo;
     const c = control.classify(ctx.state.user ?? ANONYMOUS, info);
     if (!c) return next();
     ctx.set('X-Kubernetes-PF-FlowSchema-UID', c.flowSchemaUid);
     ctx.set('X-Kubernetes-PF-PriorityLevel-UID', c.level.uid);
+    const flow = { level: c.level.name, flow: `${c.flowSchema}\n${c.distinguisher}` };
+    ctx.state.flow = flow;
     if (c.level.exempt || !c.level.queueSet || (!info.isResourceRequest && isHealthProbe(ctx.method, ctx.path))) {
       if (info.verb === 'watch') return next();
       const done = control.runExempt(c);
       const leave = inflight.enter(MUTATING_VERBS.has(info.verb));
-      try {
-        return await next();
-      } finally {
+      const running = slices.enter(flow);
+      return untilResponded(ctx, next, () => {
+        running();
         leave();
         done();
-      }
+      });
     }
     const count = info.verb === 'list' && deps.objectCount ? deps.objectCount(info.apiGroup, info.resource) : undefined;
     const seats = estimateSeats(info, count === undefined ? undefined : ctx.URL.searchParams, count);
@@ -68,15 +77,49 @@ export function withPriorityAndFairness(deps: PriorityAndFairnessDeps): Middlewa
       throw e;
     }
     if (info.verb === 'watch') {
-      ticket.done();
-      return next();
+      // The watch handler calls this once the initial events are written; a watch that fails
+      // before (or ends before) gives the seat back when it ends.
+      const seat = ticket;
+      let held = true;
+      const release = () => {
+        if (!held) return;
+        held = false;
+        seat.done();
+      };
+      ctx.state.watchInitialized = release;
+      try {
+        return await next();
+      } finally {
+        release();
+      }
     }
     const leave = inflight.enter(MUTATING_VERBS.has(info.verb));
-    try {
-      await next();
-    } finally {
+    const running = slices.enter(flow);
+    const seat = ticket;
+    return untilResponded(ctx, next, () => {
+      running();
       leave();
-      ticket.done();
-    }
+      seat.done();
+    });
   };
+}
+
+/**
+ * Runs the rest of the chain and then `release`: when the handler answered with a stream (a large
+ * list, written in slices after the handler returned), only once the response is over, so the
+ * request's seats are held while its body is made and written, as upstream's handlers write it.
+ */
+async function untilResponded(ctx: Context, next: Next, release: () => void): Promise<void> {
+  try {
+    await next();
+  } catch (e) {
+    release();
+    throw e;
+  }
+  const res = ctx.res;
+  if (ctx.body instanceof Stream && !res.writableFinished && !res.destroyed) {
+    res.once('close', release);
+  } else {
+    release();
+  }
 }

@@ -5,3 +5,4 @@ export { QueueSet, type QueueSetConfig, type QueuedRequest, type RejectReason } 
 export { classify, sortFlowSchemas, matchesSubject, matchesResourceRule, matchesNonResourceRule, flowDistinguisher } from './classify.js';
 export { dealHand, flowHash, requiredEntropyBits, MAX_HASH_BITS } from './shuffle-sharding.js';
 export { estimateSeats } from './width.js';
+export { FairRotation, SliceScheduler, sliceScheduler, type SliceOwner, type SliceSchedulerOptions } from './slice-scheduler.js';

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type { KubeList } from '@cluster/apimachinery';
 import { rawItemJson, type RawItem } from '@cluster/storage';
 import type { ItemEncodings } from './item-encodings.js';
+import { sliceScheduler, type SliceOwner, type SliceScheduler } from '../flowcontrol/slice-scheduler.js';
 
 /**
  * Items per chunk, decoded or stored. Small on purpose: a chunk of a few dozen typical objects
@@ -14,12 +15,75 @@ import type { ItemEncodings } from './item-encodings.js';
 const ITEMS_PER_CHUNK = 64;
 const COMMA_BYTE = 0x2c;
 
+/** Whose list a stream writes, for the fair slice scheduler (see SliceScheduler). */
+export interface ListStreamOwner extends SliceOwner {
+  scheduler?: Slicer;
+}
+
+/** What a sliced stream needs of a scheduler. */
+type Slicer = Pick<SliceScheduler, 'submit' | 'streaming'>;
+
+/** Lists of no known flow (priority and fairness off) share one. */
+const NO_OWNER: SliceOwner = { level: '', flow: '' };
+
 /**
- * A list as a stream of JSON chunks: the envelope, then the items a few dozen at a time. A
- * list of any size is sent without building the whole document as one string first (which for
- * 100,000 objects is hundreds of megabytes of heap held at once).
+ * A stream of a generator's chunks, one chunk per slice of the fair scheduler: a chunk is made
+ * (serialized) only when the consumer wants one (no buffer ahead: highWaterMark 0, so a socket
+ * that has not drained its last chunk asks for no next one) and only on its flow's turn. The
+ * chunk is pushed in the turn, so the write it causes (and its encryption) is part of the slice.
  */
-export function jsonListStream(list: KubeList, encodings?: ItemEncodings): Readable {
+class SlicedStream extends Readable {
+  private withdraw: (() => void) | undefined;
+  private readonly runSlice = (): void => this.slice();
+  private readonly done: () => void;
+
+  constructor(
+    private readonly chunks: Iterator<Buffer>,
+    private readonly owner: SliceOwner,
+    private readonly scheduler: Slicer,
+  ) {
+    super({ highWaterMark: 0 });
+    this.done = scheduler.streaming(owner);
+  }
+
+  override _read(): void {
+    this.withdraw ??= this.scheduler.submit(this.owner, this.runSlice);
+  }
+
+  override _destroy(err: Error | null, cb: (err?: Error | null) => void): void {
+    this.withdraw?.();
+    this.withdraw = undefined;
+    this.done();
+    this.chunks.return?.();
+    cb(err);
+  }
+
+  private slice(): void {
+    this.withdraw = undefined;
+    if (this.destroyed) return;
+    let r: IteratorResult<Buffer>;
+    try {
+      r = this.chunks.next();
+    } catch (e) {
+      this.destroy(e as Error);
+      return;
+    }
+    this.push(r.done ? null : r.value);
+  }
+}
+
+function sliced(chunks: Iterator<Buffer>, owner: ListStreamOwner | undefined): Readable {
+  return new SlicedStream(chunks, owner ?? NO_OWNER, owner?.scheduler ?? sliceScheduler);
+}
+
+/**
+ * A list as a stream of JSON chunks: the envelope, then the items a few dozen at a time, each
+ * chunk made in a slice of the fair scheduler under the request's flow (`owner`). A list of any
+ * size is sent without building the whole document as one string first (which for 100,000
+ * objects is hundreds of megabytes of heap held at once), and without holding the event loop
+ * for longer than a slice.
+ */
+export function jsonListStream(list: KubeList, encodings?: ItemEncodings, owner?: ListStreamOwner): Readable {
   const { items, ...envelope } = list;
   function* chunks(): Generator<Buffer> {
     yield Buffer.from(`${JSON.stringify(envelope).slice(0, -1)},"items":[`);
@@ -41,7 +105,7 @@ export function jsonListStream(list: KubeList, encodings?: ItemEncodings): Reada
     }
     yield CLOSE;
   }
-  return Readable.from(chunks(), { objectMode: false });
+  return sliced(chunks(), owner);
 }
 
 /**
@@ -68,7 +132,7 @@ export const STREAM_LIST_THRESHOLD = 64;
  * A list of stored items as a stream: each chunk's items get their resourceVersion spliced in as
  * it is written, so the list never exists as a second full copy besides etcd's answer.
  */
-export function rawJsonListStream(envelope: Omit<KubeList, 'items'>, rawItems: RawItem[]): Readable {
+export function rawJsonListStream(envelope: Omit<KubeList, 'items'>, rawItems: RawItem[], owner?: ListStreamOwner): Readable {
   function* chunks(): Generator<Buffer> {
     yield Buffer.from(`${JSON.stringify(envelope).slice(0, -1)},"items":[`);
     for (let i = 0; i < rawItems.length; i += ITEMS_PER_CHUNK) {
@@ -82,7 +146,7 @@ export function rawJsonListStream(envelope: Omit<KubeList, 'items'>, rawItems: R
     }
     yield CLOSE;
   }
-  return Readable.from(chunks(), { objectMode: false });
+  return sliced(chunks(), owner);
 }
 
 const COMMA = Buffer.from(',');

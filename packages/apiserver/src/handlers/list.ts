@@ -37,7 +37,7 @@ export async function listResource(scope: RequestScope): Promise<HandlerResult> 
   if (list.rawItems) {
     // The stored bytes of each item go out as they are; only the envelope is serialized here.
     const { rawItems, items: _items, sharedItems: _shared, ...envelope } = list;
-    return { code: 200, object: envelope as unknown as KubeObject, isList: true, json: rawJsonListStream(envelope, rawItems) };
+    return { code: 200, object: envelope as unknown as KubeObject, isList: true, json: rawJsonListStream(envelope, rawItems, scope.flow) };
   }
   // Items keep their apiVersion/kind (upstream omits them; clients accept both). They may be shared
   // watch-cache objects and must not be modified.

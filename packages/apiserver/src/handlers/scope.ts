@@ -5,6 +5,7 @@ import type { GenericRegistry } from '../registry/generic-registry.js';
 import type { RequestInfo } from '../request/request-info.js';
 import type { UserInfo } from '../authn/user.js';
 import type { Authorizer } from '../authz/authorizer.js';
+import type { SliceOwner } from '../flowcontrol/slice-scheduler.js';
 
 /** Encodes and decodes the Protobuf wire form (SPEC 2.7); supplied by the codec package. */
 export interface ProtobufCodec {
@@ -45,6 +46,10 @@ export interface RequestScope {
   onRequestObject?: (obj: KubeObject) => void;
   /** Where admission webhooks leave warnings and audit annotations (the request state itself). */
   report?: AdmissionReport;
+  /** The request's priority level and flow, whose turns a large response's slices take. */
+  flow?: SliceOwner;
+  /** A watch calls this once its initial events are written (priority and fairness frees its seat). */
+  watchInitialized?: (() => void) | undefined;
 }
 
 /** What a handler answers: a status code and an object (or Status), plus Warning header texts. */

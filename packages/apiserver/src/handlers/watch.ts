@@ -125,7 +125,20 @@ class WatchStreamWriter implements FlushTask {
     this.chunkKey = `${encodingKey(target, scope.registry, this.includeObject)}/chunk`;
     this.batchKey = this.socket ? this.chunkKey : encodingKey(target, scope.registry, this.includeObject);
     res.once('close', () => this.finish());
+    this.checkInitialized();
     events.onReady(() => this.wake());
+  }
+
+  /**
+   * Tells the scope (priority and fairness: the seat goes back) once no initial event is left to
+   * write and the socket took the last of them, as upstream frees a watch's seat once its initial
+   * events went into the (bounded) result channel.
+   */
+  private checkInitialized(): void {
+    const initialized = this.scope.watchInitialized;
+    if (!initialized || this.events.initialEventsPending === true) return;
+    this.scope.watchInitialized = undefined;
+    initialized();
   }
 
   flush(): void {
@@ -153,6 +166,8 @@ class WatchStreamWriter implements FlushTask {
       return;
     }
     const ok = this.socket ? this.socket.write(data) : this.res.write(data);
+    // The initial events count as written once the socket took them (not while over its buffer).
+    if (ok) this.checkInitialized();
     if (last || this.res.destroyed) {
       this.finish();
       return;
@@ -161,6 +176,7 @@ class WatchStreamWriter implements FlushTask {
       this.blocked = true;
       (this.socket ?? this.res).once('drain', () => {
         this.blocked = false;
+        this.checkInitialized();
         this.wake();
       });
       return;
@@ -206,6 +222,10 @@ class WatchStreamWriter implements FlushTask {
   private finish(): void {
     if (this.ended) return;
     this.ended = true;
+    if (this.scope.watchInitialized) {
+      this.scope.watchInitialized();
+      this.scope.watchInitialized = undefined;
+    }
     this.target.flusher.cancel(this);
     // Ends the watcher too when the client went away or the response failed.
     void this.events[Symbol.asyncIterator]().return?.();

@@ -23,6 +23,9 @@ export function convertedWatch(source: WatchStream, convert: (obj: KubeObject) =
     get finished() {
       return source.finished;
     },
+    get initialEventsPending() {
+      return source.initialEventsPending;
+    },
     async *[Symbol.asyncIterator]() {
       for await (const e of source) yield map(e);
     },

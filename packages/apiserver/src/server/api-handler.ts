@@ -77,6 +77,8 @@ export function apiHandler(config: ApiServerConfig, registries: RegistrySet, cat
       authorizer: config.authorizer,
       signal,
       report: ctx.state,
+      ...(ctx.state.flow ? { flow: ctx.state.flow } : {}),
+      ...(ctx.state.watchInitialized ? { watchInitialized: ctx.state.watchInitialized } : {}),
     };
     const audit = ctx.state.audit;
     if (audit) {
@@ -184,7 +186,7 @@ function writeResult(
     if (result.json || (list && list.items.length >= STREAM_LIST_THRESHOLD)) {
       ctx.status = result.code;
       ctx.set('Content-Type', 'application/json');
-      ctx.body = result.json ?? jsonListStream(list!, result.sharedItems ? itemEncodings : undefined);
+      ctx.body = result.json ?? jsonListStream(list!, result.sharedItems ? itemEncodings : undefined, (ctx.state as RequestState).flow);
       return;
     }
     const info = (ctx.state as RequestState).requestInfo;

@@ -32,6 +32,24 @@ async function take(w: CacheWatcher, n: number): Promise<WatchEvent[]> {
 }
 
 describe('CacheWatcher', () => {
+  test('initialEventsPending: true until the last initial event is taken (a watch seat is held that long), false without any', () => {
+    const initial: WatchEvent[] = [1, 2, 3].map((i) => ({ type: 'ADDED', object: obj(`i${i}`, i), revision: i }));
+    const { w } = watcher({ initialEvents: initial });
+    w.dispatch(added('live', 11));
+    expect(w.initialEventsPending).toBe(true);
+    expect(w.takeReady(2).map((e) => e.object.metadata.name)).toEqual(['i1', 'i2']);
+    expect(w.initialEventsPending).toBe(true);
+    expect(w.takeReady(10).map((e) => e.object.metadata.name)).toEqual(['i3', 'live']);
+    expect(w.initialEventsPending).toBe(false);
+    expect(watcher().w.initialEventsPending).toBe(false);
+    // Set later (a start state read from etcd): pending again until taken; an aborted watcher has none.
+    const later = watcher();
+    later.w.setInitial(initial.slice(0, 1));
+    expect(later.w.initialEventsPending).toBe(true);
+    later.ac.abort();
+    expect(later.w.initialEventsPending).toBe(false);
+  });
+
   test('delivers initial events first, then live events after its start revision and in its prefix', async () => {
     const { w } = watcher({ initialEvents: [{ type: 'ADDED', object: obj('i', 5), revision: 5 }] });
     w.dispatch(added('old', 10)); // not after the start revision

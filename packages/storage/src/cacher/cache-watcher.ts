@@ -73,6 +73,11 @@ export class CacheWatcher implements AsyncIterableIterator<WatchEvent> {
     return this.queue.length - this.head;
   }
 
+  /** True while events of the start state (or replayed history) remain to be taken. */
+  get initialEventsPending(): boolean {
+    return !this.aborted && this.initialPos < this.initial.length;
+  }
+
   /** True once the watcher has ended and every event was taken. */
   get finished(): boolean {
     return this.closed && (this.aborted || (this.initialPos >= this.initial.length && this.head >= this.queue.length));

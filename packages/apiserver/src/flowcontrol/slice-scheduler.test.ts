@@ -1,0 +1,193 @@
+import { FairRotation, SliceScheduler } from './slice-scheduler.js';
+
+type Op = ['add', string, string, string] | ['next', string | undefined] | ['remove', string, string, string, boolean];
+
+/** Runs a script of adds, removes and expected nexts against one rotation. */
+function play(ops: Op[]): void {
+  const r = new FairRotation<string>();
+  let size = 0;
+  for (const op of ops) {
+    if (op[0] === 'add') {
+      r.add(op[1], op[2], op[3]);
+      size++;
+    } else if (op[0] === 'remove') {
+      expect(r.remove(op[1], op[2], op[3])).toBe(op[4]);
+      if (op[4]) size--;
+    } else {
+      expect(r.next()).toBe(op[1]);
+      if (op[1] !== undefined) size--;
+    }
+    expect(r.size).toBe(size);
+  }
+}
+
+describe('FairRotation', () => {
+  test.each<[string, Op[]]>([
+    ['empty', [['next', undefined]]],
+    ['one flow is first in, first out', [['add', 'L', 'f', 'a1'], ['add', 'L', 'f', 'a2'], ['add', 'L', 'f', 'a3'], ['next', 'a1'], ['next', 'a2'], ['next', 'a3'], ['next', undefined]]],
+    [
+      'flows of a level take turns, however many tasks one has queued',
+      [['add', 'L', 'flood', 'f1'], ['add', 'L', 'flood', 'f2'], ['add', 'L', 'flood', 'f3'], ['add', 'L', 'quiet', 'q1'], ['next', 'f1'], ['next', 'q1'], ['next', 'f2'], ['next', 'f3'], ['next', undefined]],
+    ],
+    [
+      'levels take turns before flows: a level of many flows gets no more turns than a level of one',
+      [
+        ['add', 'low', 'u1', 'a'], ['add', 'low', 'u2', 'b'], ['add', 'low', 'u3', 'c'], ['add', 'high', 'x', 'x1'], ['add', 'high', 'x', 'x2'],
+        ['next', 'a'], ['next', 'x1'], ['next', 'b'], ['next', 'x2'], ['next', 'c'], ['next', undefined],
+      ],
+    ],
+    [
+      'a flow that comes back joins the end of its rotation',
+      [['add', 'L', 'a', 'a1'], ['add', 'L', 'b', 'b1'], ['next', 'a1'], ['add', 'L', 'a', 'a2'], ['add', 'L', 'c', 'c1'], ['next', 'b1'], ['next', 'a2'], ['next', 'c1'], ['next', undefined]],
+    ],
+    [
+      'a stream that asks again after its slice goes behind its flow\'s other streams',
+      [['add', 'L', 'f', 's1'], ['add', 'L', 'f', 's2'], ['next', 's1'], ['add', 'L', 'f', 's1'], ['next', 's2'], ['next', 's1']],
+    ],
+    [
+      'remove drops a waiting task and empty flows and levels',
+      [
+        ['add', 'L', 'a', 'a1'], ['add', 'M', 'b', 'b1'], ['remove', 'L', 'a', 'a1', true], ['remove', 'L', 'a', 'a1', false], ['remove', 'X', 'a', 'a1', false],
+        ['next', 'b1'], ['next', undefined], ['add', 'L', 'a', 'a2'], ['next', 'a2'],
+      ],
+    ],
+  ])('%s', (_, ops) => play(ops));
+});
+
+/** A scheduler on a fake clock whose turns run when the test says; `delays` records paused turns. */
+function harness(turnMs = 1, sharedShare?: number) {
+  let clock = 0;
+  const turns: Array<() => void> = [];
+  const delays: number[] = [];
+  const ran: string[] = [];
+  const s = new SliceScheduler({
+    turnMs,
+    ...(sharedShare === undefined ? {} : { sharedShare }),
+    now: () => clock,
+    defer: (t) => void turns.push(t),
+    delay: (t, ms) => {
+      delays.push(ms);
+      turns.push(() => {
+        clock += ms;
+        t();
+      });
+    },
+  });
+  const slice = (name: string, costMs: number, then?: () => void) => () => {
+    ran.push(name);
+    clock += costMs;
+    then?.();
+  };
+  const runTurn = () => {
+    const t = turns.shift();
+    if (!t) throw new Error('no turn scheduled');
+    t();
+  };
+  return { s, ran, turns, delays, slice, runTurn };
+}
+
+describe('SliceScheduler', () => {
+  test('a submitted slice never runs synchronously; one turn is scheduled for many submissions', () => {
+    const h = harness();
+    h.s.submit({ level: 'L', flow: 'a' }, h.slice('a', 0.1));
+    h.s.submit({ level: 'L', flow: 'b' }, h.slice('b', 0.1));
+    expect(h.ran).toEqual([]);
+    expect(h.turns).toHaveLength(1);
+    h.runTurn();
+    expect(h.ran).toEqual(['a', 'b']);
+    expect(h.turns).toHaveLength(0);
+    expect(h.s.waiting).toBe(0);
+  });
+
+  test.each<[string, number, number[], string[][]]>([
+    // [name, turn ms, cost of each of slices a1,b1,a2,b2,a3,b3 (submitted a1,a2,a3 then b1,b2,b3), slices run per turn]
+    ['cheap slices share one turn, alternating flows', 1, [0.1, 0.1, 0.1, 0.1, 0.1, 0.1], [['a1', 'b1', 'a2', 'b2', 'a3', 'b3']]],
+    ['a slice that uses the turn ends it', 1, [1, 1, 1, 1, 1, 1], [['a1'], ['b1'], ['a2'], ['b2'], ['a3'], ['b3']]],
+    ['a turn goes on until its time is used', 1, [0.5, 0.5, 0.5, 0.5, 0.5, 0.5], [['a1', 'b1'], ['a2', 'b2'], ['a3', 'b3']]],
+    ['a longer turn runs more', 2, [0.5, 0.5, 0.5, 0.5, 0.5, 0.5], [['a1', 'b1', 'a2', 'b2'], ['a3', 'b3']]],
+  ])('%s', (_, turnMs, costs, expected) => {
+    const h = harness(turnMs);
+    const cost = new Map(['a1', 'b1', 'a2', 'b2', 'a3', 'b3'].map((n, i) => [n, costs[i]!]));
+    for (const f of ['a', 'b']) for (const i of [1, 2, 3]) h.s.submit({ level: 'L', flow: f }, h.slice(`${f}${i}`, cost.get(`${f}${i}`)!));
+    const perTurn: string[][] = [];
+    while (h.turns.length > 0) {
+      const before = h.ran.length;
+      h.runTurn();
+      perTurn.push(h.ran.slice(before));
+    }
+    expect(perTurn).toEqual(expected);
+  });
+
+  test('a slice submitted during a turn (its stream asking for the next chunk) waits for the rotation', () => {
+    const h = harness(10);
+    let n = 0;
+    const again = (): void => {
+      if (++n < 3) h.s.submit({ level: 'L', flow: 'flood' }, h.slice(`flood${n}`, 0.1, again));
+    };
+    h.s.submit({ level: 'L', flow: 'flood' }, h.slice('flood0', 0.1, again));
+    h.s.submit({ level: 'L', flow: 'quiet' }, h.slice('quiet', 0.1));
+    h.runTurn();
+    expect(h.ran).toEqual(['flood0', 'quiet', 'flood1', 'flood2']);
+  });
+
+  test('a withdrawn slice does not run; a throwing slice does not stop the others', () => {
+    const h = harness();
+    const withdraw = h.s.submit({ level: 'L', flow: 'a' }, h.slice('a', 0));
+    h.s.submit({ level: 'L', flow: 'b' }, () => {
+      throw new Error('boom');
+    });
+    h.s.submit({ level: 'L', flow: 'c' }, h.slice('c', 0));
+    withdraw();
+    h.runTurn();
+    expect(h.ran).toEqual(['c']);
+  });
+
+  test.each<[string, number | undefined, Array<'get' | 'stream'>, number[]]>([
+    // [name, share, what else is in flight, the pauses before the turns after the first]
+    ['alone, turns follow at once', undefined, [], []],
+    ['a sliced response of another flow is no reason to pause', undefined, ['stream'], []],
+    ['another flow\'s small request: a pause as long as the turn (half the time)', undefined, ['get'], [1, 1]],
+    ['a quarter share: three times the turn', 0.25, ['get'], [3, 3]],
+    ['a flow with a small request and a sliced response counts as sliced', undefined, ['get', 'stream'], []],
+  ])('sharing: %s', (_, share, inFlight, pauses) => {
+    const h = harness(1, share);
+    const other = { level: 'global-default', flow: 'quiet' };
+    const releases = inFlight.map((what) => (what === 'get' ? h.s.enter(other) : h.s.streaming(other)));
+    expect(h.s.sharing).toBe(inFlight.includes('get') && !inFlight.includes('stream'));
+    for (let i = 0; i < 3; i++) h.s.submit({ level: 'workload-low', flow: 'flood' }, h.slice(`f${i}`, 1));
+    while (h.turns.length > 0) h.runTurn();
+    expect(h.ran).toEqual(['f0', 'f1', 'f2']);
+    expect(h.delays).toEqual(pauses);
+    for (const release of releases) {
+      release();
+      release();
+    }
+    expect(h.s.sharing).toBe(false);
+  });
+
+  test('a slice submitted after a turn while sharing waits for the rest of the pause', () => {
+    const h = harness(1);
+    const leave = h.s.enter({ level: 'g', flow: 'quiet' });
+    h.s.submit({ level: 'L', flow: 'flood' }, h.slice('a', 2));
+    h.runTurn();
+    // The queue ran dry; the stream asks again right after: it waits for the 2 ms pause.
+    h.s.submit({ level: 'L', flow: 'flood' }, h.slice('b', 0.5));
+    expect(h.delays).toEqual([2]);
+    leave();
+    h.runTurn();
+    // Without sharing the next turn comes at once.
+    h.s.submit({ level: 'L', flow: 'flood' }, h.slice('c', 0.5));
+    expect(h.delays).toEqual([2]);
+    h.runTurn();
+    expect(h.ran).toEqual(['a', 'b', 'c']);
+  });
+
+  test('the default scheduler runs slices after the I/O and timers already due (setImmediate)', async () => {
+    const s = new SliceScheduler();
+    const order: string[] = [];
+    s.submit({ level: 'L', flow: 'a' }, () => order.push('slice'));
+    order.push('sync');
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(order).toEqual(['sync', 'slice']);
+  });
+});
