@@ -11,6 +11,7 @@ import type { TLSSocket } from 'node:tls';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
 import { KubeconfigClient } from './support/http-client.js';
 import { hostAddress } from './support/host-address.js';
+import { upgradeCall } from './support/upgrade-call.js';
 
 // The aggregator speaks HTTP/2 to an extension that offers it by ALPN (issue 29), HTTP/1.1 to one
 // that does not, and exec-style upgrades HTTP/1.1 always. Two real extensions in this process,
@@ -244,29 +245,11 @@ test('a watch streams over HTTP/2, and the caller leaving ends the stream at the
   await eventually(async () => expect(closed.filter((c) => c === 'h2:/apis/h2.example.io/v1/namespaces/default/widgets').length).toBe(closedBefore + 1), 50);
 }, 60_000);
 
-/** An exec-style upgrade through the front door: the status, and the echo of `send` when switched. */
-function upgradeCall(path: string, send: string): Promise<{ status: number; echo?: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(new URL(path, server.url), { method: 'GET', ca: admin.ca, agent: false, headers: { Authorization: `Bearer ${admin.token}`, Connection: 'Upgrade', Upgrade: 'cluster-echo' } });
-    req.on('upgrade', (res, socket) => {
-      socket.write(send);
-      socket.once('data', (d: Buffer) => {
-        socket.destroy();
-        resolve({ status: res.statusCode ?? 0, echo: d.toString('utf8') });
-      });
-    });
-    req.on('response', (res) => {
-      res.resume();
-      resolve({ status: res.statusCode ?? 0 });
-    });
-    req.setTimeout(10_000, () => req.destroy(new Error('upgrade timed out')));
-    req.on('error', reject);
-    req.end();
-  });
-}
+/** An exec-style upgrade through the front door as the admin. */
+const upgrade = (path: string, send: string) => upgradeCall(new URL(path, server.url), admin.ca, admin.token, send);
 
 test('an upgrade (exec-style) to the h2 extension goes over HTTP/1.1 and is joined', async () => {
-  expect(await upgradeCall(`${gv('h2')}/namespaces/default/widgets/x/exec`, 'over one point one')).toEqual({ status: 101, echo: 'OVER ONE POINT ONE' });
+  expect(await upgrade(`${gv('h2')}/namespaces/default/widgets/x/exec`, 'over one point one')).toEqual({ status: 101, echo: 'OVER ONE POINT ONE' });
   const up = lastSeen('h2', '/widgets/x/exec')!;
   expect([up.httpVersion, up.clientCn, up.headers['x-remote-user'], up.headers['upgrade'], up.headers['authorization']]).toEqual(['1.1', 'front-proxy-client', 'admin', 'cluster-echo', undefined]);
 }, 60_000);

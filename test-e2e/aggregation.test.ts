@@ -9,6 +9,7 @@ import type { TLSSocket } from 'node:tls';
 import { kubectl, startServerProcess, tokenKubeconfig, type ServerProcess } from './support/server-process.js';
 import { KubeconfigClient } from './support/http-client.js';
 import { hostAddress } from './support/host-address.js';
+import { upgradeCall } from './support/upgrade-call.js';
 
 // The aggregation layer end to end (issue 29): a real HTTPS extension API server in this process
 // (its own CA, made here by openssl), behind a Service and Endpoints, registered by an APIService.
@@ -437,40 +438,22 @@ test('a watch streams through the proxy', async () => {
   await w.ended;
 }, 60_000);
 
-/** An exec-style upgrade through the front door: resolves with the status, and the echo of `send` when switched. */
-function upgradeCall(path: string, token: string, send: string): Promise<{ status: number; echo?: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(new URL(path, server.url), { method: 'GET', ca: admin.ca, agent: false, headers: { Authorization: `Bearer ${token}`, Connection: 'Upgrade', Upgrade: 'cluster-echo' } });
-    req.on('upgrade', (res, socket) => {
-      socket.write(send);
-      socket.once('data', (d: Buffer) => {
-        socket.destroy();
-        resolve({ status: res.statusCode ?? 0, echo: d.toString('utf8') });
-      });
-    });
-    req.on('response', (res) => {
-      res.resume();
-      resolve({ status: res.statusCode ?? 0 });
-    });
-    req.setTimeout(10_000, () => req.destroy(new Error('upgrade timed out')));
-    req.on('error', reject);
-    req.end();
-  });
-}
+/** An exec-style upgrade through the front door as the bearer of `token`. */
+const upgrade = (path: string, token: string, send: string) => upgradeCall(new URL(path, server.url), admin.ca, token, send);
 
 test('an upgrade (exec-style) request is authorized here, then joined to the extension', async () => {
   const before = seen.length;
   // bob may read flunders, not their exec subresource: refused here, the extension sees nothing.
-  expect(await upgradeCall(`${GV}/namespaces/default/flunders/x/exec`, 'bob-token', 'hi')).toEqual({ status: 403 });
+  expect(await upgrade(`${GV}/namespaces/default/flunders/x/exec`, 'bob-token', 'hi')).toEqual({ status: 403 });
   expect(seen.slice(before).filter((s) => s.path.includes('/flunders'))).toEqual([]);
-  expect(await upgradeCall(`${GV}/namespaces/default/flunders/x/exec`, admin.token, 'hello through')).toEqual({ status: 101, echo: 'HELLO THROUGH' });
+  expect(await upgrade(`${GV}/namespaces/default/flunders/x/exec`, admin.token, 'hello through')).toEqual({ status: 101, echo: 'HELLO THROUGH' });
   const up = seen.slice(before).find((s) => s.path.endsWith('/exec'))!;
   expect(up.clientCn).toBe('front-proxy-client');
   expect(up.headers['x-remote-user']).toBe('admin');
   expect(up.headers['authorization']).toBeUndefined();
   expect(up.headers['upgrade']).toBe('cluster-echo');
   // Paths this server serves itself still answer an upgrade request, then close.
-  expect((await upgradeCall('/api/v1/namespaces/default', admin.token, 'x')).status).toBe(200);
+  expect((await upgrade('/api/v1/namespaces/default', admin.token, 'x')).status).toBe(200);
 }, 60_000);
 
 test('an extension that hangs, resets or answers garbage gets a clean 504 or 503 Status, and other requests go on', async () => {
