@@ -72,10 +72,10 @@ up-ha: build
 down-ha:
 	bash hack/local-up-ha.sh down
 
-# The HA fault suite alone: brings its own cluster up (in a temporary directory) and down.
+# The HA suites alone (faults, aggregation): each brings its own cluster up (in a temporary directory) and down.
 e2e-ha: build
-	@bash hack/ensure-tools.sh haproxy=haproxy prometheus=prometheus
-	$(NODE_JEST) --selectProjects e2e test-e2e/ha/ha.test.ts
+	@bash hack/ensure-tools.sh haproxy=haproxy prometheus=prometheus openssl=openssl
+	$(NODE_JEST) --selectProjects e2e --runInBand test-e2e/ha/
 
 .PHONY: conformance e2e-upstream
 # Optional, by hand, not part of `make test`: upstream's binaries built by hack/conformance/build-upstream.sh.

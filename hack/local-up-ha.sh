@@ -103,12 +103,17 @@ node "$ROOT/hack/ha/setup.mjs" "$HA_DIR" "$LB"
 # --shutdown-delay-duration outlasts HAProxy's worst case to notice a failing /readyz (two checks
 # of up to 500 ms + the 2 s check timeout), as deploy/README.md's 5 s does: with 2 s a starved
 # machine let new connections reach a replica that was already closing (kubectl saw EOF).
+# The aggregation layer's front proxy, as deploy/README.md gives it: every replica presents the one
+# client certificate setup.mjs made and trusts its CA for X-Remote-* identities.
+FRONT_PROXY=(--proxy-client-cert-file "$HA_DIR/certs/front-proxy-client.crt" --proxy-client-key-file "$HA_DIR/certs/front-proxy-client.key"
+  --requestheader-client-ca-file "$HA_DIR/certs/front-proxy-ca.crt" --requestheader-allowed-names=front-proxy-client
+  --requestheader-username-headers=X-Remote-User --requestheader-group-headers=X-Remote-Group --requestheader-extra-headers-prefix=X-Remote-Extra-)
 for i in 0 1 2; do
   # shellcheck disable=SC2086 # HA_ARGS holds extra flags, split on purpose
   launch "replica$i" node "$MAIN" --data-dir "$HA_DIR/replica$i" --cert-dir "$HA_DIR/certs" --etcd-servers "$ENDPOINTS" \
     --secure-port "${API[$i]}" --bind-address 127.0.0.1 --token-auth-file "$HA_DIR/tokens.csv" \
     --authorization-mode=Node,RBAC --enable-bootstrap-token-auth --node-join-bindings \
-    --controllers='*,bootstrapsigner,tokencleaner' --shutdown-delay-duration=5s --workers "${HA_WORKERS:-1}" ${HA_ARGS:-}
+    --controllers='*,bootstrapsigner,tokencleaner' --shutdown-delay-duration=5s --workers "${HA_WORKERS:-1}" "${FRONT_PROXY[@]}" ${HA_ARGS:-}
   node "$ROOT/hack/ha/wait.mjs" "https://127.0.0.1:${API[$i]}/readyz" 60
 done
 

@@ -8,6 +8,7 @@ import type { TLSSocket } from 'node:tls';
 import { decodeProtobufObject, encodeProtobufObject, type KubeObject } from '../packages/apimachinery/src/index.js';
 import { kubectl, startServerProcess, type ServerProcess } from './support/server-process.js';
 import { KubeconfigClient } from './support/http-client.js';
+import { hostAddress } from './support/host-address.js';
 
 // Dynamic admission webhooks end to end (issue 28): a real HTTPS webhook server in this process,
 // with its own CA made here by openssl, answering AdmissionReviews for ConfigMaps. Each case has
@@ -16,11 +17,14 @@ import { KubeconfigClient } from './support/http-client.js';
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Review = { apiVersion: string; request: Record<string, any>; path: string; serverName: string | false };
 
+// The webhook listens on a non-loopback address of this host: the `svc` case reaches it through
+// Endpoints, which refuse loopback addresses as upstream's do.
+const HOST = hostAddress();
 const dir = mkdtempSync(join(tmpdir(), 'webhooks-e2e-'));
 const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
 ssl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'ca.key', '-out', 'ca.crt', '-subj', '/CN=webhook-test-ca', '-days', '2');
 ssl('req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'hook.key', '-out', 'hook.csr', '-subj', '/CN=hook',
-  '-addext', 'subjectAltName=IP:127.0.0.1,DNS:hook.webhooks.svc');
+  '-addext', `subjectAltName=IP:${HOST},DNS:hook.webhooks.svc`);
 ssl('x509', '-req', '-in', 'hook.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-set_serial', '7', '-out', 'hook.crt', '-days', '1', '-copy_extensions', 'copy');
 const caBundle = readFileSync(join(dir, 'ca.crt')).toString('base64');
 ssl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'other.key', '-out', 'other.crt', '-subj', '/CN=other-ca', '-days', '2');
@@ -74,7 +78,7 @@ function startHook(): Promise<void> {
       }
     });
   });
-  return new Promise((resolve) => hook.listen(0, '127.0.0.1', () => resolve()));
+  return new Promise((resolve) => hook.listen(0, HOST, () => resolve()));
 }
 
 /** A port nothing listens on (bound, then closed). */
@@ -95,7 +99,7 @@ const webhook = (name: string, caseLabel: string, clientConfig: Record<string, u
   admissionReviewVersions: ['v1'],
   ...extra,
 });
-const url = (path: string) => ({ url: `https://127.0.0.1:${hookPort}${path}` });
+const url = (path: string) => ({ url: `https://${HOST}:${hookPort}${path}` });
 const configMap = (name: string, caseLabel: string, extra: Record<string, unknown> = {}) => ({
   apiVersion: 'v1',
   kind: 'ConfigMap',
@@ -146,7 +150,7 @@ beforeAll(async () => {
     await client.call('POST', '/api/v1/namespaces/webhooks/services', { metadata: { name: 'hook' }, spec: { ports: [{ name: 'https', port: 443, targetPort: 8443 }] } }),
     await client.call('POST', '/api/v1/namespaces/webhooks/endpoints', {
       metadata: { name: 'hook' },
-      subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'https', port: hookPort }] }],
+      subsets: [{ addresses: [{ ip: HOST }], ports: [{ name: 'https', port: hookPort }] }],
     }),
   ];
   for (const c of created) if (c.status !== 201) throw new Error(`set-up failed: ${JSON.stringify(c.json)}`);

@@ -8,17 +8,22 @@ import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { kubectl, startServerProcess, tokenKubeconfig, type ServerProcess } from './support/server-process.js';
 import { KubeconfigClient } from './support/http-client.js';
+import { hostAddress } from './support/host-address.js';
+import { upgradeCall } from './support/upgrade-call.js';
 
 // The aggregation layer end to end (issue 29): a real HTTPS extension API server in this process
 // (its own CA, made here by openssl), behind a Service and Endpoints, registered by an APIService.
 // It trusts only client certificates of the front-proxy CA the server publishes in
-// cluster-system/extension-apiserver-authentication, and records every request it gets.
+// cluster-system/extension-apiserver-authentication, and records every request it gets. It
+// listens only on a non-loopback address of this host, as an extension in a cluster would: its
+// Endpoints could not name loopback (refused as upstream), and this server must reach it there.
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const GROUP = 'wardle.example.io';
 const GV = `/apis/${GROUP}/v1`;
 const APISERVICES = '/apis/apiregistration.k8s.io/v1/apiservices';
 
+const HOST = hostAddress();
 const dir = mkdtempSync(join(tmpdir(), 'aggregation-e2e-'));
 const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
 ssl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'ca.key', '-out', 'ca.crt', '-subj', '/CN=wardle-test-ca', '-days', '2');
@@ -143,7 +148,7 @@ function startExtension(port = 0): Promise<void> {
     socket.on('error', () => socket.destroy());
   });
   extension = ext;
-  return new Promise((resolve) => ext.listen(port, '127.0.0.1', () => resolve()));
+  return new Promise((resolve) => ext.listen(port, HOST, () => resolve()));
 }
 
 async function stopExtension(): Promise<void> {
@@ -220,7 +225,7 @@ beforeAll(async () => {
   for (const [path, body] of [
     ['/api/v1/namespaces', { metadata: { name: 'wardle' } }],
     ['/api/v1/namespaces/wardle/services', { metadata: { name: 'api' }, spec: { ports: [{ name: 'https', port: 443, targetPort: 8443 }] } }],
-    ['/api/v1/namespaces/wardle/endpoints', { metadata: { name: 'api' }, subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'https', port: extensionPort }] }] }],
+    ['/api/v1/namespaces/wardle/endpoints', { metadata: { name: 'api' }, subsets: [{ addresses: [{ ip: HOST }], ports: [{ name: 'https', port: extensionPort }] }] }],
     [APISERVICES, apiService(`v1.${GROUP}`, GROUP, { namespace: 'wardle', name: 'api' })],
   ] as const) {
     const r = await call('POST', path, { body });
@@ -433,40 +438,22 @@ test('a watch streams through the proxy', async () => {
   await w.ended;
 }, 60_000);
 
-/** An exec-style upgrade through the front door: resolves with the status, and the echo of `send` when switched. */
-function upgradeCall(path: string, token: string, send: string): Promise<{ status: number; echo?: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(new URL(path, server.url), { method: 'GET', ca: admin.ca, agent: false, headers: { Authorization: `Bearer ${token}`, Connection: 'Upgrade', Upgrade: 'cluster-echo' } });
-    req.on('upgrade', (res, socket) => {
-      socket.write(send);
-      socket.once('data', (d: Buffer) => {
-        socket.destroy();
-        resolve({ status: res.statusCode ?? 0, echo: d.toString('utf8') });
-      });
-    });
-    req.on('response', (res) => {
-      res.resume();
-      resolve({ status: res.statusCode ?? 0 });
-    });
-    req.setTimeout(10_000, () => req.destroy(new Error('upgrade timed out')));
-    req.on('error', reject);
-    req.end();
-  });
-}
+/** An exec-style upgrade through the front door as the bearer of `token`. */
+const upgrade = (path: string, token: string, send: string) => upgradeCall(new URL(path, server.url), admin.ca, token, send);
 
 test('an upgrade (exec-style) request is authorized here, then joined to the extension', async () => {
   const before = seen.length;
   // bob may read flunders, not their exec subresource: refused here, the extension sees nothing.
-  expect(await upgradeCall(`${GV}/namespaces/default/flunders/x/exec`, 'bob-token', 'hi')).toEqual({ status: 403 });
+  expect(await upgrade(`${GV}/namespaces/default/flunders/x/exec`, 'bob-token', 'hi')).toEqual({ status: 403 });
   expect(seen.slice(before).filter((s) => s.path.includes('/flunders'))).toEqual([]);
-  expect(await upgradeCall(`${GV}/namespaces/default/flunders/x/exec`, admin.token, 'hello through')).toEqual({ status: 101, echo: 'HELLO THROUGH' });
+  expect(await upgrade(`${GV}/namespaces/default/flunders/x/exec`, admin.token, 'hello through')).toEqual({ status: 101, echo: 'HELLO THROUGH' });
   const up = seen.slice(before).find((s) => s.path.endsWith('/exec'))!;
   expect(up.clientCn).toBe('front-proxy-client');
   expect(up.headers['x-remote-user']).toBe('admin');
   expect(up.headers['authorization']).toBeUndefined();
   expect(up.headers['upgrade']).toBe('cluster-echo');
   // Paths this server serves itself still answer an upgrade request, then close.
-  expect((await upgradeCall('/api/v1/namespaces/default', admin.token, 'x')).status).toBe(200);
+  expect((await upgrade('/api/v1/namespaces/default', admin.token, 'x')).status).toBe(200);
 }, 60_000);
 
 test('an extension that hangs, resets or answers garbage gets a clean 504 or 503 Status, and other requests go on', async () => {
@@ -508,7 +495,7 @@ test('availability follows the Service and its Endpoints, with upstream reasons;
   for (const name of ['noeps', 'noaddr']) {
     expect((await call('POST', '/api/v1/namespaces/wardle/services', { body: { metadata: { name }, spec: { ports: [{ name: 'https', port: 443 }] } } })).status).toBe(201);
   }
-  expect((await call('POST', '/api/v1/namespaces/wardle/endpoints', { body: { metadata: { name: 'noaddr' }, subsets: [{ notReadyAddresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'https', port: extensionPort }] }] } })).status).toBe(201);
+  expect((await call('POST', '/api/v1/namespaces/wardle/endpoints', { body: { metadata: { name: 'noaddr' }, subsets: [{ notReadyAddresses: [{ ip: HOST }], ports: [{ name: 'https', port: extensionPort }] }] } })).status).toBe(201);
   for (const [name, group, service] of cases) expect((await call('POST', APISERVICES, { body: apiService(name, group, service) })).status).toBe(201);
   for (const [name, group, , reason] of cases) {
     await eventually(async () => expect(await available(name)).toMatchObject({ status: 'False', reason }));

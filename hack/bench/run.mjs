@@ -67,6 +67,8 @@ async function main() {
   const profDir = process.env.BENCH_CPU_PROF === '1' ? await mkdtemp(join(tmpdir(), 'cluster-bench-prof-')) : undefined;
   const results = {};
   const cpuLines = [];
+  /** [start, end] of each measured phase in µs of the monotonic clock (BENCH_CPU_PROF: the profile's second view). */
+  const measuredWindows = [];
   let etcd;
   let api;
   let admin;
@@ -107,11 +109,14 @@ async function main() {
        */
       cpuProbe: async () => {
         const t0 = performance.now();
+        const h0 = process.hrtime.bigint();
         const r0 = await readCpuSeconds(replica.pid);
         const e0 = await readCpuSeconds(etcdProc.pid);
         const b0 = process.cpuUsage();
         return async (ops) => {
           const s = (performance.now() - t0) / 1000;
+          // The measured phase on the monotonic clock a V8 CPU profile's timestamps use.
+          measuredWindows.push([Number(h0 / 1000n), Number(process.hrtime.bigint() / 1000n)]);
           const b = process.cpuUsage(b0);
           const r = (await readCpuSeconds(replica.pid)) - r0;
           const pct = (x) => `${((x / s) * 100).toFixed(0)}%`;
@@ -166,7 +171,11 @@ async function main() {
   const out = [];
   if (profDir) {
     const files = (await readdir(profDir)).filter((f) => f.endsWith('.cpuprofile'));
-    for (const f of files) out.push(...(await summarizeProfile(join(profDir, f))), '');
+    for (const f of files) {
+      out.push(...(await summarizeProfile(join(profDir, f))), '');
+      // The same profile in the measured phases only (no start-up, baselines or shutdown).
+      if (measuredWindows.length > 0) out.push(...(await summarizeProfile(join(profDir, f), 20, measuredWindows)), '');
+    }
     if (files.length === 0) out.push(`no CPU profile was written to ${profDir}`, '');
   }
   if (cpuLines.length > 0) out.push('CPU use during each workload (100% = one core):', ...cpuLines, '');
@@ -186,7 +195,15 @@ async function benchRemote({ kubeconfig, scale, only, started, deadline, log }) 
   const server = await loadKubeconfig(kubeconfig);
   log(`scale ${scale}, concurrency ${CONCURRENCY}, node ${process.version}, ${cpus().length} cpus, server ${server.url} (kubeconfig ${kubeconfig})`);
   const capMs = (ms) => Math.max(1_000, Math.min(ms, deadline - performance.now()));
-  const results = await runRemote({ server, scale, concurrency: CONCURRENCY, only, log, capMs });
+  // BENCH_REMOTE_PIDS=pid1,pid2: the server's processes on this machine (their children count
+  // too), read from /proc for its CPU per operation and its RSS, as the local replica's are.
+  const pids = (process.env.BENCH_REMOTE_PIDS ?? '').split(',').map((p) => p.trim()).filter(Boolean).map(Number);
+  if (pids.some((p) => !Number.isInteger(p) || p <= 0)) {
+    process.stderr.write(`bench: BENCH_REMOTE_PIDS must be comma-separated process ids, got ${JSON.stringify(process.env.BENCH_REMOTE_PIDS)}\n`);
+    process.exit(2);
+  }
+  if (pids.length > 0) log(`server CPU and RSS from /proc for pids ${pids.join(', ')} and their children`);
+  const results = await runRemote({ server, scale, concurrency: CONCURRENCY, only, log, capMs, pids });
   const out = [
     `cluster-apiserver benchmark against ${server.url}: scale ${scale}, ${CONCURRENCY} clients, ` +
       `${cpus().length} cpus here, ${((performance.now() - started) / 1000).toFixed(0)} s`,

@@ -1,14 +1,31 @@
 #!/bin/bash
-# Usage: run-fresh.sh OUT_DIR [--with-kcm]
+# Usage: run-fresh.sh OUT_DIR [--with-kcm] [--groups N]
 # One whole measurement: starts a fresh replica of this checkout's build (`make run`'s flags via hack/make-run.sh, a temporary
 # data dir, port $PORT or 16443), optionally upstream's kube-controller-manager beside it (start-kcm.sh),
 # runs the reference specs (run.sh, E2E_ARGS passed through), then stops what it started, by pid.
 # Results: OUT_DIR/summary.txt, OUT_DIR/e2e.log, OUT_DIR/server.log, OUT_DIR/kcm.log.
+# --groups N (default 1): split the reference specs into N groups (split-focus.py; [Serial] ones in group 1) and run
+# one e2e.test per group at the same time against the same server, each into OUT_DIR/group-K/
+# (e2e.log, summary.txt of its own specs); OUT_DIR/summary.txt then counts all of them. Without KCM
+# most failing specs wait 5-10 minutes for a controller, so one process takes about 90 minutes.
+# REFERENCE_FILE (spec names, one a line) runs a subset instead: split with --groups, or with one
+# process give FOCUS_FILE too (split-focus.py 1 DIR writes both).
 set -uo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
-OUT="${1:?usage: run-fresh.sh OUT_DIR [--with-kcm]}"
-WITH_KCM="${2:-}"
+OUT="${1:?usage: run-fresh.sh OUT_DIR [--with-kcm] [--groups N]}"
+shift
+WITH_KCM=""
+GROUPS_N=1
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --with-kcm) WITH_KCM=--with-kcm; shift ;;
+    --groups) GROUPS_N="${2:?--groups needs a number}"; shift 2 ;;
+    --groups=*) GROUPS_N="${1#--groups=}"; shift ;;
+    *) echo "unknown argument $1 (usage: run-fresh.sh OUT_DIR [--with-kcm] [--groups N])" >&2; exit 2 ;;
+  esac
+done
+[[ "$GROUPS_N" =~ ^[1-9][0-9]*$ ]] || { echo "--groups must be a positive number" >&2; exit 2; }
 PORT="${PORT:-16443}"
 mkdir -p "$OUT"
 OUT="$(cd "$OUT" && pwd)"
@@ -44,4 +61,20 @@ done
 if [[ "$WITH_KCM" == --with-kcm ]]; then
   KCM_PORT="${KCM_PORT:-10357}" bash "$HERE/start-kcm.sh" "$DATA" || exit 1
 fi
-bash "$HERE/run.sh" "$DATA/admin.kubeconfig" "$OUT"
+if [[ "$GROUPS_N" -eq 1 ]]; then
+  bash "$HERE/run.sh" "$DATA/admin.kubeconfig" "$OUT"
+  exit $?
+fi
+python3 "$HERE/split-focus.py" "$GROUPS_N" "$OUT" || exit 2
+GROUP_PIDS=()
+for K in $(seq 1 "$GROUPS_N"); do
+  G="$OUT/group-$K"
+  FOCUS_FILE="$G/focus.txt" REFERENCE_FILE="$G/reference.txt" \
+    bash "$HERE/run.sh" "$DATA/admin.kubeconfig" "$G" > "$G/run.out" 2>&1 < /dev/null &
+  GROUP_PIDS+=($!)
+done
+echo "$GROUPS_N e2e.test groups -> $OUT/group-{1..$GROUPS_N} (pids ${GROUP_PIDS[*]})"
+RC=0
+for P in "${GROUP_PIDS[@]}"; do wait "$P" || RC=1; done
+python3 "$HERE/summarize.py" "$OUT" ${REFERENCE_FILE:+"$REFERENCE_FILE"} | tee "$OUT/summary.txt"
+exit $RC

@@ -4,7 +4,8 @@
 # $ANCHOR_DIR/bin/e2e.test against the server KUBECONFIG reaches, then writes OUT_DIR/summary.txt
 # (passed / failed / skipped spec names, with each failure's first message line) from the JUnit report.
 # Env: ANCHOR_DIR (default /work/anchor), E2E_ARGS (extra e2e.test flags, e.g.
-# --kube-api-content-type=application/json), FOCUS_FILE (default the reference regex),
+# --kube-api-content-type=application/json), FOCUS_FILE (default the reference regex), REFERENCE_FILE
+# (the spec names summary.txt counts; default the whole reference set),
 # TIMEOUT (default 90m), NICE (default 10). Exit code: 0 when every focused spec passed.
 set -uo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -30,5 +31,5 @@ timeout --kill-after=30s "${TIMEOUT:-90m}" nice -n "${NICE:-10}" "$E2E" \
   > "$OUT/e2e.log" 2>&1
 RC=$?
 echo "e2e.test exited $RC"
-python3 "$HERE/summarize.py" "$OUT" | tee "$OUT/summary.txt"
+python3 "$HERE/summarize.py" "$OUT" ${REFERENCE_FILE:+"$REFERENCE_FILE"} | tee "$OUT/summary.txt"
 exit $RC

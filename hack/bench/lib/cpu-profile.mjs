@@ -25,7 +25,7 @@ function area(url, functionName) {
  * Returns text lines: total sampled time, the top functions by self time, the top functions by
  * inclusive time (our packages only) and self time per area (our packages, npm packages, node).
  */
-export async function summarizeProfile(file, top = 20) {
+export async function summarizeProfile(file, top = 20, windows = undefined) {
   const profile = JSON.parse(await readFile(file, 'utf8'));
   const byId = new Map();
   for (const node of profile.nodes) byId.set(node.id, node);
@@ -44,7 +44,12 @@ export async function summarizeProfile(file, top = 20) {
   let idle = 0;
   const add = (m, k, v) => m.set(k, (m.get(k) ?? 0) + v);
   const { samples, timeDeltas } = profile;
+  // Sample timestamps are µs of the monotonic clock (process.hrtime): `windows` keeps the samples
+  // inside any of the [start, end] ranges given.
+  let at = profile.startTime;
   for (let i = 0; i < samples.length; i++) {
+    at += timeDeltas[i] ?? 0;
+    if (windows && !windows.some(([a, b]) => at >= a && at <= b)) continue;
     const dt = (timeDeltas[i + 1] ?? 0) / 1000;
     const node = byId.get(samples[i]);
     if (!node) continue;
@@ -70,7 +75,7 @@ export async function summarizeProfile(file, top = 20) {
       .slice(0, n)
       .map(([k, v]) => `  ${v.toFixed(0).padStart(7)} ms ${((v / total) * 100).toFixed(1).padStart(5)}%  ${k}`);
   return [
-    `CPU profile ${file}: ${(total / 1000).toFixed(1)} s busy, ${(idle / 1000).toFixed(1)} s idle`,
+    `CPU profile ${file}${windows ? `, measured phases only (${windows.length})` : ''}: ${(total / 1000).toFixed(1)} s busy, ${(idle / 1000).toFixed(1)} s idle`,
     `top ${top} functions by self time:`,
     ...fmt(self, top),
     `top ${top} of our functions by inclusive time:`,

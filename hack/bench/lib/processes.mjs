@@ -216,6 +216,18 @@ export async function readRss(pid) {
   return each.reduce((a, b) => (b.rss > a.rss || Number.isNaN(a.rss) ? b : a));
 }
 
+/**
+ * The summed VmRSS and VmHWM in bytes of processes and their children (a replica's primary and
+ * workers, or a remote server's PIDs): what the machine pays for the replica, where `readRss`
+ * gives its largest process. NaN when a process is gone.
+ */
+export async function readTotalRss(pids) {
+  const all = [];
+  for (const pid of Array.isArray(pids) ? pids : [pids]) all.push(pid, ...(await childPids(pid)));
+  const each = await Promise.all(all.map((p) => ownRss(p).catch(() => ({ rss: NaN, hwm: NaN }))));
+  return each.reduce((a, b) => ({ rss: a.rss + b.rss, hwm: a.hwm + b.hwm }), { rss: 0, hwm: 0 });
+}
+
 async function ownCpuSeconds(pid) {
   try {
     const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
@@ -232,6 +244,11 @@ async function ownCpuSeconds(pid) {
  * /proc/<pid>/stat (NaN when gone). A worker replaced meanwhile makes the difference smaller.
  */
 export async function readCpuSeconds(pid) {
+  if (Array.isArray(pid)) {
+    let sum = 0;
+    for (const p of pid) sum += await readCpuSeconds(p);
+    return sum;
+  }
   const own = await ownCpuSeconds(pid);
   let sum = own;
   for (const child of await childPids(pid)) {

@@ -7,6 +7,7 @@ import { HttpClient, ensureNamespace } from './http-client.mjs';
 import { runLoad, describeRun, quantile, timeRepeated } from './load.mjs';
 import { configMapBody, objectName } from './objects.mjs';
 import { round } from './report.mjs';
+import { readCpuSeconds, readTotalRss } from './processes.mjs';
 import { runWatchFanout } from '../workloads/watch-fanout.mjs';
 
 const LIST_REPS = 5;
@@ -26,20 +27,38 @@ function randomIndexes(count, max, seed) {
   return out;
 }
 
-function entry(value, unit, run, note) {
+function entry(value, unit, run, note, extra = {}) {
   const problems = [];
   if (run?.errors > 0) problems.push(`${run.errors} errors (first: ${run.firstError})`);
   if (run?.capped) problems.push('time cap hit');
   const notes = [...problems, note].filter(Boolean).join('; ');
-  return { value: round(value), unit, ok: problems.length === 0 && value !== null, ...(notes ? { note: notes } : {}) };
+  return { value: round(value), unit, ok: problems.length === 0 && value !== null, ...extra, ...(notes ? { note: notes } : {}) };
 }
+
+const MiB = 1024 * 1024;
+
+/**
+ * The server's CPU (user + system of `pids` and their children, from /proc: this machine only)
+ * from now on; the result, given the operations done since, is the CPU per operation in µs, or
+ * undefined without PIDs.
+ */
+async function cpuProbe(pids) {
+  if (pids.length === 0) return async () => undefined;
+  const c0 = await readCpuSeconds(pids);
+  return async (ops) => {
+    const used = (await readCpuSeconds(pids)) - c0;
+    return ops > 0 && Number.isFinite(used) ? (used / ops) * 1e6 : undefined;
+  };
+}
+
+const cpuText = (us, perList = false) => (us === undefined ? '' : perList ? `server CPU ${(us / 1000).toFixed(1)} ms/list` : `server CPU ${us.toFixed(0)} µs/op`);
 
 /**
  * Runs create, get, get-cached, list (cached, quorum, paged) and, when the kubeconfig user has a
  * client certificate (the watch threads authenticate by one), watch-fanout. Returns the results
  * by workload name, each `{value, unit, ok, note?}`.
  */
-export async function runRemote({ server, scale, concurrency, only, log, capMs }) {
+export async function runRemote({ server, scale, concurrency, only, log, capMs, pids = [] }) {
   const count = (n) => Math.max(1, Math.round(n * scale));
   const api = new HttpClient({ host: server.host, port: server.port, ca: server.ca, token: server.token, clientCert: server.clientCert, maxSockets: concurrency, insecure: server.insecure });
   const results = {};
@@ -47,11 +66,11 @@ export async function runRemote({ server, scale, concurrency, only, log, capMs }
   const ns = `bench-remote-${randomBytes(3).toString('hex')}`;
   const total = count(20_000);
   const names = Array.from({ length: total }, (_, i) => objectName('cm', i));
+  const path = `/api/v1/namespaces/${ns}/configmaps`;
   try {
     await ensureNamespace(api, ns);
     log(`namespace ${ns} on ${server.url} as ${server.user || 'the kubeconfig user'}`);
     // Every other workload reads the objects create makes, so they are always created.
-    const path = `/api/v1/namespaces/${ns}/configmaps`;
     const warm = Math.max(50, Math.round(total / 100));
     const bodies = Array.from({ length: total + warm }, (_, i) => JSON.stringify(configMapBody(ns, i < total ? names[i] : objectName('warm', i - total))));
     const create = async (i) => {
@@ -59,9 +78,13 @@ export async function runRemote({ server, scale, concurrency, only, log, capMs }
       if (res.status !== 201) throw new Error(`POST ${path}: HTTP ${res.status}: ${res.body.toString('utf8').slice(0, 200)}`);
     };
     await runLoad({ total: warm, concurrency, timeCapMs: 30_000, op: (i) => create(total + i) });
+    let cpu = await cpuProbe(pids);
     const created = await runLoad({ total, concurrency, timeCapMs: capMs(180_000), op: create });
-    log(`create: ${describeRun(created)}`);
-    if (selected('create')) results.create = entry(created.opsPerSec, 'ops/s', created, `${created.done}/${total} created`);
+    let us = await cpu(created.done);
+    log(`create: ${describeRun(created)} ${cpuText(us)}`);
+    if (selected('create')) {
+      results.create = entry(created.opsPerSec, 'ops/s', created, [`${created.done}/${total} created`, cpuText(us)].filter(Boolean).join('; '), us === undefined ? {} : { cpuUsPerOp: Math.round(us) });
+    }
 
     for (const [key, query, seed] of [['get', '', 42], ['get-cached', '?resourceVersion=0', 7]]) {
       if (!selected(key)) continue;
@@ -73,9 +96,11 @@ export async function runRemote({ server, scale, concurrency, only, log, capMs }
         JSON.parse(res.body.toString('utf8'));
       };
       await runLoad({ total: Math.max(100, Math.round(total / 20)), concurrency, timeCapMs: 30_000, op: (i) => get(i + total) });
+      cpu = await cpuProbe(pids);
       const run = await runLoad({ total, concurrency, timeCapMs: capMs(60_000), op: get });
-      log(`${key}: ${describeRun(run)}`);
-      results[key] = entry(run.opsPerSec, 'ops/s', run);
+      us = await cpu(run.done);
+      log(`${key}: ${describeRun(run)} ${cpuText(us)}`);
+      results[key] = entry(run.opsPerSec, 'ops/s', run, cpuText(us), us === undefined ? {} : { cpuUsPerOp: Math.round(us) });
     }
 
     if (selected('list')) {
@@ -105,11 +130,19 @@ export async function runRemote({ server, scale, concurrency, only, log, capMs }
         try {
           const counts = [await fn()];
           const t0 = performance.now();
+          const listCpu = await cpuProbe(pids);
           const times = await timeRepeated({ reps: LIST_REPS, timeCapMs: capMs(90_000), fn: async () => counts.push(await fn()) });
+          const listUs = await listCpu(times.length);
           const median = quantile(times, 0.5);
-          log(`${name}: ${median.toFixed(1)} ms median of ${times.length} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+          log(`${name}: ${median.toFixed(1)} ms median of ${times.length} in ${((performance.now() - t0) / 1000).toFixed(1)} s ${cpuText(listUs, true)}`);
           const bad = counts.find((c) => c !== expected);
-          const e = entry(median, 'ms', undefined, `${expected} items${name === 'list-paged' ? `, pages of ${PAGE}` : ''}, median of ${times.length}`);
+          const e = entry(
+            median,
+            'ms',
+            undefined,
+            [`${expected} items${name === 'list-paged' ? `, pages of ${PAGE}` : ''}, median of ${times.length}`, cpuText(listUs, true)].filter(Boolean).join('; '),
+            listUs === undefined ? {} : { cpuMsPerList: Number((listUs / 1000).toFixed(1)) },
+          );
           if (bad !== undefined) Object.assign(e, { ok: false, note: `received ${bad}/${expected} items; ${e.note}` });
           results[name] = e;
         } catch (err) {
@@ -133,15 +166,51 @@ export async function runRemote({ server, scale, concurrency, only, log, capMs }
           count,
           state: {},
           prepareNamespace: (name) => ensureNamespace(api, name),
-          replica: { host: server.host, port: server.port, ca: server.ca, clientCert: server.clientCert, pid: NaN },
+          replica: { host: server.host, port: server.port, ca: server.ca, clientCert: server.clientCert, pid: pids.length > 0 ? pids : NaN },
         };
         const r = (await runWatchFanout(ctx))['watch-fanout'];
-        results['watch-fanout'] = { value: r.value, unit: r.unit, ok: r.value !== null && !(r.missed > 0), missed: r.missed, ...(r.note ? { note: r.note } : {}) };
+        results['watch-fanout'] = {
+          value: r.value,
+          unit: r.unit,
+          // No floor here, so the local result is never ok; what makes a remote run not ok is the
+          // fan-out's own failure (misses, failed or capped writes, watches that did not open).
+          ok: r.value !== null && !(r.missed > 0) && !/time cap hit|writes failed|watches opened|unparsable|no events/.test(r.note ?? ''),
+          missed: r.missed,
+          ...(pids.length > 0 && r.cpuUsPerEvent !== undefined ? { cpuUsPerEvent: r.cpuUsPerEvent } : {}),
+          ...(r.note ? { note: r.note } : {}),
+        };
       }
     }
+    if (pids.length > 0) {
+      // What the server holds after the workloads: every process given and its children.
+      const rss = await readTotalRss(pids);
+      log(`rss: ${(rss.rss / MiB).toFixed(0)} MiB total, peak ${(rss.hwm / MiB).toFixed(0)} MiB (pids ${pids.join(', ')} and their children)`);
+      results.rss = entry(Number.isFinite(rss.rss) ? rss.rss / MiB : null, 'MiB', undefined, `after the workloads, all server processes (pids ${pids.join(', ')} and children); peak ${(rss.hwm / MiB).toFixed(0)} MiB`);
+    }
   } finally {
+    // The ConfigMaps first: a server without a namespace controller (upstream's kube-apiserver
+    // alone) would otherwise keep them, and their memory, in a namespace left terminating.
+    const cleared = await api.request('DELETE', path).catch((e) => ({ status: e.message }));
+    log(`delete the ConfigMaps of ${ns}: ${cleared.status}`);
     const res = await api.request('DELETE', `/api/v1/namespaces/${ns}`).catch((e) => ({ status: e.message }));
     log(`delete namespace ${ns}: ${res.status}`);
+    // Until its ConfigMaps are gone (bounded): a deletion still running in the server would be
+    // measured as part of the next run against it (side-by-side.mjs's next round). The namespace
+    // itself stays terminating on a server without a namespace controller.
+    const t0 = performance.now();
+    let gone = false;
+    let reissued = t0;
+    while (!gone && performance.now() - t0 < 300_000) {
+      // A collection delete that timed out (upstream answers 504 and stops) is asked for again.
+      if (performance.now() - reissued > 15_000 && cleared.status !== 200) {
+        reissued = performance.now();
+        await api.request('DELETE', path).catch(() => undefined);
+      }
+      const probe = await api.request('GET', `${path}?limit=1`).catch(() => ({ status: 0, body: Buffer.alloc(0) }));
+      gone = probe.status === 404 || (probe.status === 200 && JSON.parse(probe.body.toString('utf8')).items.length === 0);
+      if (!gone) await new Promise((r) => setTimeout(r, 1_000));
+    }
+    log(`the ConfigMaps of ${ns} ${gone ? 'are gone' : 'are still there'} after ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     api.close();
   }
   return results;
@@ -149,8 +218,9 @@ export async function runRemote({ server, scale, concurrency, only, log, capMs }
 
 /** The table of a remote run: one row per workload, no baselines. */
 export function formatRemoteTable(workloads) {
-  const header = ['workload', 'value', 'unit', 'ok'];
-  const rows = Object.entries(workloads).map(([name, r]) => [name, r.value === null ? '-' : String(r.value), r.unit, r.ok ? 'ok' : 'FAILED']);
+  const header = ['workload', 'value', 'unit', 'server CPU', 'ok'];
+  const cpu = (r) => (r.cpuUsPerOp !== undefined ? `${r.cpuUsPerOp} µs/op` : r.cpuMsPerList !== undefined ? `${r.cpuMsPerList} ms/list` : r.cpuUsPerEvent !== undefined ? `${r.cpuUsPerEvent} µs/event` : '-');
+  const rows = Object.entries(workloads).map(([name, r]) => [name, r.value === null ? '-' : String(r.value), r.unit, cpu(r), r.ok ? 'ok' : 'FAILED']);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells) => cells.map((c, i) => (i === 0 || i === 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   const out = [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)];

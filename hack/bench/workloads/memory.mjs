@@ -2,7 +2,7 @@
 // each), against the total bytes of their JSON: ratio = JSON bytes / RSS, budget 1 / 2.5.
 import { performance } from 'node:perf_hooks';
 import { configMapPrefix, deletePrefix, putStoredConfigMaps } from '../lib/objects.mjs';
-import { readRss } from '../lib/processes.mjs';
+import { readRss, readTotalRss } from '../lib/processes.mjs';
 import { result, failed } from '../lib/report.mjs';
 import { BUDGETS, RSS_OVER_JSON } from '../lib/budgets.mjs';
 
@@ -51,9 +51,11 @@ export async function runMemory(ctx) {
     trace.push(Math.round(after.rss / MiB));
   }
   ctx.log(`memory: RSS (MiB) each second while settling: ${trace.join(' ')}`);
+  // What the machine pays: every process of the replica (primary and workers) together.
+  const total = await readTotalRss(ctx.replica.pid);
   ctx.log(
     `memory: RSS ${(before.rss / MiB).toFixed(0)} MiB before, ${(after.rss / MiB).toFixed(0)} MiB after ` +
-      `(peak ${(after.hwm / MiB).toFixed(0)} MiB); ${lists} list(s) in ${listS.toFixed(1)} s`,
+      `(peak ${(after.hwm / MiB).toFixed(0)} MiB), replica total ${(total.rss / MiB).toFixed(0)} MiB; ${lists} list(s) in ${listS.toFixed(1)} s`,
   );
   return {
     memory: result({
@@ -65,7 +67,9 @@ export async function runMemory(ctx) {
       fail: seen === n ? undefined : `resourceVersion=0 list saw ${seen}/${n} objects`,
       note:
         `${n} ConfigMaps; RSS ${(after.rss / bytes).toFixed(2)}x their JSON (budget <= ${RSS_OVER_JSON}x); RSS before ${(before.rss / MiB).toFixed(0)} MiB, peak ${(after.hwm / MiB).toFixed(0)} MiB; ` +
+        `replica total (all processes) ${(total.rss / MiB).toFixed(0)} MiB; ` +
         `${dropped} earlier bench objects deleted first`,
+      extra: { totalRssMiB: Math.round(total.rss / MiB) },
     }),
   };
 }

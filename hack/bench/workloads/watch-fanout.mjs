@@ -158,7 +158,7 @@ export async function runWatchFanout(ctx) {
         (r.late > 0 ? `; ${r.late} watches got no response headers within ${openWaitMs} ms` : '') +
         (r.stalls > 0 ? `; ${r.stalls} updates waited for the previous one` : '') +
         (floor ? `; ${floor}` : ''),
-      extra: { missed: r.missed, ...floorFigures },
+      extra: { missed: r.missed, ...(r.cpuUsPerEvent === undefined ? {} : { cpuUsPerEvent: Number(r.cpuUsPerEvent.toFixed(1)) }), ...floorFigures },
     }),
   };
 }
@@ -278,7 +278,8 @@ async function fanout(ctx, { port, pid, path, watchers, updates, write, openWait
     const results = [];
     for (const w of workers) results.push(await w.next('result', DRAIN_MS + 30_000));
     const cpuSeconds = (performance.now() - cpuT0) / 1000;
-    const serverCpu = Math.round((((await readCpuSeconds(pid)) - cpu0) / cpuSeconds) * 100);
+    const serverCpuSeconds = (await readCpuSeconds(pid)) - cpu0;
+    const serverCpu = Math.round((serverCpuSeconds / cpuSeconds) * 100);
     const benchUsage = process.cpuUsage(bench0);
     const benchCpu = Math.round(((benchUsage.user + benchUsage.system) / 1e6 / cpuSeconds) * 100);
 
@@ -303,6 +304,10 @@ async function fanout(ctx, { port, pid, path, watchers, updates, write, openWait
       for (const line of r.anomalies) ctx.log(`watch-fanout: thread ${results.indexOf(r)}, ${line}`);
     }
     const okMeasured = writeOk.subarray(WARM_UPDATES).reduce((a, b) => a + b, 0);
+    // The server's CPU over the writes (warm-up included) and the drain, per event it delivered
+    // to one watcher: what a delivery costs, writes and their etcd round trips included.
+    const delivered = writeOk.reduce((a, b) => a + b, 0) * watchers - missed;
+    const cpuUsPerEvent = delivered > 0 && Number.isFinite(serverCpuSeconds) ? (serverCpuSeconds * 1e6) / delivered : undefined;
     // Mean latency per tenth of the measured updates: does a backlog build up, or is it spread?
     const tenths = [];
     for (let t = 0; t < 10 && updates >= 10; t++) {
@@ -325,7 +330,7 @@ async function fanout(ctx, { port, pid, path, watchers, updates, write, openWait
       `${measured}/${okMeasured * watchers} measured events, p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, ` +
       `max ${maxLatency.toFixed(1)} ms, missed ${missed}, duplicates ${duplicates}, streams ended ${ended}; ` +
       `update round trip mean ${updateMean.toFixed(2)} ms, p99 ${updateP99.toFixed(2)} ms; ` +
-      `cpu: server ${serverCpu}%, bench ${benchCpu}%`;
+      `cpu: server ${serverCpu}%${cpuUsPerEvent === undefined ? '' : ` (${cpuUsPerEvent.toFixed(1)} µs per delivered event)`}, bench ${benchCpu}%`;
     const fail = [
       missed > 0 ? `${missed} events missed` : '',
       opened + late < watchers ? `only ${opened + late}/${watchers} watches opened` : '',
@@ -334,7 +339,7 @@ async function fanout(ctx, { port, pid, path, watchers, updates, write, openWait
       unparsable > 0 ? `${unparsable} unparsable lines` : '',
       measured === 0 ? 'no events received' : '',
     ].filter(Boolean).join('; ');
-    return { opened, late, okMeasured, writeRate, measured, p50, p99, maxLatency, missed, stalls, tenths, summary, fail, serverCpu, benchCpu };
+    return { opened, late, okMeasured, writeRate, measured, p50, p99, maxLatency, missed, stalls, tenths, summary, fail, serverCpu, benchCpu, cpuUsPerEvent };
   } finally {
     await Promise.all(workers.map((w) => w.worker.terminate()));
   }

@@ -46,7 +46,7 @@ export interface ServerOptions {
   /** `--secure-port`; 0 picks a free port. */
   securePort: number;
   bindAddress: string;
-  /** `--advertise-address`; '' means the bind address, or the first non-loopback address when bound to 0.0.0.0. */
+  /** `--advertise-address`; '' means the bind address, or the first non-loopback address when bound to 0.0.0.0 or loopback. */
   advertiseAddress: string;
   /** `--service-cluster-ip-range`: the IPv4 CIDR cluster IPs of services come from. */
   serviceClusterIpRange: string;
@@ -234,7 +234,7 @@ export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'etcd-compaction-interval', key: 'etcdCompactionInterval', kind: 'duration', help: 'The interval of compaction requests. If 0, the compaction request from apiserver is disabled.' },
   { name: 'secure-port', key: 'securePort', kind: 'int', help: 'The port on which to serve HTTPS with authentication and authorization. 0 picks a free port.' },
   { name: 'bind-address', key: 'bindAddress', kind: 'ip', help: 'The IP address on which to listen for the --secure-port port.' },
-  { name: 'advertise-address', key: 'advertiseAddress', kind: 'ip', help: 'The IP address on which to advertise the apiserver to members of the cluster (the endpoints of the kubernetes Service). Empty: --bind-address, or the first non-loopback address when that is 0.0.0.0.' },
+  { name: 'advertise-address', key: 'advertiseAddress', kind: 'ip', help: 'The IP address on which to advertise the apiserver to members of the cluster (the endpoints of the kubernetes Service). Empty: --bind-address, or the first non-loopback address when that is 0.0.0.0 or loopback.' },
   { name: 'service-cluster-ip-range', key: 'serviceClusterIpRange', kind: 'string', help: 'A CIDR notation IP range from which to assign service cluster IPs (IPv4 only; the first IP goes to the kubernetes Service).' },
   { name: 'event-ttl', key: 'eventTtl', kind: 'duration', help: 'Amount of time to retain events.' },
   { name: 'service-node-port-range', key: 'serviceNodePortRange', kind: 'string', help: 'A port range to reserve for services with NodePort visibility, e.g. 30000-32767. Inclusive at both ends.' },

@@ -85,6 +85,7 @@ export async function startApi(inputs: ApiStageInputs): Promise<Api> {
       tokens: { issuer: authn.tokenIssuer, apiAudiences: sa.apiAudiences, secrets: authn.secretLookup, pods: authn.podLookup, apiDomain: opts.apiDomain },
       tokenReview: { tokens: authn.tokenAuthenticator, apiAudiences: sa.apiAudiences },
       authorizer,
+      registries: () => api?.registries,
     }, serviceRanges, Math.ceil(opts.eventTtl / 1000), etcdComponentProbe(storage.endpoints)),
     authenticators: authn.authenticators,
     anonymousAuth: opts.anonymousAuth,

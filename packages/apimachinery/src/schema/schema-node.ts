@@ -73,16 +73,25 @@ export function structName(node: SchemaNode): string {
   return dot < 0 ? node.goType : node.goType.slice(dot + 1);
 }
 
-/** Resolves and classifies schemas, memoized per schema object. */
+/**
+ * Resolves and classifies schemas, memoized per schema object. Definitions tables are built once
+ * and never changed afterwards (a new CRD set makes a new table), so one resolver per table,
+ * {@link resolverFor}, serves every request decoded against it.
+ */
 export class SchemaResolver {
   private readonly cache = new WeakMap<JsonObject, SchemaNode>();
+  private readonly byName = new Map<string, SchemaNode>();
   constructor(readonly definitions: Definitions) {}
 
   /** The node of a definition by name. @throws Error for an unknown name. */
   definition(name: string): SchemaNode {
+    const hit = this.byName.get(name);
+    if (hit) return hit;
     const d = this.definitions[name];
     if (d === undefined) throw new Error(`schema: unknown definition ${JSON.stringify(name)}`);
-    return this.node({ $ref: `${REF_PREFIX}${name}` });
+    const node = this.node({ $ref: `${REF_PREFIX}${name}` });
+    this.byName.set(name, node);
+    return node;
   }
 
   node(schema: JsonObject): SchemaNode {
@@ -153,3 +162,19 @@ export const QUANTITY_DEFINITION = 'io.k8s.apimachinery.pkg.api.resource.Quantit
 
 /** A schema-less position: any JSON, kept as-is. */
 export const FREE: SchemaNode = { kind: 'free', schema: {}, goType: 'interface {}' };
+
+const resolvers = new WeakMap<Definitions, SchemaResolver>();
+
+/**
+ * The shared resolver of a definitions table: its memo of resolved nodes lasts as long as the
+ * table, instead of being rebuilt for every decoded body (each request re-resolved and
+ * re-classified every schema node it visited).
+ */
+export function resolverFor(definitions: Definitions): SchemaResolver {
+  let r = resolvers.get(definitions);
+  if (!r) {
+    r = new SchemaResolver(definitions);
+    resolvers.set(definitions, r);
+  }
+  return r;
+}

@@ -4,7 +4,7 @@ import { goBase64Error, goRfc3339Error } from './go-decoders.js';
 import { goJsonFloat } from './go-text.js';
 import { canonicalQuantity } from './quantity.js';
 import type { DuplicateKey } from './parse-json-strict.js';
-import { SchemaResolver, structName, type Definitions, type SchemaNode } from './schema-node.js';
+import { resolverFor, SchemaResolver, structName, type Definitions, type SchemaNode } from './schema-node.js';
 
 /** A value Go's decoder rejects (reported as 400 whatever the field validation directive). */
 export interface SchemaTypeError {
@@ -389,7 +389,7 @@ export function checkAgainstSchema(
   rootDefinitionName: string,
   opts: SchemaCheckOptions = {},
 ): SchemaCheckResult {
-  const resolver = new SchemaResolver(definitions);
+  const resolver = resolverFor(definitions);
   const walker = new Walker(resolver, opts);
   let out: JsonValue = null;
   try {

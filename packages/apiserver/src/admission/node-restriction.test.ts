@@ -13,6 +13,13 @@ const NODES = info('', 'nodes', false);
 const SAS = info('', 'serviceaccounts', true);
 const LEASES = info(`coordination.${D}`, 'leases', true);
 const SECRETS = info('', 'secrets', true);
+const PVCS = info('', 'persistentvolumeclaims', true);
+const CSINODES = info(`storage.${D}`, 'csinodes', false);
+const claim = (status: Record<string, unknown> = {}, meta: Record<string, unknown> = {}, spec: Record<string, unknown> = {}) => ({
+  metadata: { name: 'c1', namespace: 'ns', resourceVersion: '5', managedFields: [{ manager: 'a' }], ...meta },
+  spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, volumeName: 'pv1', ...spec },
+  status: { phase: 'Bound', capacity: { storage: '1Gi' }, ...status },
+}) as KubeObject;
 
 const n1: UserInfo = { username: 'system:node:n1', groups: ['system:nodes', 'system:authenticated'] };
 const objects: Record<string, KubeObject> = {
@@ -99,6 +106,30 @@ describe('NodeRestriction admission', () => {
     ['token bound to a pod with another uid', { operation: 'CREATE', resource: SAS, subresource: 'token', namespace: 'ns', name: 'default', object: { metadata: {}, spec: { boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: 'mine', uid: 'x' } } } as KubeObject }, 403],
     ['token bound to another node\'s pod', { operation: 'CREATE', resource: SAS, subresource: 'token', namespace: 'ns', name: 'default', object: { metadata: {}, spec: { boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: 'theirs', uid: 'uid-theirs' } } } as KubeObject }, 403],
     ['token bound to a missing pod', { operation: 'CREATE', resource: SAS, subresource: 'token', namespace: 'ns', name: 'default', object: { metadata: {}, spec: { boundObjectRef: { apiVersion: 'v1', kind: 'Pod', name: 'gone', uid: 'u' } } } as KubeObject }, 404],
+    // Evictions: only of pods bound to itself.
+    ['evict own pod', { operation: 'CREATE', resource: PODS, subresource: 'eviction', namespace: 'ns', name: 'mine', object: { metadata: { name: 'mine' } } }, undefined],
+    ['evict another node\'s pod', { operation: 'CREATE', resource: PODS, subresource: 'eviction', namespace: 'ns', name: 'theirs', object: { metadata: { name: 'theirs' } } }, 403],
+    ['forged: URL names another node\'s pod, body names its own', { operation: 'CREATE', resource: PODS, subresource: 'eviction', namespace: 'ns', name: 'theirs', object: { metadata: { name: 'mine' } } }, 403],
+    ['eviction naming the pod in the body only', { operation: 'CREATE', resource: PODS, subresource: 'eviction', namespace: 'ns', object: { metadata: { name: 'mine' } } }, undefined],
+    ['eviction naming no pod', { operation: 'CREATE', resource: PODS, subresource: 'eviction', namespace: 'ns', object: { metadata: {} } }, 403],
+    ['eviction of a missing pod', { operation: 'CREATE', resource: PODS, subresource: 'eviction', namespace: 'ns', name: 'gone', object: { metadata: { name: 'gone' } } }, 404],
+    // Claims: only status.capacity and status.conditions, through the status subresource.
+    ['claim status: capacity and conditions', { operation: 'UPDATE', resource: PVCS, subresource: 'status', namespace: 'ns', name: 'c1', object: claim({ capacity: { storage: '2Gi' }, conditions: [{ type: 'FileSystemResizePending', status: 'True' }] }, { resourceVersion: '' , managedFields: [] }), oldObject: claim() }, undefined],
+    ['claim status: phase', { operation: 'UPDATE', resource: PVCS, subresource: 'status', namespace: 'ns', name: 'c1', object: claim({ phase: 'Lost' }), oldObject: claim() }, 403],
+    ['claim status: access modes', { operation: 'UPDATE', resource: PVCS, subresource: 'status', namespace: 'ns', name: 'c1', object: claim({ accessModes: ['ReadWriteMany'] }), oldObject: claim() }, 403],
+    ['claim status with a label', { operation: 'UPDATE', resource: PVCS, subresource: 'status', namespace: 'ns', name: 'c1', object: claim({}, { labels: { a: 'b' } }), oldObject: claim() }, 403],
+    ['claim status with a finalizer', { operation: 'UPDATE', resource: PVCS, subresource: 'status', namespace: 'ns', name: 'c1', object: claim({}, { finalizers: ['x/y'] }), oldObject: claim() }, 403],
+    ['claim status with a spec change', { operation: 'UPDATE', resource: PVCS, subresource: 'status', namespace: 'ns', name: 'c1', object: claim({}, {}, { volumeName: 'pv9' }), oldObject: claim() }, 403],
+    ['claim update (not status)', { operation: 'UPDATE', resource: PVCS, namespace: 'ns', name: 'c1', object: claim(), oldObject: claim() }, 403],
+    ['claim create', { operation: 'CREATE', resource: PVCS, namespace: 'ns', object: claim() }, 403],
+    ['claim delete', { operation: 'DELETE', resource: PVCS, namespace: 'ns', name: 'c1', oldObject: claim() }, 403],
+    // CSINodes: its own name only.
+    ['create own CSINode', { operation: 'CREATE', resource: CSINODES, object: { metadata: { name: 'n1' } } }, undefined],
+    ['create another node\'s CSINode', { operation: 'CREATE', resource: CSINODES, object: { metadata: { name: 'n2' } } }, 403],
+    ['create a CSINode with a generateName only', { operation: 'CREATE', resource: CSINODES, object: { metadata: { generateName: 'n1' } } as KubeObject }, 403],
+    ['update own CSINode', { operation: 'UPDATE', resource: CSINODES, name: 'n1', object: { metadata: { name: 'n1' } }, oldObject: { metadata: { name: 'n1' } } }, undefined],
+    ['update another node\'s CSINode', { operation: 'UPDATE', resource: CSINODES, name: 'n2', object: { metadata: { name: 'n2' } }, oldObject: { metadata: { name: 'n2' } } }, 403],
+    ['delete another node\'s CSINode', { operation: 'DELETE', resource: CSINODES, name: 'n2', oldObject: { metadata: { name: 'n2' } } }, 403],
     // Other kinds are the authorizer's business.
     ['secrets', { operation: 'CREATE', resource: SECRETS, namespace: 'ns', object: { metadata: { name: 's' } } }, undefined],
   ])('%s', async (_n, a, code) => {
@@ -115,6 +146,10 @@ describe('NodeRestriction admission', () => {
   });
 
   test('messages follow upstream', async () => {
+    await expect(plugin.validate({ operation: 'UPDATE', resource: PVCS, subresource: 'status', namespace: 'ns', name: 'c1', object: claim({ phase: 'Lost' }), oldObject: claim(), dryRun: false, user: n1 }))
+      .rejects.toMatchObject({ status: { message: 'persistentvolumeclaims "c1" is forbidden: node "n1" is not allowed to update fields other than status.capacity and status.conditions: status.phase' } });
+    await expect(plugin.validate({ operation: 'CREATE', resource: CSINODES, subresource: '', namespace: '', name: '', object: { metadata: { name: 'n2' } }, dryRun: false, user: n1 }))
+      .rejects.toMatchObject({ status: { message: 'csinodes.storage.example.org is forbidden: can only access CSINode with the same name as the requesting node' } });
     await expect(plugin.validate({ operation: 'UPDATE', resource: NODES, subresource: '', namespace: '', name: 'n2', object: nodeObj(), oldObject: nodeObj(), dryRun: false, user: n1 }))
       .rejects.toMatchObject({ status: { reason: 'Forbidden', message: 'nodes "n2" is forbidden: node "n1" is not allowed to modify node "n2"' } });
   });

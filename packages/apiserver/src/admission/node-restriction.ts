@@ -27,7 +27,9 @@ interface OwnerRef {
  * may set; create mirror pods bound to itself, owned by its Node and referencing nothing else,
  * and delete or update the status of pods bound to itself; create, change and delete its own
  * Lease in the node-lease namespace; ask for service-account tokens only bound to a pod on
- * itself. Everyone else passes. `getNode`/`getPod` read live objects (quorum reads).
+ * itself; evict only pods bound to itself; change only the capacity and conditions in a claim's
+ * status, and no other part of a claim; create, change and delete only its own CSINode. Everyone
+ * else passes. `getNode`/`getPod` read live objects (quorum reads).
  */
 export function nodeRestriction(apiDomain: string, lookups: { getNode: Getter; getPod: Getter }): AdmissionPlugin {
   const coordination = `coordination.${apiDomain}`;
@@ -42,11 +44,17 @@ export function nodeRestriction(apiDomain: string, lookups: { getNode: Getter; g
       if (gr === 'pods.') {
         if (a.subresource === '') return admitPod(nodeName, a, forbid);
         if (a.subresource === 'status') return admitPodStatus(nodeName, a, forbid);
+        if (a.subresource === 'eviction') return admitPodEviction(nodeName, a, forbid);
         throw forbid(`unexpected pod subresource "${a.subresource}", only 'status' and 'eviction' are allowed`);
       }
       if (gr === 'nodes.') return admitNode(nodeName, a, forbid);
       if (gr === 'serviceaccounts.') return admitServiceAccount(nodeName, a, forbid);
       if (gr === `leases.${coordination}`) return admitLease(nodeName, a, forbid);
+      if (gr === 'persistentvolumeclaims.') {
+        if (a.subresource !== 'status') throw forbid('may only update PVC status');
+        return admitClaimStatus(nodeName, a, forbid);
+      }
+      if (gr === `csinodes.storage.${apiDomain}`) return admitCSINode(nodeName, a, forbid);
     },
   };
 
@@ -107,6 +115,22 @@ export function nodeRestriction(apiDomain: string, lookups: { getNode: Getter; g
     if (name !== nodeName) throw forbid('can only access node lease with the same name as the requesting node');
   }
 
+  /** A node may evict only a pod bound to itself (upstream admitPodEviction). */
+  async function admitPodEviction(nodeName: string, a: AdmissionAttributes, forbid: (m: string) => Error): Promise<void> {
+    if (a.operation !== 'CREATE') throw forbid(`unexpected operation ${a.operation}`);
+    // The pod named by the URL wins over the one named in the submitted Eviction.
+    const podName = a.name || a.object?.metadata?.name;
+    if (!podName) throw forbid('could not determine pod from request data');
+    let pod: PodShape;
+    try {
+      pod = (await lookups.getPod(a.namespace, podName)) as PodShape;
+    } catch (e) {
+      if (isNotFound(e)) throw e;
+      throw forbid((e as Error).message);
+    }
+    if (pod.spec?.nodeName !== nodeName) throw forbid(`node ${nodeName} can only evict pods with spec.nodeName set to itself`);
+  }
+
   function admitNode(nodeName: string, a: AdmissionAttributes, forbid: (m: string) => Error): void {
     if (a.name !== nodeName) throw forbid(`node "${nodeName}" is not allowed to modify node "${a.name}"`);
     const node = a.object as NodeShape | undefined;
@@ -154,6 +178,46 @@ async function admitPodStatus(nodeName: string, a: AdmissionAttributes, forbid: 
   if (modifiedLabels((a.object as PodShape | undefined)?.metadata?.labels, old.metadata?.labels).length) {
     throw forbid(`node "${nodeName}" cannot update labels through pod status`);
   }
+}
+
+/**
+ * A node may change only `status.capacity` and `status.conditions` of a claim (upstream
+ * admitPVCStatus, volume expansion): no label, finalizer, owner, spec or other status field.
+ */
+function admitClaimStatus(nodeName: string, a: AdmissionAttributes, forbid: (m: string) => Error): void {
+  if (a.operation !== 'UPDATE') throw forbid(`unexpected operation "${a.operation}"`);
+  const strip = (o: KubeObject | undefined): unknown => {
+    const copy = structuredClone(o ?? {}) as KubeObject & { status?: Record<string, unknown> };
+    if (copy.metadata) {
+      delete copy.metadata.resourceVersion;
+      delete copy.metadata.managedFields;
+    }
+    if (copy.status) {
+      delete copy.status.capacity;
+      delete copy.status.conditions;
+    }
+    return copy;
+  };
+  const changed = diffPaths(strip(a.oldObject), strip(a.object));
+  if (changed.length) throw forbid(`node "${nodeName}" is not allowed to update fields other than status.capacity and status.conditions: ${changed.join(', ')}`);
+}
+
+/** The CSINode named after the node, and no other (upstream admitCSINode). */
+function admitCSINode(nodeName: string, a: AdmissionAttributes, forbid: (m: string) => Error): void {
+  const name = a.operation === 'CREATE' ? a.object?.metadata?.name : a.name;
+  if (name !== nodeName) throw forbid('can only access CSINode with the same name as the requesting node');
+}
+
+/** Dotted paths where two JSON values differ (absent, null, {} and [] alike), for messages. Pure. */
+function diffPaths(a: unknown, b: unknown, path = ''): string[] {
+  const empty = (v: unknown) => v == null || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && !Array.isArray(v) && Object.keys(v as object).length === 0);
+  if (empty(a) && empty(b)) return [];
+  const isMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (isMap(a) && isMap(b)) {
+    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
+    return keys.flatMap((k) => diffPaths(a[k], b[k], path ? `${path}.${k}` : k));
+  }
+  return isDeepStrictEqual(a, b) ? [] : [path || '.'];
 }
 
 /** Keys whose values differ between two label maps (added, removed or changed). Pure. */

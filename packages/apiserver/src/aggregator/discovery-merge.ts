@@ -12,6 +12,8 @@ export interface ExternalGroupVersion {
   resources?: readonly JsonObject[];
   /** The extension's OpenAPI v3 document of this group version, when it serves one. */
   openApiV3?: JsonObject;
+  /** The extension's /openapi/v2 document (all of it; merging takes this group version's paths) and the hash of its bytes. */
+  openApiV2?: { doc: JsonObject; hash: string };
 }
 
 /** The groups of /apis: local ones in their order, external ones placed by priority. */

@@ -75,8 +75,10 @@ export function apiResources(resources: readonly ResourceInfo[]): JsonObject[] {
     out.push(entry);
     for (const s of r.subresources ?? []) {
       const sub: JsonObject = { name: `${r.resource}/${s.name}`, singularName: '', namespaced: r.namespaced };
-      if (s.group !== undefined && s.group !== r.group) sub['group'] = s.group;
-      if (s.version !== undefined && (s.version !== r.version || sub['group'] !== undefined)) sub['version'] = s.version;
+      // Named whenever the subresource has a kind of its own, even in the resource's own group
+      // version (extensions/v1beta1 deployments/scale), as upstream's GroupVersionKindProvider.
+      if (s.group !== undefined) sub['group'] = s.group;
+      if (s.version !== undefined) sub['version'] = s.version;
       sub['kind'] = s.kind;
       sub['verbs'] = [...s.verbs].sort();
       out.push(sub);

@@ -43,7 +43,9 @@ async function createSubresource(scope: RequestScope, dryRun: boolean): Promise<
   const parent = await reg.get(scope.info.namespace, scope.info.name);
   await reg.admitSubresourceCreate(scope.info.namespace, scope.info.name, name, body, { dryRun, user: scope.user, report: scope.report });
   const answer = await creater.create({ user: scope.user, namespace: scope.info.namespace, name: scope.info.name, dryRun }, parent, body);
-  return { code: 201, object: { ...answer, apiVersion, kind: sub.kind }, warnings };
+  // A creater may answer with a Status (pods/eviction), sent as is with 201, as upstream's create handler does.
+  const object = answer.kind === 'Status' && answer.apiVersion === 'v1' ? answer : { ...answer, apiVersion, kind: sub.kind };
+  return { code: 201, object, warnings };
 }
 
 /** A namespaced virtual object names the namespace of its URL or none (as upstream's create does). */

@@ -3,7 +3,9 @@ import { newBadRequest, type KubeObject, type ObjectMeta } from '@cluster/apimac
 
 /** RFC 3339 at second precision, as metav1.Time serializes. */
 export function formatTime(d: Date): string {
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const iso = d.toISOString();
+  // YYYY-MM-DDTHH:mm:ss.sssZ for years 0-9999: cut the milliseconds without a regular expression.
+  return iso.length === 24 ? `${iso.slice(0, 19)}Z` : iso.replace(/\.\d{3}Z$/, 'Z');
 }
 
 // Upstream's name generator alphabet: no vowels (no accidental words) and no look-alike digits.

@@ -44,6 +44,15 @@ describe('targetProblem', () => {
     ['/api/v1//namespaces', 404],
     ['api/v1', 400],
     ['ftp://h/api', 400],
+    // Next to what the quick test of plain paths lets through or sends on to the full check.
+    ['/api/v1/namespaces/a/configmaps/.b', undefined],
+    ['/api/v1/namespaces/a/configmaps/...', undefined],
+    ['/api/v1/namespaces/a/configmaps/a.', undefined],
+    ['/api/v1/namespaces?labelSelector=a%3Db&x=//y/..', undefined],
+    ['/api/v1/namespaces/..', 400],
+    ['/api/v1/namespaces/.?watch=1', 400],
+    ['/api/v1/namespaces/../?x', 400],
+    ['/api/v1/namespaces//?x', 404],
   ])('%s -> %s', (target, code) => {
     expect(targetProblem(target)?.code).toBe(code);
   });

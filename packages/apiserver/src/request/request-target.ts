@@ -44,6 +44,13 @@ export function requestLineProblem(req: RawRequestLine): TargetProblem | undefin
 }
 
 /**
+ * Anything in a target that one of {@link targetProblem}'s checks may refuse: a percent escape, a
+ * fragment, an empty segment (`//`), a `.` or `..` segment. Query text can match too; such targets
+ * just take the full check.
+ */
+const SUSPECT_IN_TARGET = /[%#]|\/\/|\/\.\.?(?:[/?]|$)/;
+
+/**
  * Problems of the request target itself: asterisk-form (only meaningful for server-wide OPTIONS,
  * which this API does not offer), fragments (never part of a request target, RFC 9112 3.2),
  * malformed percent escapes, and paths whose segments would name another path once decoded or
@@ -51,6 +58,9 @@ export function requestLineProblem(req: RawRequestLine): TargetProblem | undefin
  * the normalised path.
  */
 export function targetProblem(target: string): TargetProblem | undefined {
+  // Almost every target is an origin-form path with none of what the checks below look for:
+  // one regular expression test instead of splitting the path (a few µs of every request).
+  if (target.charCodeAt(0) === 0x2f && !SUSPECT_IN_TARGET.test(target)) return undefined;
   if (target === '*') return { code: 400, message: 'the asterisk-form request target "*" is not served' };
   if (target.includes('#')) return { code: 400, message: 'a request target may not contain a fragment' };
   const path = pathOf(target);

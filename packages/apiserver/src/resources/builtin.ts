@@ -26,6 +26,8 @@ import { selfSubjectRulesReviews } from './authorization/selfsubjectrulesreviews
 import { subjectAccessReviews } from './authorization/subjectaccessreviews/register.js';
 import { removedVersionDefinitions, removedVersionRegistrations } from './removed-versions.js';
 import { pods } from './core/pods/register.js';
+import { evictionDefinitions } from './core/pods/eviction.js';
+import type { RegistrySet } from '../registry/registry-set.js';
 import { podTemplates } from './core/podtemplates/register.js';
 import { replicationControllers } from './core/replicationcontrollers/register.js';
 import { podDefinitions } from './core/pod-schemas.js';
@@ -39,6 +41,8 @@ import { APPS_GROUP, AUTOSCALING_GROUP } from './apps/workload/register.js';
 import { autoscalingDefinitions } from './autoscaling/schemas.js';
 import { customResourceDefinitions } from './apiextensions/customresourcedefinitions/register.js';
 import { apiextensionsDefinitions } from './apiextensions/schemas.js';
+import { apiextensionsV1beta1Definitions } from './apiextensions/schemas-v1beta1.js';
+import { legacyScaleDefinitions } from './apps/legacy/legacy-scale.js';
 import { clusterKindDefinitions } from './core/cluster-kinds-schemas.js';
 import { services } from './core/services/register.js';
 import type { ServiceAllocatorOptions } from './core/services/allocator.js';
@@ -75,6 +79,8 @@ export interface IdentityDeps {
   /** The review APIs are served when both are given. */
   tokenReview?: TokenReviewDeps;
   authorizer?: Authorizer;
+  /** The served registries, read by subresources acting on other kinds (pods/eviction charges PodDisruptionBudgets). */
+  registries?: () => RegistrySet | undefined;
 }
 
 /** Every resource this server serves: adding one is one strategy module plus one line here. */
@@ -94,7 +100,7 @@ export function builtinResources(
     certificateSigningRequests(apiDomain),
     ...rbacResources(apiDomain),
     ...reviewResources(apiDomain, identity),
-    pods,
+    pods(apiDomain, () => identity.registries?.()),
     podTemplates,
     replicationControllers,
     deployments,
@@ -162,9 +168,12 @@ export function builtinDefinitions(apiDomain: string): Definitions {
     ...authorizationDefinitions(apiDomain),
     ...certificatesDefinitions(apiDomain),
     ...podDefinitions(),
+    ...evictionDefinitions(),
     ...appsDefinitions(APPS_GROUP),
     ...autoscalingDefinitions(AUTOSCALING_GROUP),
     ...apiextensionsDefinitions(apiDomain),
+    ...apiextensionsV1beta1Definitions(apiDomain),
+    ...legacyScaleDefinitions(),
     ...clusterKindDefinitions(apiDomain),
     ...moreKindDefinitions(apiDomain),
     ...admissionRegistrationDefinitions(apiDomain),

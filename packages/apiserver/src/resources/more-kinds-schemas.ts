@@ -1,10 +1,11 @@
-import { listSchema, objectTypeMeta, type JsonObject } from '@cluster/apimachinery';
+import { listSchema } from '@cluster/apimachinery';
 import type { Definitions } from '../registry/resource-info.js';
+import { generatedMoreKindDefinitions } from '../generated/more-kinds-schemas.generated.js';
 import { BATCH_GROUP } from './batch/group.js';
-import { generatedMoreKindDefinitions } from './more-kinds-schemas.generated.js';
 import { networkingGroup } from './networking/group.js';
 import { POLICY_GROUP } from './policy/poddisruptionbudgets/register.js';
 import { AUTOSCALING_GROUP } from './apps/workload/register.js';
+import { withTopLevelKinds } from './top-level-kinds.js';
 
 /** Top-level kinds of batch, policy, networking and node, with a description of our own. */
 const KINDS: ReadonlyArray<[prefix: string, group: (apiDomain: string) => string, kind: string, description: string, version?: string]> = [
@@ -40,24 +41,14 @@ const KINDS: ReadonlyArray<[prefix: string, group: (apiDomain: string) => string
 /**
  * OpenAPI definitions of Job, CronJob (batch/v1), PodDisruptionBudget (policy/v1), Ingress,
  * IngressClass, NetworkPolicy (networking.<apiDomain>/v1) and RuntimeClass (node.<apiDomain>/v1).
- * The field shapes are generated (more-kinds-schemas.generated.ts); this adds the object envelope,
- * the lists and the group-version-kinds.
+ * The field shapes are generated (src/generated/more-kinds-schemas.generated.ts, by hack/gen-types);
+ * this adds the object envelope, the lists and the group-version-kinds.
  */
 export function moreKindDefinitions(apiDomain: string): Definitions {
-  const defs: Definitions = { ...generatedMoreKindDefinitions };
-  for (const [prefix, group, kind, description, version] of KINDS) {
-    const name = `${prefix}.${kind}`;
-    const generated = defs[name] as JsonObject & { properties: Record<string, JsonObject> };
-    const gvk = { group: group(apiDomain), version: version ?? 'v1', kind };
-    const properties = { ...generated.properties, ...objectTypeMeta() };
-    defs[name] = {
-      ...generated,
-      description,
-      properties: Object.fromEntries(Object.keys(properties).sort().map((k) => [k, properties[k]!])),
-      'x-kubernetes-group-version-kind': [{ group: gvk.group, kind, version: gvk.version }],
-    };
-    defs[`${name}List`] = listSchema(name, { ...gvk, kind: `${kind}List` }, `The ${kind} objects.`);
-  }
+  const defs = withTopLevelKinds(
+    generatedMoreKindDefinitions,
+    KINDS.map(([prefix, group, kind, description, version]) => ({ prefix, gvk: { group: group(apiDomain), version: version ?? 'v1', kind }, description })),
+  );
   // autoscaling/v2beta2 (deprecated, still served) has v2's schema: its kind and list under the old names.
   const hpa = 'io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler';
   const old = 'io.k8s.api.autoscaling.v2beta2.HorizontalPodAutoscaler';

@@ -3,6 +3,7 @@ import type { ResourceRegistration } from '../registry/registration.js';
 import type { Definitions, SchemaObject } from '../registry/resource-info.js';
 import { convertedStrategy } from './converted-strategy.js';
 import { legacyWorkloadConversion } from './apps/legacy/legacy-versions.js';
+import { withLegacyScale } from './apps/legacy/legacy-scale.js';
 import { csrV1beta1Strategy } from './certificates/certificatesigningrequests/strategy-v1beta1.js';
 import { pdbV1beta1ToV1, pdbV1ToV1beta1 } from './policy/poddisruptionbudgets/v1beta1-conversion.js';
 import { ingressV1beta1ToV1, ingressV1ToV1beta1 } from './networking/ingresses/v1beta1-conversion.js';
@@ -12,6 +13,8 @@ import { ingressClassStrategy } from './networking/ingressclasses/strategy.js';
 import { sliceV1beta1ToV1, sliceV1ToV1beta1 } from './discovery/endpointslices/v1beta1-conversion.js';
 import { endpointSliceV1beta1Strategy } from './discovery/endpointslices/strategy-v1beta1.js';
 import { webhookConfigurationStrategy } from './admissionregistration/strategy.js';
+import { crdV1beta1ToV1, crdV1ToV1beta1 } from './apiextensions/customresourcedefinitions/v1beta1-conversion.js';
+import { crdV1beta1Strategy } from './apiextensions/customresourcedefinitions/strategy-v1beta1.js';
 
 /**
  * A removed version (SPEC 9.4) of a served kind, servable again through --runtime-config: the
@@ -72,6 +75,15 @@ const REMOVED: readonly RemovedVersion[] = [
     removedRelease: '1.22',
     resources: ['validatingwebhookconfigurations', 'mutatingwebhookconfigurations'],
     strategy: (_apiDomain, resource) => webhookConfigurationStrategy(resource === 'mutatingwebhookconfigurations', 'v1beta1') as unknown as ResourceRegistration['strategy'],
+  },
+  {
+    prefix: 'apiextensions',
+    version: 'v1beta1',
+    deprecatedRelease: '1.16',
+    removedRelease: '1.22',
+    resources: ['customresourcedefinitions'],
+    strategy: (apiDomain, _resource, current) => crdV1beta1Strategy(current, `apiextensions.${apiDomain}/v1beta1`, `apiextensions.${apiDomain}/v1`),
+    stored: { toCurrent: crdV1beta1ToV1, fromCurrent: crdV1ToV1beta1 },
   },
   { prefix: 'authentication', version: 'v1beta1', deprecatedRelease: '1.19', removedRelease: '1.22', resources: ['tokenreviews'] },
   { prefix: 'apiregistration', version: 'v1beta1', deprecatedRelease: '1.19', removedRelease: '1.22', resources: ['apiservices'] },
@@ -188,19 +200,21 @@ export function removedVersionRegistrations(apiDomain: string, current: readonly
     const currentGroup = rv.currentPrefix ? (rv.currentBare ? rv.currentPrefix : `${rv.currentPrefix}.${apiDomain}`) : group;
     for (const reg of current) {
       if (reg.info.group !== currentGroup || reg.info.version !== 'v1' || !rv.resources.includes(reg.info.resource)) continue;
+      const definitionName = movedDefinitionName(oldDefinitionName(reg.info.definitionName, rv.version), rv);
       const info = {
         ...reg.info,
         group,
         version: rv.version,
         storageVersion: reg.virtual ? undefined : 'v1',
-        definitionName: movedDefinitionName(oldDefinitionName(reg.info.definitionName, rv.version), rv),
+        definitionName,
         deprecated: { deprecatedRelease: rv.deprecatedRelease, removedRelease: rv.removedRelease, replacementApiVersion: `${currentGroup}/v1` },
-        // Subresources of other kinds (serviceaccounts/token) stay with their own versions.
-        subresources: reg.info.subresources,
+        // Subresources of other kinds (serviceaccounts/token) stay with their own versions; the
+        // kind's own (status) is the old version's.
+        subresources: reg.info.subresources?.map((s) => (s.definitionName === reg.info.definitionName ? { ...s, definitionName } : s)),
       };
       const virtual = reg.virtual;
       const stored = rv.stored;
-      out.push({
+      const registration: ResourceRegistration = {
         ...reg,
         ...(rv.strategy ? { strategy: rv.strategy(apiDomain, reg.info.resource, reg.strategy) } : {}),
         ...(stored
@@ -220,7 +234,9 @@ export function removedVersionRegistrations(apiDomain: string, current: readonly
             return rv.convertOut ? rv.convertOut(answer) : answer;
           },
         },
-      });
+      };
+      // The old workload versions' scale subresources answer their own Scale kinds.
+      out.push(withLegacyScale(registration, group, rv.version));
     }
   }
   return out;

@@ -16,6 +16,7 @@ import { defaultIngressClassAdmission } from '../admission/default-ingress-class
 import { resourceQuotaPlugin } from '../admission/quota/wiring.js';
 import { priorityAdmission, priorityClassLookup } from '../admission/priority.js';
 import { defaultStorageClassAdmission } from '../admission/default-storage-class.js';
+import { runtimeClassAdmission, type RuntimeClassObject } from '../admission/runtime-class.js';
 import type { AdmissionPlugin } from '../admission/admission.js';
 import { parseAccept } from '../negotiation/media-type.js';
 import {
@@ -39,6 +40,7 @@ import type { Definitions, ResourceInfo } from '../registry/resource-info.js';
 import { builtinDefinitions } from '../resources/builtin.js';
 import { mergeExternalGroups, withExternalAggregated, type ExternalGroupVersion } from '../aggregator/discovery-merge.js';
 import { localPriority, type ServedGroupVersion } from '../aggregator/priorities.js';
+import { mergeOpenApiV2 } from '../aggregator/openapi-v2-merge.js';
 
 export interface ServedDocument {
   contentType: string;
@@ -65,8 +67,11 @@ export class ApiCatalog {
   private openApiV3!: OpenApiV3Set;
   /** The v3 documents of the resources served here; extensions' documents are added to a copy. */
   private localOpenApiV3!: OpenApiV3Set;
-  /** The /openapi/v2 document of the current build, and its Protobuf form once a client asked for it. */
+  /** The /openapi/v2 document of the current build (extensions' merged in), and its Protobuf form once a client asked for it. */
   private openApiV2!: OpenApiV2Forms;
+  /** The /openapi/v2 document of the resources served here, and which extensions' documents are merged into `openApiV2`. */
+  private localOpenApiV2!: JsonObject;
+  private openApiV2Key = '';
   private kindSchemas = new Map<string, KindSchemas>();
   /** `definitions` as /openapi/v2 publishes them. */
   private definitionsV2: Definitions;
@@ -113,7 +118,9 @@ export class ApiCatalog {
     const openApiV2 = buildOpenApiV2({ ...opts, definitions: this.definitionsV2, version: { gitVersion } });
     this.localOpenApiV3 = buildOpenApiV3({ ...opts, versionInfo: { gitVersion } });
     this.openApiV3 = withExternalOpenApiV3(this.localOpenApiV3, this.external);
-    this.openApiV2 = new OpenApiV2Forms(openApiV2);
+    this.localOpenApiV2 = openApiV2;
+    this.openApiV2Key = openApiV2Key(this.external);
+    this.openApiV2 = new OpenApiV2Forms(withExternalOpenApiV2(openApiV2, this.external));
     this.served = [];
     const seen = new Set<string>();
     for (const r of resources) {
@@ -173,6 +180,12 @@ export class ApiCatalog {
   setExternalGroupVersions(external: readonly ExternalGroupVersion[]): void {
     this.external = external;
     this.openApiV3 = withExternalOpenApiV3(this.localOpenApiV3, external);
+    // The v2 document is one large document: rebuilt only when the extensions' documents changed.
+    const v2Key = openApiV2Key(external);
+    if (v2Key !== this.openApiV2Key) {
+      this.openApiV2Key = v2Key;
+      this.openApiV2 = new OpenApiV2Forms(withExternalOpenApiV2(this.localOpenApiV2, external));
+    }
     this.buildDiscovery([...this.registrations, ...this.custom].map((r) => r.info), (doc) => serializeDocument(doc));
   }
 
@@ -272,6 +285,11 @@ export class ApiCatalog {
     if (priorityClasses) plugins.push(priorityAdmission(`scheduling.${this.apiDomain}`, priorityClassLookup(priorityClasses)));
     const storageClasses = registries.byResource(`storage.${this.apiDomain}`, 'storageclasses');
     if (storageClasses) plugins.push(defaultStorageClassAdmission(async () => (await storageClasses.list('', { hasSelector: false })).items));
+    const runtimeClasses = registries.byResource(`node.${this.apiDomain}`, 'runtimeclasses');
+    if (pods && runtimeClasses) {
+      const get = cachedThenQuorum(runtimeClasses);
+      plugins.push(runtimeClassAdmission(async (name) => (await get('', name)) as RuntimeClassObject | undefined));
+    }
     const ingressClasses = registries.byResource(`networking.${this.apiDomain}`, 'ingressclasses');
     if (ingressClasses) {
       // A most-recent list (served from the watch cache once it is known current): a class marked
@@ -305,6 +323,28 @@ function withExternalOpenApiV3(local: OpenApiV3Set, external: readonly ExternalG
     entries.push({ group: e.group, version: e.version, hash: doc.hash });
   }
   return { index: serializeDocument(buildOpenApiV3Index(entries)), documents, entries };
+}
+
+/** Extensions with a v2 document, in upstream's merge order: group priority, then version priority (both highest first), then name. */
+function v2Sources(external: readonly ExternalGroupVersion[]): ExternalGroupVersion[] {
+  return external
+    .filter((e) => e.openApiV2)
+    .sort((a, b) => b.groupPriorityMinimum - a.groupPriorityMinimum || b.versionPriority - a.versionPriority || (`${a.version}.${a.group}` < `${b.version}.${b.group}` ? -1 : 1));
+}
+
+/** What the merged /openapi/v2 depends on of the extensions: which documents, in which order. */
+function openApiV2Key(external: readonly ExternalGroupVersion[]): string {
+  return v2Sources(external)
+    .map((e) => `${e.version}.${e.group}:${e.openApiV2!.hash}`)
+    .join(',');
+}
+
+/** The /openapi/v2 document with the extensions' documents merged in (each for its own group version's paths). */
+function withExternalOpenApiV2(local: JsonObject, external: readonly ExternalGroupVersion[]): JsonObject {
+  return mergeOpenApiV2(
+    local,
+    v2Sources(external).map((e) => ({ group: e.group, version: e.version, doc: e.openApiV2!.doc })),
+  );
 }
 
 /**

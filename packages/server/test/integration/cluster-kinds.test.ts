@@ -1,3 +1,4 @@
+import { resolveAdvertiseAddress } from '../../src/advertise-address.js';
 import { useTestServer } from '../support/test-server.js';
 import { openWatch } from '../support/watch-stream.js';
 
@@ -28,6 +29,35 @@ describe('endpoints', () => {
       'subsets[0].ports[0].protocol',
     ]);
     expect((await ts().request('GET', '/api/v1/namespaces/default/endpoints/bad')).status).toBe(404);
+  });
+
+  test('addresses only this host could reach (loopback, link-local, unspecified) are 422 with upstream messages; IPv6 is an address', async () => {
+    const special = ['127.0.0.1', '127.9.9.9', '::1', '169.254.169.254', 'fe80::1', '224.0.0.251', 'ff02::1', '::', '::ffff:127.0.0.1'];
+    const res = await ts().request('POST', '/api/v1/namespaces/default/endpoints', {
+      body: { metadata: { name: 'special' }, subsets: [{ addresses: special.slice(0, 5).map((ip) => ({ ip })), notReadyAddresses: special.slice(5).map((ip) => ({ ip })), ports: [{ port: 443 }] }] },
+    });
+    expect(res.status).toBe(422);
+    expect(res.json.details.causes.map((c: { field: string; message: string }) => [c.field, c.message])).toEqual([
+      ['subsets[0].addresses[0].ip', 'Invalid value: "127.0.0.1": may not be in the loopback range (127.0.0.0/8, ::1/128)'],
+      ['subsets[0].addresses[1].ip', 'Invalid value: "127.9.9.9": may not be in the loopback range (127.0.0.0/8, ::1/128)'],
+      ['subsets[0].addresses[2].ip', 'Invalid value: "::1": may not be in the loopback range (127.0.0.0/8, ::1/128)'],
+      ['subsets[0].addresses[3].ip', 'Invalid value: "169.254.169.254": may not be in the link-local range (169.254.0.0/16, fe80::/10)'],
+      ['subsets[0].addresses[4].ip', 'Invalid value: "fe80::1": may not be in the link-local range (169.254.0.0/16, fe80::/10)'],
+      ['subsets[0].notReadyAddresses[0].ip', 'Invalid value: "224.0.0.251": may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)'],
+      ['subsets[0].notReadyAddresses[1].ip', 'Invalid value: "ff02::1": may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)'],
+      ['subsets[0].notReadyAddresses[2].ip', 'Invalid value: "::": may not be unspecified (::)'],
+      ['subsets[0].notReadyAddresses[3].ip', 'Invalid value: "::ffff:127.0.0.1": may not be in the loopback range (127.0.0.0/8, ::1/128)'],
+    ]);
+    expect((await ts().request('GET', '/api/v1/namespaces/default/endpoints/special')).status).toBe(404);
+    const v6 = await ts().request('POST', '/api/v1/namespaces/default/endpoints', {
+      body: { metadata: { name: 'v6' }, subsets: [{ addresses: [{ ip: 'fd00::5' }, { ip: '2001:db8::ffff' }], ports: [{ port: 443 }] }] },
+    });
+    expect(v6.status).toBe(201);
+    // An update cannot bring loopback in either.
+    const upd = await ts().request('PUT', '/api/v1/namespaces/default/endpoints/v6', {
+      body: { metadata: { name: 'v6', resourceVersion: v6.json.metadata.resourceVersion }, subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ port: 443 }] }] },
+    });
+    expect([upd.status, upd.json.details?.causes?.[0]?.field]).toEqual([422, 'subsets[0].addresses[0].ip']);
   });
 });
 
@@ -222,7 +252,8 @@ describe('endpoint slices', () => {
     }
     expect(res.json.items[0]).toMatchObject({
       addressType: 'IPv4',
-      endpoints: [{ addresses: ['127.0.0.1'], conditions: { ready: true } }],
+      // Bound to loopback, a replica advertises the host's address (upstream's ResolveBindAddress).
+      endpoints: [{ addresses: [resolveAdvertiseAddress('', '127.0.0.1')], conditions: { ready: true } }],
       ports: [{ name: 'https', port: ts().server.port, protocol: 'TCP' }],
     });
   });
@@ -233,5 +264,25 @@ describe('endpoint slices', () => {
     });
     expect(res.status).toBe(422);
     expect(res.json.details.causes.map((c: { field: string }) => c.field)).toEqual(['endpoints[0].addresses[0]', 'endpoints[1].addresses']);
+  });
+
+  test('IP addresses only this host could reach are 422, as in Endpoints; FQDN slices are not checked for them', async () => {
+    const slice = (name: string, addressType: string, addresses: string[]) => ({
+      apiVersion: 'discovery.k8s.io/v1',
+      kind: 'EndpointSlice',
+      metadata: { name },
+      addressType,
+      endpoints: addresses.map((a) => ({ addresses: [a] })),
+    });
+    const v4 = await ts().request('POST', '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices', { body: slice('loop4', 'IPv4', ['127.0.0.1', '169.254.1.1', '10.0.0.1']) });
+    expect(v4.status).toBe(422);
+    expect(v4.json.details.causes.map((c: { field: string; message: string }) => [c.field, c.message])).toEqual([
+      ['endpoints[0].addresses[0]', 'Invalid value: "127.0.0.1": may not be in the loopback range (127.0.0.0/8, ::1/128)'],
+      ['endpoints[1].addresses[0]', 'Invalid value: "169.254.1.1": may not be in the link-local range (169.254.0.0/16, fe80::/10)'],
+    ]);
+    const v6 = await ts().request('POST', '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices', { body: slice('loop6', 'IPv6', ['::1', 'fd00::1', 'nope']) });
+    expect(v6.status).toBe(422);
+    expect(v6.json.details.causes.map((c: { field: string }) => c.field)).toEqual(['endpoints[0].addresses[0]', 'endpoints[2].addresses[0]']);
+    expect((await ts().request('POST', '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices', { body: slice('fqdn', 'FQDN', ['localhost']) })).status).toBe(201);
   });
 });

@@ -4,18 +4,22 @@ import { fileURLToPath } from 'node:url';
 import protobuf from 'protobufjs';
 import type { Root, Type } from 'protobufjs';
 
+/** Sub-directory of `proto/` with the files hack/gen-types writes (`*.generated.proto`). */
+const GENERATED_DIR = 'generated';
+
 /**
- * The .proto files to parse: every file of the repository's `proto/` directory, runtime and meta
- * first and the rest by name, so that adding a kind's file needs no edit here. cluster-options.proto
- * is left out: it only extends google/protobuf/descriptor.proto, and protobufjs keeps custom field
- * options as plain `(name)` keys without it.
+ * The .proto files to parse, as paths relative to the `proto/` directory: runtime and meta first,
+ * then the other hand-written files and those of `proto/generated/`, each by name, so that adding
+ * a kind's file needs no edit here. cluster-options.proto is left out: it only extends
+ * google/protobuf/descriptor.proto, and protobufjs keeps custom field options as plain `(name)`
+ * keys without it.
  */
 function protoFiles(protoDir: string): string[] {
   const first = ['runtime.proto', 'meta-v1.proto'];
-  const rest = readdirSync(protoDir)
-    .filter((f) => f.endsWith('.proto') && !first.includes(f) && f !== 'cluster-options.proto')
-    .sort();
-  return [...first, ...rest];
+  const inDir = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.proto')).sort() : []);
+  const handWritten = inDir(protoDir).filter((f) => !first.includes(f) && f !== 'cluster-options.proto');
+  const generated = inDir(join(protoDir, GENERATED_DIR)).map((f) => join(GENERATED_DIR, f));
+  return [...first, ...handWritten, ...generated];
 }
 
 /**

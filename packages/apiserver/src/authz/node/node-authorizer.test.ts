@@ -87,7 +87,7 @@ describe('NodeAuthorizer decisions', () => {
     ['update a pod spec', node('n1'), { verb: 'update', resource: 'pods', namespace: 'ns', name: 'p1' }, 'no-opinion'],
     ['pod status', node('n1'), { verb: 'patch', resource: 'pods', subresource: 'status', namespace: 'ns', name: 'p1' }, 'allow'],
     ['events', node('n1'), { verb: 'create', resource: 'events', namespace: 'ns' }, 'allow'],
-    ['events.<domain> events', node('n1'), { verb: 'create', apiGroup: `events.${D}`, resource: 'events', namespace: 'ns' }, 'allow'],
+    ['events.<domain> events (upstream grants core events only)', node('n1'), { verb: 'create', apiGroup: `events.${D}`, resource: 'events', namespace: 'ns' }, 'no-opinion'],
     ['csr create', node('n1'), { verb: 'create', apiGroup: `certificates.${D}`, resource: 'certificatesigningrequests' }, 'allow'],
     ['csr approve', node('n1'), { verb: 'update', apiGroup: `certificates.${D}`, resource: 'certificatesigningrequests', subresource: 'approval', name: 'x' }, 'no-opinion'],
     ['tokenreviews', node('n1'), { verb: 'create', apiGroup: `authentication.${D}`, resource: 'tokenreviews' }, 'allow'],

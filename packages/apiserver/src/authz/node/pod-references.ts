@@ -26,6 +26,8 @@ type VolumeShape = Record<string, unknown> & {
   projected?: { sources?: Array<{ secret?: NameRef; configMap?: NameRef } | null> | null } | null;
   csi?: { nodePublishSecretRef?: NameRef } | null;
   persistentVolumeClaim?: { claimName?: string | null } | null;
+  ephemeral?: unknown;
+  name?: string | null;
 };
 
 /** Volume sources whose `secretRef` names a Secret of the pod's namespace (upstream VisitPodSecretNames). */
@@ -77,6 +79,19 @@ export function podConfigMapNames(pod: PodShape): Set<string> {
 export function podClaimNames(pod: PodShape): Set<string> {
   const out = new Set<string>();
   for (const v of pod.spec?.volumes ?? []) if (v?.persistentVolumeClaim?.claimName) out.add(v.persistentVolumeClaim.claimName);
+  return out;
+}
+
+/**
+ * Names of the PersistentVolumeClaims a pod's volumes use, an ephemeral volume's generated claim
+ * (`<pod>-<volume>`) included (upstream's graph AddPod with ephemeral.VolumeClaimName). Pure.
+ */
+export function podVolumeClaimNames(pod: PodShape): Set<string> {
+  const out = podClaimNames(pod);
+  const podName = pod.metadata?.name ?? '';
+  for (const v of pod.spec?.volumes ?? []) {
+    if (v && !v.persistentVolumeClaim && v.ephemeral != null && v.name) out.add(`${podName}-${v.name}`);
+  }
   return out;
 }
 

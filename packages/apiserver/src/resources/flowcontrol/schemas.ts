@@ -1,6 +1,7 @@
-import { flowControlGroup, listSchema, objectTypeMeta, type JsonObject } from '@cluster/apimachinery';
+import { flowControlGroup } from '@cluster/apimachinery';
 import type { Definitions } from '../../registry/resource-info.js';
-import { generatedFlowControlDefinitions } from './schemas.generated.js';
+import { generatedFlowControlDefinitions } from '../../generated/flowcontrol-schemas.generated.js';
+import { withTopLevelKinds } from '../top-level-kinds.js';
 
 const KINDS: ReadonlyArray<[kind: string, description: string]> = [
   ['FlowSchema', 'Classifies requests into a priority level and splits them into flows.'],
@@ -9,24 +10,14 @@ const KINDS: ReadonlyArray<[kind: string, description: string]> = [
 
 /**
  * OpenAPI definitions of FlowSchema and PriorityLevelConfiguration in v1beta3, v1beta2 and v1beta1. Field
- * shapes are generated (schemas.generated.ts); this adds the envelope, lists and group-version-kinds.
+ * shapes are generated (src/generated/flowcontrol-schemas.generated.ts, by hack/gen-types); this adds the envelope, lists and group-version-kinds.
  */
 export function flowControlDefinitions(apiDomain: string): Definitions {
-  const defs: Definitions = { ...generatedFlowControlDefinitions };
-  for (const version of ['v1beta3', 'v1beta2', 'v1beta1']) {
-    for (const [kind, description] of KINDS) {
-      const name = `io.k8s.api.flowcontrol.${version}.${kind}`;
-      const generated = defs[name] as JsonObject & { properties: Record<string, JsonObject> };
-      const gvk = { group: flowControlGroup(apiDomain), version, kind };
-      const properties = { ...generated.properties, ...objectTypeMeta() };
-      defs[name] = {
-        ...generated,
-        description,
-        properties: Object.fromEntries(Object.keys(properties).sort().map((k) => [k, properties[k]!])),
-        'x-kubernetes-group-version-kind': [{ group: gvk.group, kind, version }],
-      };
-      defs[`${name}List`] = listSchema(name, { ...gvk, kind: `${kind}List` }, `The ${kind} objects.`);
-    }
-  }
-  return defs;
+  const versions = ['v1beta3', 'v1beta2', 'v1beta1'];
+  return withTopLevelKinds(
+    generatedFlowControlDefinitions,
+    versions.flatMap((version) =>
+      KINDS.map(([kind, description]) => ({ prefix: `io.k8s.api.flowcontrol.${version}`, gvk: { group: flowControlGroup(apiDomain), version, kind }, description })),
+    ),
+  );
 }

@@ -4,7 +4,8 @@ import type { ResourceStrategy, SubresourceStrategy } from '../../registry/strat
 import { ageColumn, nameColumn } from '../../tables/columns.js';
 import { ageOf } from '../../tables/human-duration.js';
 import { column } from '../apps/workload/table.js';
-import { reshaped, reshapeInPlace } from '../core/pod-spec/go-shape.js';
+import { reshaped } from '../core/pod-spec/go-shape.js';
+import { statusPrepare } from '../status-subresource.js';
 import { isDefaultStorageClass, type CSIDriver, type CSINode, type CSIStorageCapacity, type StorageClass, type VolumeAttachment } from './types.js';
 import {
   validateCSIDriverSpec,
@@ -141,15 +142,8 @@ const volumeAttachmentStatus: SubresourceStrategy<VolumeAttachment> = {
 export const volumeAttachmentStrategy = {
   ...base,
   namespaceScoped: false,
-  prepareForCreate: (va: VolumeAttachment) => {
-    delete va.status;
-    reshapeInPlace(va);
-  },
-  prepareForUpdate: (va: VolumeAttachment, old: VolumeAttachment) => {
-    if (old.status === undefined) delete va.status;
-    else va.status = old.status;
-    reshapeInPlace(va);
-  },
+  // Nothing to default; a new attachment has no status until the attacher writes one.
+  ...statusPrepare<VolumeAttachment>(() => {}, 'none'),
   validate: (va: VolumeAttachment) => [...validateObjectMeta(va.metadata, clusterMeta), ...validateVolumeAttachment(va), ...validateVolumeAttachmentV1(va)],
   validateUpdate: (va: VolumeAttachment, old: VolumeAttachment) => [
     ...validateObjectMetaUpdate(va.metadata, old.metadata, clusterMeta),

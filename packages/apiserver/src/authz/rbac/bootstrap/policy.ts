@@ -34,6 +34,7 @@ export function defaultClusterRoles(apiDomain: string): RoleObject[] {
       ? { aggregationRule: { clusterRoleSelectors: [{ matchLabels: { [keys.aggregateTo(aggregateFrom)]: 'true' } }] }, rules: [] }
       : { rules }),
   });
+  const eventsRule = rule(['create', 'update', 'patch'], ['', `events.${d}`], ['events']);
   const podsEtc = ['pods', 'pods/attach', 'pods/exec', 'pods/portforward', 'pods/proxy'];
   return [
     role('cluster-admin', [rule(['*'], ['*'], ['*']), urls(['*'], ['*'])]),
@@ -98,6 +99,20 @@ export function defaultClusterRoles(apiDomain: string): RoleObject[] {
     // What node agents need (upstream's system:node role, NodeRules). Bound to nobody: the Node
     // authorizer grants it to each node, narrowed to the node's own objects.
     role('system:node', [...nodeRules(d).unscoped, ...nodeRules(d).scoped]),
+    // Node-side agents (upstream's, unbound but for kube-proxy's below): the node problem detector,
+    // full access to node agents' APIs, and kube-proxy.
+    role('system:node-problem-detector', [rule(['get'], [''], ['nodes']), rule(['patch'], [''], ['nodes/status']), eventsRule]),
+    role('system:kubelet-api-admin', [
+      rule(READ, [''], ['nodes']),
+      rule(['proxy'], [''], ['nodes']),
+      rule(['*'], [''], ['nodes/proxy', 'nodes/metrics', 'nodes/spec', 'nodes/stats', 'nodes/log']),
+    ]),
+    role('system:node-proxier', [
+      rule(['list', 'watch'], [''], ['services', 'endpoints']),
+      rule(READ, [''], ['nodes']),
+      eventsRule,
+      rule(['list', 'watch'], [`discovery.${d}`], ['endpointslices']),
+    ]),
     role('system:node-bootstrapper', [rule(['create', 'get', 'list', 'watch'], [`certificates.${d}`], ['certificatesigningrequests'])]),
     role(`system:certificates.${d}:certificatesigningrequests:nodeclient`, [
       rule(['create'], [`certificates.${d}`], ['certificatesigningrequests/nodeclient']),
@@ -118,12 +133,14 @@ export function defaultClusterRoles(apiDomain: string): RoleObject[] {
 export function defaultClusterRoleBindings(apiDomain: string): BindingObject[] {
   const g = rbacGroup(apiDomain);
   const keys = policyKeys(apiDomain);
-  const binding = (role: string, groups: string[]): BindingObject => ({
+  const binding = (role: string, groups: string[], users: string[] = []): BindingObject => ({
     apiVersion: `${g}/v1`,
     kind: 'ClusterRoleBinding',
     metadata: { name: role, labels: { [keys.bootstrapping]: 'rbac-defaults' }, annotations: { [keys.autoupdate]: 'true' } },
     roleRef: { apiGroup: g, kind: 'ClusterRole', name: role },
-    ...(groups.length ? { subjects: groups.map((name) => ({ kind: 'Group', apiGroup: g, name })) } : {}),
+    ...(groups.length || users.length
+      ? { subjects: [...groups.map((name) => ({ kind: 'Group', apiGroup: g, name })), ...users.map((name) => ({ kind: 'User', apiGroup: g, name }))] }
+      : {}),
   });
   return [
     binding('cluster-admin', ['system:masters']),
@@ -131,6 +148,7 @@ export function defaultClusterRoleBindings(apiDomain: string): BindingObject[] {
     binding('system:discovery', ['system:authenticated']),
     binding('system:basic-user', ['system:authenticated']),
     binding('system:public-info-viewer', ['system:authenticated', 'system:unauthenticated']),
+    binding('system:node-proxier', [], ['system:kube-proxy']),
     // Upstream keeps this binding with no subjects since the Node authorizer replaced it.
     binding('system:node', []),
   ];

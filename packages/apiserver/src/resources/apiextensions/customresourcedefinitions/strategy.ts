@@ -6,6 +6,7 @@ import {
   type CustomResourceDefinition,
 } from '@cluster/apimachinery';
 import type { ResourceStrategy, SubresourceStrategy } from '../../../registry/strategy.js';
+import { jsonEqual } from './json-equal.js';
 import { statusUpdate } from '../../../registry/status-update.js';
 import { ageColumn, nameColumn } from '../../../tables/columns.js';
 
@@ -16,12 +17,23 @@ export function crdCleanupFinalizer(apiDomain: string): string {
   return `customresourcecleanup.apiextensions.${apiDomain}`;
 }
 
-/** Upstream's defaulting of names: singular is the lower-case kind, listKind kind + "List". Mutates crd. */
-function defaultNames(crd: CustomResourceDefinition): void {
+/**
+ * Upstream's v1 defaulting: singular is the lower-case kind, listKind kind + "List", conversion
+ * None. Mutates crd.
+ */
+function defaultSpec(crd: CustomResourceDefinition): void {
+  if (crd.spec) crd.spec.conversion ??= { strategy: 'None' };
   const names = crd.spec?.names;
   if (!names?.kind) return;
   if (!names.singular) names.singular = names.kind.toLowerCase();
   if (!names.listKind) names.listKind = `${names.kind}List`;
+}
+
+/** The stored object as upstream reads it (defaulted on decode), for comparing specs. */
+function defaulted(crd: CustomResourceDefinition): CustomResourceDefinition {
+  const copy = structuredClone(crd);
+  defaultSpec(copy);
+  return copy;
 }
 
 /** The storage version joins status.storedVersions (objects may now exist in it). Mutates crd. */
@@ -33,10 +45,11 @@ function recordStorageVersion(crd: CustomResourceDefinition): void {
   if (!stored.includes(storage)) status.storedVersions = [...stored, storage];
 }
 
-const specChanged = (a: CustomResourceDefinition, b: CustomResourceDefinition) => JSON.stringify(a.spec) !== JSON.stringify(b.spec);
+/** Whether the spec differs (field order aside: a request converted from v1beta1 orders them its own way). */
+const specChanged = (a: CustomResourceDefinition, b: CustomResourceDefinition) => !jsonEqual(a.spec, b.spec);
 
 /**
- * CustomResourceDefinition behaviour (apiextensions/v1): cluster-scoped; names defaulted; the
+ * CustomResourceDefinition behaviour (apiextensions/v1): cluster-scoped; names and conversion defaulted; the
  * cleanup finalizer added on create; status (conditions, accepted names) written only by the
  * server's CRD controllers through `status`; group and scope immutable.
  */
@@ -58,15 +71,15 @@ export function crdStrategy(apiDomain: string) {
     prepareForCreate(obj: CustomResourceDefinition) {
       obj.status = {};
       obj.metadata.generation = 1;
-      defaultNames(obj);
+      defaultSpec(obj);
       recordStorageVersion(obj);
       const finalizers = obj.metadata.finalizers ?? [];
       if (!finalizers.includes(finalizer)) obj.metadata.finalizers = [...finalizers, finalizer];
     },
     prepareForUpdate(obj: CustomResourceDefinition, old: CustomResourceDefinition) {
       obj.status = old.status ? structuredClone(old.status) : {};
-      defaultNames(obj);
-      obj.metadata.generation = (old.metadata.generation ?? 1) + (specChanged(obj, old) ? 1 : 0);
+      defaultSpec(obj);
+      obj.metadata.generation = (old.metadata.generation ?? 1) + (specChanged(obj, defaulted(old)) ? 1 : 0);
       recordStorageVersion(obj);
     },
     validate: (obj: CustomResourceDefinition) => [...validateObjectMeta(obj.metadata, metaOptions), ...validateCustomResourceDefinition(obj)],

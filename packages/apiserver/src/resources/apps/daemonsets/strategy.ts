@@ -1,11 +1,9 @@
 import { notSupported, type FieldErrorList, type LabelSelectorObject } from '@cluster/apimachinery';
-import { ageColumn, nameColumn } from '../../../tables/columns.js';
-import { ageOf } from '../../../tables/human-duration.js';
 import { defaultPodTemplateSpec } from '../../core/pod-spec/defaults.js';
 import type { Workload } from '../../core/pod-spec/types.js';
 import { validateSelectorMatchesTemplate } from '../workload/selector.js';
 import { selectorText, validateSelectorImmutable, validateWorkloadTemplate, workloadStrategy } from '../workload/strategy.js';
-import { column, containerCells, containersColumn, imagesColumn, orNone, selectorColumn } from '../workload/table.js';
+import { column, orNone, podTemplateTable } from '../workload/table.js';
 
 export interface DaemonSet extends Workload {
   spec?: Workload['spec'] & {
@@ -61,31 +59,24 @@ export const daemonSetStrategy = workloadStrategy<DaemonSet>({
   defaults: defaultDaemonSet,
   validateSpec,
   validateSpecUpdate: validateSelectorImmutable,
-  table: {
+  table: podTemplateTable<DaemonSet>({
     columns: [
-      nameColumn,
       column('Desired', 'integer', 'Nodes that should run the daemon pod.'),
       column('Current', 'integer', 'Nodes running the daemon pod.'),
       column('Ready', 'integer', 'Nodes whose daemon pod is ready.'),
       column('Up-to-date', 'integer', 'Nodes running the current template.'),
       column('Available', 'integer', 'Nodes whose daemon pod is available.'),
       column('Node Selector', 'string', 'Node selector of the pod template.'),
-      ageColumn,
-      containersColumn,
-      imagesColumn,
-      selectorColumn,
     ],
     cells: (ds) => [
-      ds.metadata.name ?? '',
       ds.status?.desiredNumberScheduled ?? 0,
       ds.status?.currentNumberScheduled ?? 0,
       ds.status?.numberReady ?? 0,
       ds.status?.updatedNumberScheduled ?? 0,
       ds.status?.numberAvailable ?? 0,
       orNone(nodeSelectorText(ds)),
-      ageOf(ds.metadata.creationTimestamp, new Date()),
-      ...containerCells(ds.spec?.template),
-      orNone(selectorText(ds.spec?.selector)),
     ],
-  },
+    template: (ds) => ds.spec?.template,
+    selector: { description: 'Label selector of the pods.', text: (ds) => selectorText(ds.spec?.selector) },
+  }),
 });

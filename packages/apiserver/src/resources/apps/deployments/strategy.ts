@@ -1,6 +1,4 @@
 import { child, invalid, notSupported, type FieldErrorList, type LabelSelectorObject } from '@cluster/apimachinery';
-import { ageColumn, nameColumn } from '../../../tables/columns.js';
-import { ageOf } from '../../../tables/human-duration.js';
 import { defaultPodTemplateSpec } from '../../core/pod-spec/defaults.js';
 import type { Workload } from '../../core/pod-spec/types.js';
 import { validateSelectorMatchesTemplate } from '../workload/selector.js';
@@ -11,7 +9,7 @@ import {
   validateWorkloadTemplate,
   workloadStrategy,
 } from '../workload/strategy.js';
-import { column, containerCells, containersColumn, imagesColumn, orNone, selectorColumn } from '../workload/table.js';
+import { column, podTemplateTable } from '../workload/table.js';
 
 interface RollingUpdate {
   maxUnavailable?: number | string;
@@ -95,25 +93,14 @@ export const deploymentStrategy = workloadStrategy<Deployment>({
   statusKeepsLabels: true,
   validateSpecUpdate: validateSelectorImmutable,
   scaleSelector: (d) => selectorText(d.spec?.selector),
-  table: {
+  table: podTemplateTable<Deployment>({
     columns: [
-      nameColumn,
       column('Ready', 'string', 'Ready replicas out of desired replicas.'),
       column('Up-to-date', 'integer', 'Replicas updated to the current template.'),
       column('Available', 'integer', 'Replicas available to users.'),
-      ageColumn,
-      containersColumn,
-      imagesColumn,
-      selectorColumn,
     ],
-    cells: (d) => [
-      d.metadata.name ?? '',
-      `${d.status?.readyReplicas ?? 0}/${d.spec?.replicas ?? 0}`,
-      d.status?.updatedReplicas ?? 0,
-      d.status?.availableReplicas ?? 0,
-      ageOf(d.metadata.creationTimestamp, new Date()),
-      ...containerCells(d.spec?.template),
-      orNone(selectorText(d.spec?.selector)),
-    ],
-  },
+    cells: (d) => [`${d.status?.readyReplicas ?? 0}/${d.spec?.replicas ?? 0}`, d.status?.updatedReplicas ?? 0, d.status?.availableReplicas ?? 0],
+    template: (d) => d.spec?.template,
+    selector: { description: 'Label selector of the pods.', text: (d) => selectorText(d.spec?.selector) },
+  }),
 });

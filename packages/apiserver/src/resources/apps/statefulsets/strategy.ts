@@ -1,11 +1,9 @@
 import { invalid, notSupported, type FieldErrorList, type LabelSelectorObject } from '@cluster/apimachinery';
-import { ageColumn, nameColumn } from '../../../tables/columns.js';
-import { ageOf } from '../../../tables/human-duration.js';
 import { defaultPodTemplateSpec } from '../../core/pod-spec/defaults.js';
 import type { Workload } from '../../core/pod-spec/types.js';
 import { validateSelectorMatchesTemplate } from '../workload/selector.js';
 import { selectorText, validateReplicas, validateSelectorImmutable, validateWorkloadTemplate, workloadStrategy } from '../workload/strategy.js';
-import { column, containerCells, containersColumn, imagesColumn } from '../workload/table.js';
+import { column, podTemplateTable } from '../workload/table.js';
 
 export interface StatefulSet extends Workload {
   spec?: Workload['spec'] & {
@@ -68,13 +66,10 @@ export const statefulSetStrategy = workloadStrategy<StatefulSet>({
   validateSpec,
   validateSpecUpdate: validateSelectorImmutable,
   scaleSelector: (sts) => selectorText(sts.spec?.selector),
-  table: {
-    columns: [nameColumn, column('Ready', 'string', 'Ready replicas out of desired replicas.'), ageColumn, containersColumn, imagesColumn],
-    cells: (sts) => [
-      sts.metadata.name ?? '',
-      `${sts.status?.readyReplicas ?? 0}/${sts.spec?.replicas ?? 0}`,
-      ageOf(sts.metadata.creationTimestamp, new Date()),
-      ...containerCells(sts.spec?.template),
-    ],
-  },
+  // kubectl shows no Selector column for StatefulSets.
+  table: podTemplateTable<StatefulSet>({
+    columns: [column('Ready', 'string', 'Ready replicas out of desired replicas.')],
+    cells: (sts) => [`${sts.status?.readyReplicas ?? 0}/${sts.spec?.replicas ?? 0}`],
+    template: (sts) => sts.spec?.template,
+  }),
 });

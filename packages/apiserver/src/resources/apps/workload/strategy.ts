@@ -14,7 +14,8 @@ import type { ResourceStrategy, SubresourceStrategy, TableColumnDefinition } fro
 import { statusUpdate } from '../../../registry/status-update.js';
 import type { Workload } from '../../core/pod-spec/types.js';
 import { validatePodTemplateSpec } from '../../core/pod-spec/validation.js';
-import { reshapeInPlace, reshaped } from '../../core/pod-spec/go-shape.js';
+import { reshaped } from '../../core/pod-spec/go-shape.js';
+import { bumpGenerationOnSpecChange, generationPrepare } from '../../status-subresource.js';
 
 const metaOptions = { namespaced: true, nameValidator: 'subdomain' as const };
 
@@ -56,11 +57,6 @@ export function selectorText(sel: LabelSelectorObject | undefined): string {
   } catch {
     return '';
   }
-}
-
-function bumpGenerationOnSpecChange(obj: Workload, old: Workload): void {
-  const oldGen = old.metadata.generation ?? 1;
-  obj.metadata.generation = isDeepStrictEqual(obj.spec, old.spec) ? oldGen : oldGen + 1;
 }
 
 /** The autoscaling/v1 Scale view of a workload, and how a Scale writes back to it. */
@@ -108,20 +104,10 @@ export function workloadStrategy<T extends Workload>(kind: WorkloadKind<T>) {
     namespaceScoped: true,
     allowCreateOnUpdate: false,
     allowUnconditionalUpdate: true,
-    prepareForCreate(obj: T) {
+    ...generationPrepare<T>((obj) => {
       obj.spec ??= {};
       kind.defaults(obj);
-      obj.status = {};
-      obj.metadata.generation = 1;
-      reshapeInPlace(obj);
-    },
-    prepareForUpdate(obj: T, old: T) {
-      obj.spec ??= {};
-      kind.defaults(obj);
-      obj.status = old.status ?? {};
-      reshapeInPlace(obj);
-      bumpGenerationOnSpecChange(obj, old);
-    },
+    }),
     validate,
     validateUpdate: (obj: T, old: T) => [
       ...validateObjectMetaUpdate(obj.metadata, old.metadata, metaOptions),

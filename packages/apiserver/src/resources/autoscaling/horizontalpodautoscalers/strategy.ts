@@ -1,7 +1,7 @@
 import { validateObjectMeta, validateObjectMetaUpdate, type ObjectMetaOptions } from '@cluster/apimachinery';
 import type { ResourceStrategy } from '../../../registry/strategy.js';
 import { reshapeInPlace } from '../../core/pod-spec/go-shape.js';
-import { bumpGenerationOnSpecChange, statusSubresource } from '../../status-subresource.js';
+import { bumpGenerationOnSpecChange, keepStoredStatus, statusSubresource } from '../../status-subresource.js';
 import { hpaV1ToV2 } from './conversion.js';
 import { defaultHpaV1, defaultHpaV2 } from './defaults.js';
 import { hpaCells, hpaColumns } from './table.js';
@@ -27,8 +27,7 @@ function hpaStrategy<T extends HPAV1 | HPAV2>(defaults: (o: T) => void, toV2: (o
     },
     prepareForUpdate: (hpa: T, old: T) => {
       defaults(hpa);
-      if (old.status === undefined) delete hpa.status;
-      else hpa.status = old.status as T['status'];
+      keepStoredStatus(hpa, old);
       reshapeInPlace(hpa);
       const next = toV2(hpa);
       bumpGenerationOnSpecChange(next, toV2(old));

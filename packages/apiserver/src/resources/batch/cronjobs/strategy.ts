@@ -1,11 +1,9 @@
 import { validateObjectMeta, validateObjectMetaUpdate, type ObjectMetaOptions } from '@cluster/apimachinery';
 import type { ResourceStrategy } from '../../../registry/strategy.js';
-import { ageColumn, nameColumn } from '../../../tables/columns.js';
 import { ageOf } from '../../../tables/human-duration.js';
-import { reshapeInPlace } from '../../core/pod-spec/go-shape.js';
 import { selectorText } from '../../apps/workload/strategy.js';
-import { column, containerCells, containersColumn, imagesColumn, orNone } from '../../apps/workload/table.js';
-import { bumpGenerationOnSpecChange, statusSubresource } from '../../status-subresource.js';
+import { column, podTemplateTable } from '../../apps/workload/table.js';
+import { generationPrepare, statusSubresource } from '../../status-subresource.js';
 import { defaultCronJob } from '../defaults.js';
 import type { CronJob } from '../types.js';
 import { validateCronJobName, validateCronJobSpec } from './validation.js';
@@ -27,47 +25,28 @@ export const cronJobStrategy = {
   namespaceScoped: true,
   allowCreateOnUpdate: false,
   allowUnconditionalUpdate: true,
-  prepareForCreate(cj: CronJob) {
-    defaultCronJob(cj);
-    cj.status = {};
-    cj.metadata.generation = 1;
-    reshapeInPlace(cj);
-  },
-  prepareForUpdate(cj: CronJob, old: CronJob) {
-    defaultCronJob(cj);
-    cj.status = old.status ?? {};
-    reshapeInPlace(cj);
-    bumpGenerationOnSpecChange(cj, old);
-  },
+  ...generationPrepare<CronJob>(defaultCronJob),
   validate: (cj: CronJob) => [...validateObjectMeta(cj.metadata, metaOptions), ...validateCronJobSpec(cj.spec ?? {}), ...validateCronJobName(cj)],
   validateUpdate: (cj: CronJob, old: CronJob) => [...validateObjectMetaUpdate(cj.metadata, old.metadata, metaOptions), ...validateCronJobSpec(cj.spec ?? {})],
   warnings: scheduleWarnings,
   subresources: { status: statusSubresource<CronJob>(metaOptions) },
-  table: {
+  table: podTemplateTable<CronJob>({
     columns: [
-      nameColumn,
       column('Schedule', 'string', 'The schedule in Cron format.'),
       column('Suspend', 'boolean', 'Whether later runs are suspended.'),
       column('Active', 'integer', 'Jobs of this CronJob still running.'),
       column('Last Schedule', 'string', 'When a job was last scheduled.'),
-      ageColumn,
-      containersColumn,
-      imagesColumn,
-      column('Selector', 'string', 'Label selector of the jobs.', 1),
     ],
-    cells: (cj: CronJob) => {
-      const now = new Date();
+    cells: (cj, now) => {
       const suspend = cj.spec?.suspend;
       return [
-        cj.metadata.name ?? '',
         cj.spec?.schedule ?? '',
         suspend === undefined ? '<unset>' : suspend ? 'True' : 'False',
         (cj.status?.active ?? []).length,
         cj.status?.lastScheduleTime ? ageOf(cj.status.lastScheduleTime, now) : '<none>',
-        ageOf(cj.metadata.creationTimestamp, now),
-        ...containerCells(cj.spec?.jobTemplate?.spec?.template),
-        orNone(selectorText(cj.spec?.jobTemplate?.spec?.selector)),
       ];
     },
-  },
+    template: (cj) => cj.spec?.jobTemplate?.spec?.template,
+    selector: { description: 'Label selector of the jobs.', text: (cj) => selectorText(cj.spec?.jobTemplate?.spec?.selector) },
+  }),
 } satisfies ResourceStrategy<CronJob>;

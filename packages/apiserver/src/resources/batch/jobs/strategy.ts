@@ -1,11 +1,9 @@
 import { validateObjectMeta, validateObjectMetaUpdate, type ObjectMetaOptions } from '@cluster/apimachinery';
 import type { ResourceStrategy } from '../../../registry/strategy.js';
-import { ageColumn, nameColumn } from '../../../tables/columns.js';
-import { ageOf, humanDuration } from '../../../tables/human-duration.js';
-import { reshapeInPlace } from '../../core/pod-spec/go-shape.js';
+import { humanDuration } from '../../../tables/human-duration.js';
 import { selectorText } from '../../apps/workload/strategy.js';
-import { column, containerCells, containersColumn, imagesColumn, orNone } from '../../apps/workload/table.js';
-import { bumpGenerationOnSpecChange, statusSubresource } from '../../status-subresource.js';
+import { column, podTemplateTable } from '../../apps/workload/table.js';
+import { generationPrepare, statusSubresource } from '../../status-subresource.js';
 import { defaultJob } from '../defaults.js';
 import type { Job } from '../types.js';
 import {
@@ -66,19 +64,10 @@ export const jobStrategy = {
   namespaceScoped: true,
   allowCreateOnUpdate: false,
   allowUnconditionalUpdate: true,
-  prepareForCreate(job: Job) {
+  ...generationPrepare<Job>((job, old) => {
     defaultJob(job);
-    job.status = {};
-    job.metadata.generation = 1;
-    generateSelector(job);
-    reshapeInPlace(job);
-  },
-  prepareForUpdate(job: Job, old: Job) {
-    defaultJob(job);
-    job.status = old.status ?? {};
-    reshapeInPlace(job);
-    bumpGenerationOnSpecChange(job, old);
-  },
+    if (!old) generateSelector(job);
+  }),
   validate: (job: Job) => [
     ...validateObjectMeta(job.metadata, metaOptions),
     ...validateGeneratedSelector(job),
@@ -94,23 +83,13 @@ export const jobStrategy = {
   ],
   selectableFields: (job: Job) => ({ 'status.successful': String(job.status?.succeeded ?? 0) }),
   subresources: { status: statusSubresource<Job>(metaOptions, (job) => validateJobStatus(job.status)) },
-  table: {
+  table: podTemplateTable<Job>({
     columns: [
-      nameColumn,
       column('Completions', 'string', 'Succeeded pods out of the completions wanted.'),
       column('Duration', 'string', 'Time required to complete the job.'),
-      ageColumn,
-      containersColumn,
-      imagesColumn,
-      column('Selector', 'string', 'Label selector of the pods of the job.', 1),
     ],
-    cells: (job: Job) => [
-      job.metadata.name ?? '',
-      completionsCell(job),
-      durationCell(job, new Date()),
-      ageOf(job.metadata.creationTimestamp, new Date()),
-      ...containerCells(job.spec?.template),
-      orNone(selectorText(job.spec?.selector)),
-    ],
-  },
+    cells: (job, now) => [completionsCell(job), durationCell(job, now)],
+    template: (job) => job.spec?.template,
+    selector: { description: 'Label selector of the pods of the job.', text: (job) => selectorText(job.spec?.selector) },
+  }),
 } satisfies ResourceStrategy<Job>;

@@ -15,7 +15,7 @@ import {
 import type { ResourceStrategy } from '../../../registry/strategy.js';
 import { ageOf } from '../../../tables/human-duration.js';
 import { ageColumn, nameColumn } from '../../../tables/columns.js';
-import { parseIPv4 } from '../services/ip-range.js';
+import { ipFamily, validateNonSpecialIP } from './special-ip.js';
 
 export interface EndpointAddress {
   ip: string;
@@ -46,13 +46,11 @@ const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 
 function validateAddress(a: EndpointAddress, path: string): FieldErrorList {
   const errs: FieldErrorList = [];
-  if (parseIPv4(a.ip ?? '') === undefined) {
-    if (!a.ip) errs.push(required(child(path, 'ip')));
-    else errs.push(invalid(child(path, 'ip'), a.ip, 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)'));
-  } else if (a.ip === '0.0.0.0') {
-    errs.push(invalid(child(path, 'ip'), a.ip, 'may not be unspecified (0.0.0.0)'));
-  }
+  if (!a.ip) errs.push(required(child(path, 'ip')));
+  else if (ipFamily(a.ip) === 0) errs.push(invalid(child(path, 'ip'), a.ip, 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)'));
   if (a.hostname) for (const msg of isDNS1123Label(a.hostname)) errs.push(invalid(child(path, 'hostname'), a.hostname, msg));
+  // As upstream: an address that is otherwise valid must not be one only this host could reach.
+  if (errs.length === 0) errs.push(...validateNonSpecialIP(a.ip, child(path, 'ip')));
   return errs;
 }
 

@@ -4,21 +4,21 @@ import { eventCells, eventColumns } from './table.js';
 import type { CoreEvent, EventV1 } from './types.js';
 import { validateCoreEvent, validateCoreEventUpdate, validateEventV1, validateEventV1Update } from './validation.js';
 
+const REFERENCE_FIELDS = ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath'] as const;
+
+/** The field selectors of the object an event is about: `<at>.kind`, `<at>.namespace`, ... ('' when unset). */
+function referenceFields(at: string, ref: Partial<Record<(typeof REFERENCE_FIELDS)[number], string>> | undefined): Record<string, string> {
+  return Object.fromEntries(REFERENCE_FIELDS.map((f) => [`${at}.${f}`, ref?.[f] ?? '']));
+}
+
 /**
  * Field selectors of core/v1 events (what `kubectl describe` asks with). `source` is the legacy
  * source.component, or else the new-style reporting controller, as upstream selects events/v1
  * writers' events by it.
  */
 export function coreEventFields(ev: CoreEvent): Record<string, string> {
-  const o = ev.involvedObject ?? {};
   return {
-    'involvedObject.kind': o.kind ?? '',
-    'involvedObject.namespace': o.namespace ?? '',
-    'involvedObject.name': o.name ?? '',
-    'involvedObject.uid': o.uid ?? '',
-    'involvedObject.apiVersion': o.apiVersion ?? '',
-    'involvedObject.resourceVersion': o.resourceVersion ?? '',
-    'involvedObject.fieldPath': o.fieldPath ?? '',
+    ...referenceFields('involvedObject', ev.involvedObject),
     reason: ev.reason ?? '',
     reportingComponent: ev.reportingComponent ?? '',
     source: ev.source?.component || ev.reportingComponent || '',
@@ -59,15 +59,8 @@ export const coreEventStrategy = {
 
 /** Field selectors of events/v1, named in its own fields (upstream's label conversion). */
 function eventV1Fields(ev: EventV1): Record<string, string> {
-  const r = ev.regarding ?? {};
   return {
-    'regarding.kind': r.kind ?? '',
-    'regarding.namespace': r.namespace ?? '',
-    'regarding.name': r.name ?? '',
-    'regarding.uid': r.uid ?? '',
-    'regarding.apiVersion': r.apiVersion ?? '',
-    'regarding.resourceVersion': r.resourceVersion ?? '',
-    'regarding.fieldPath': r.fieldPath ?? '',
+    ...referenceFields('regarding', ev.regarding),
     reason: ev.reason ?? '',
     reportingController: ev.reportingController ?? '',
     type: ev.type ?? '',

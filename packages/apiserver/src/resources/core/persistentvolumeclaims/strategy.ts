@@ -15,12 +15,11 @@ import {
   type ObjectMetaOptions,
 } from '@cluster/apimachinery';
 import type { ResourceStrategy } from '../../../registry/strategy.js';
-import { statusSubresource } from '../../status-subresource.js';
+import { statusPrepare, statusSubresource } from '../../status-subresource.js';
 import { validateLabelSelector } from '../../apps/workload/selector.js';
 import { ageColumn, nameColumn } from '../../../tables/columns.js';
 import { ageOf } from '../../../tables/human-duration.js';
 import { column } from '../../apps/workload/table.js';
-import { reshapeInPlace } from '../pod-spec/go-shape.js';
 import { BETA_STORAGE_CLASS_ANNOTATION, VOLUME_MODES, accessModesText, validateAccessModes, validateClassName, validatePositiveQuantity } from '../persistentvolumes/volume-common.js';
 
 interface DataSource {
@@ -137,17 +136,7 @@ export const persistentVolumeClaimStrategy = {
   namespaceScoped: true,
   allowCreateOnUpdate: false,
   allowUnconditionalUpdate: true,
-  prepareForCreate: (pvc: PersistentVolumeClaim) => {
-    pvc.status = {};
-    defaultClaim(pvc);
-    reshapeInPlace(pvc);
-  },
-  prepareForUpdate: (pvc: PersistentVolumeClaim, old: PersistentVolumeClaim) => {
-    defaultClaim(pvc);
-    if (old.status === undefined) delete pvc.status;
-    else pvc.status = old.status;
-    reshapeInPlace(pvc);
-  },
+  ...statusPrepare<PersistentVolumeClaim>(defaultClaim),
   validate: (pvc: PersistentVolumeClaim) => [...validateObjectMeta(pvc.metadata, metaOptions), ...validateClaimSpec(pvc)],
   validateUpdate: (pvc: PersistentVolumeClaim, old: PersistentVolumeClaim) => [
     ...validateObjectMetaUpdate(pvc.metadata, old.metadata, metaOptions),

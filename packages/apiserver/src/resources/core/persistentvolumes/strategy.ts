@@ -1,10 +1,9 @@
 import { required, validateObjectMetaUpdate } from '@cluster/apimachinery';
 import type { ResourceStrategy } from '../../../registry/strategy.js';
-import { statusSubresource } from '../../status-subresource.js';
+import { statusPrepare, statusSubresource } from '../../status-subresource.js';
 import { ageColumn, nameColumn } from '../../../tables/columns.js';
 import { ageOf } from '../../../tables/human-duration.js';
 import { column } from '../../apps/workload/table.js';
-import { reshapeInPlace } from '../pod-spec/go-shape.js';
 import { BETA_STORAGE_CLASS_ANNOTATION, accessModesText } from './volume-common.js';
 import { pvMetaOptions, validatePersistentVolume, validatePersistentVolumeUpdate, type PersistentVolume } from './validation.js';
 
@@ -32,17 +31,7 @@ export const persistentVolumeStrategy = {
   namespaceScoped: false,
   allowCreateOnUpdate: false,
   allowUnconditionalUpdate: true,
-  prepareForCreate: (pv: PersistentVolume) => {
-    pv.status = {};
-    defaultPersistentVolume(pv);
-    reshapeInPlace(pv);
-  },
-  prepareForUpdate: (pv: PersistentVolume, old: PersistentVolume) => {
-    defaultPersistentVolume(pv);
-    if (old.status === undefined) delete pv.status;
-    else pv.status = old.status;
-    reshapeInPlace(pv);
-  },
+  ...statusPrepare<PersistentVolume>(defaultPersistentVolume),
   validate: validatePersistentVolume,
   validateUpdate: (pv: PersistentVolume, old: PersistentVolume) => [
     ...validateObjectMetaUpdate(pv.metadata, old.metadata, pvMetaOptions),

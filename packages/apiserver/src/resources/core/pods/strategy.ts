@@ -13,6 +13,7 @@ import { reshapeInPlace, reshaped } from '../pod-spec/go-shape.js';
 import { podQosClass } from './qos.js';
 import { podCells, podColumns } from './table.js';
 import { validatePodSpecUpdate } from './update-rules.js';
+import { mirrorAnnotationKey, validateMirrorAnnotation, validateMirrorAnnotationUpdate } from './mirror-annotation.js';
 
 const metaOptions = { namespaced: true, nameValidator: 'subdomain' as const };
 const PHASES = ['Pending', 'Running', 'Succeeded', 'Failed', 'Unknown'];
@@ -26,59 +27,68 @@ function validateStatus(pod: Pod): FieldErrorList {
   return phase !== undefined && phase !== '' && !PHASES.includes(phase) ? [notSupported('status.phase', phase, PHASES)] : [];
 }
 
-const status: SubresourceStrategy<Pod> = {
-  // pods/status may not touch owner references: old kubelets corrupted them (upstream).
-  merge: (requested, current) => reshaped(statusUpdate(requested, current, ['ownerReferences'])),
-  validateUpdate: (obj, old) => [...validateObjectMetaUpdate(obj.metadata, old.metadata, metaOptions), ...validateStatus(obj)],
-};
-
-/** Ephemeral containers are added to a running pod only through their own subresource. */
-const ephemeralContainers: SubresourceStrategy<Pod> = {
-  merge(requested, current) {
-    const spec = { ...current.spec, ephemeralContainers: requested.spec?.ephemeralContainers };
-    defaultPodOnlySpec(spec);
-    return reshaped({ ...current, spec });
-  },
-  validateUpdate: (obj, old) => [...validateObjectMetaUpdate(obj.metadata, old.metadata, metaOptions), ...validatePod(obj)],
-};
-
 /**
  * Pod behaviour (core/v1): stored only, since no node runs anything. Defaults as upstream, status
  * starts Pending with its QoS class and changes only through `status`; the spec is immutable
- * after create except for images, deadlines and added tolerations.
+ * after create except for images, deadlines and added tolerations; the mirror annotation
+ * (`<apiDomain>/config.mirror`) is set at create or never, on a pod bound to a node.
  */
-export const podStrategy = {
-  namespaceScoped: true,
-  allowCreateOnUpdate: false,
-  allowUnconditionalUpdate: true,
-  prepareForCreate(pod: Pod) {
-    pod.spec ??= {};
-    defaultPodOnlySpec(pod.spec);
-    pod.status = { phase: 'Pending', qosClass: podQosClass(pod.spec) };
-    reshapeInPlace(pod);
-  },
-  prepareForUpdate(pod: Pod, old: Pod) {
-    pod.spec ??= {};
-    defaultPodOnlySpec(pod.spec);
-    pod.status = old.status;
-    reshapeInPlace(pod);
-  },
-  validate: validatePod,
-  validateUpdate: (pod: Pod, old: Pod) => [
+export function podStrategy(apiDomain: string) {
+  const mirror = mirrorAnnotationKey(apiDomain);
+  const metaUpdate = (pod: Pod, old: Pod) => [
     ...validateObjectMetaUpdate(pod.metadata, old.metadata, metaOptions),
-    ...validatePodSpec(pod.spec, 'spec', { requireImage: true }),
-    ...validatePodSpecUpdate(pod.spec, old.spec),
-  ],
-  selectableFields: (pod: Pod) => ({
-    'spec.nodeName': pod.spec?.nodeName ?? '',
-    'spec.restartPolicy': pod.spec?.restartPolicy ?? '',
-    'spec.schedulerName': pod.spec?.schedulerName ?? '',
-    'spec.serviceAccountName': pod.spec?.serviceAccountName ?? '',
-    'spec.hostNetwork': String(pod.spec?.['hostNetwork'] === true),
-    'status.phase': pod.status?.phase ?? '',
-    'status.podIP': pod.status?.podIP ?? '',
-    'status.nominatedNodeName': pod.status?.nominatedNodeName ?? '',
-  }),
-  subresources: { status, ephemeralcontainers: ephemeralContainers },
-  table: { columns: podColumns, cells: podCells },
-} satisfies ResourceStrategy<Pod>;
+    ...validateMirrorAnnotationUpdate(pod, old, mirror),
+  ];
+
+  const status: SubresourceStrategy<Pod> = {
+    // pods/status may not touch owner references: old kubelets corrupted them (upstream).
+    merge: (requested, current) => reshaped(statusUpdate(requested, current, ['ownerReferences'])),
+    validateUpdate: (obj, old) => [...metaUpdate(obj, old), ...validateStatus(obj)],
+  };
+
+  /** Ephemeral containers are added to a running pod only through their own subresource. */
+  const ephemeralContainers: SubresourceStrategy<Pod> = {
+    merge(requested, current) {
+      const spec = { ...current.spec, ephemeralContainers: requested.spec?.ephemeralContainers };
+      defaultPodOnlySpec(spec);
+      return reshaped({ ...current, spec });
+    },
+    validateUpdate: (obj, old) => [...metaUpdate(obj, old), ...validatePod(obj)],
+  };
+
+  return {
+    namespaceScoped: true,
+    allowCreateOnUpdate: false,
+    allowUnconditionalUpdate: true,
+    prepareForCreate(pod: Pod) {
+      pod.spec ??= {};
+      defaultPodOnlySpec(pod.spec);
+      pod.status = { phase: 'Pending', qosClass: podQosClass(pod.spec) };
+      reshapeInPlace(pod);
+    },
+    prepareForUpdate(pod: Pod, old: Pod) {
+      pod.spec ??= {};
+      defaultPodOnlySpec(pod.spec);
+      pod.status = old.status;
+      reshapeInPlace(pod);
+    },
+    validate: (pod: Pod) => [...validatePod(pod), ...validateMirrorAnnotation(pod, mirror)],
+    validateUpdate: (pod: Pod, old: Pod) => [
+      ...metaUpdate(pod, old),
+      ...validatePodSpec(pod.spec, 'spec', { requireImage: true }),
+      ...validatePodSpecUpdate(pod.spec, old.spec),
+    ],
+    selectableFields: (pod: Pod) => ({
+      'spec.nodeName': pod.spec?.nodeName ?? '',
+      'spec.restartPolicy': pod.spec?.restartPolicy ?? '',
+      'spec.schedulerName': pod.spec?.schedulerName ?? '',
+      'spec.serviceAccountName': pod.spec?.serviceAccountName ?? '',
+      'spec.hostNetwork': String(pod.spec?.['hostNetwork'] === true),
+      'status.phase': pod.status?.phase ?? '',
+      'status.podIP': pod.status?.podIP ?? '',
+      'status.nominatedNodeName': pod.status?.nominatedNodeName ?? '',
+    }),
+    subresources: { status, ephemeralcontainers: ephemeralContainers },
+    table: { columns: podColumns, cells: podCells },
+  } satisfies ResourceStrategy<Pod>;
+}

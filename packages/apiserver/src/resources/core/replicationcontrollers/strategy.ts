@@ -1,9 +1,7 @@
 import { invalid, required, validateLabels, type FieldErrorList } from '@cluster/apimachinery';
-import { ageColumn, nameColumn } from '../../../tables/columns.js';
-import { ageOf } from '../../../tables/human-duration.js';
 import { goMapText } from '../../apps/workload/selector.js';
 import { validateReplicas, validateWorkloadTemplate, workloadStrategy } from '../../apps/workload/strategy.js';
-import { column, containerCells, containersColumn, imagesColumn, orNone, selectorColumn } from '../../apps/workload/table.js';
+import { replicaCountParts } from '../../apps/workload/replica-counts.js';
 import { defaultPodTemplateSpec } from '../pod-spec/defaults.js';
 import type { Workload } from '../pod-spec/types.js';
 
@@ -55,31 +53,9 @@ function validateSpec(rc: ReplicationController): FieldErrorList {
  */
 export const replicationControllerStrategy = {
   ...workloadStrategy<ReplicationController>({
-  defaults: defaultReplicationController,
-  validateSpec,
-  scaleSelector: (rc) => mapSelectorText(rc.spec?.selector),
-  selectableFields: (rc) => ({ 'status.replicas': String(rc.status?.replicas ?? 0) }),
-  table: {
-    columns: [
-      nameColumn,
-      column('Desired', 'integer', 'Desired replicas.'),
-      column('Current', 'integer', 'Observed replicas.'),
-      column('Ready', 'integer', 'Ready replicas.'),
-      ageColumn,
-      containersColumn,
-      imagesColumn,
-      selectorColumn,
-    ],
-    cells: (rc) => [
-      rc.metadata.name ?? '',
-      rc.spec?.replicas ?? 0,
-      rc.status?.replicas ?? 0,
-      rc.status?.readyReplicas ?? 0,
-      ageOf(rc.metadata.creationTimestamp, new Date()),
-      ...containerCells(rc.spec?.template),
-      orNone(mapSelectorText(rc.spec?.selector)),
-    ],
-  },
+    defaults: defaultReplicationController,
+    validateSpec,
+    ...replicaCountParts<ReplicationController>((rc) => mapSelectorText(rc.spec?.selector)),
   }),
   defaultGarbageCollectionPolicy: 'OrphanDependents' as const,
 };

@@ -19,20 +19,22 @@ describe('endpoints of the kubernetes Service from replica leases', () => {
     expect(leaseIsLive(l, now)).toBe(live);
   });
 
-  test('live replicas only, sorted by address, one subset per port, duplicates merged', () => {
+  test('live replicas with addresses Endpoints accept only, sorted by address, one subset per port, duplicates merged', () => {
     const subsets = kubernetesSubsets(
       [
         lease('c', '192.168.1.10', 6443, 1),
         lease('a', '192.168.1.9', 6443, 2),
         lease('dead', '192.168.1.8', 6443, 60),
         lease('b', '192.168.1.9', 6443, 3),
-        lease('d', '127.0.0.1', 7443, 1),
+        lease('d', '10.0.0.7', 7443, 1),
+        lease('loopback', '127.0.0.1', 7443, 1),
+        lease('link-local', '169.254.1.1', 6443, 1),
       ],
       now,
     );
     expect(subsets).toEqual([
       { addresses: [{ ip: '192.168.1.9' }, { ip: '192.168.1.10' }], ports: [{ name: 'https', port: 6443, protocol: 'TCP' }] },
-      { addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'https', port: 7443, protocol: 'TCP' }] },
+      { addresses: [{ ip: '10.0.0.7' }], ports: [{ name: 'https', port: 7443, protocol: 'TCP' }] },
     ]);
   });
 

@@ -1,3 +1,4 @@
+import { isEndpointIP } from '../endpoints/special-ip.js';
 import type { EndpointSubset } from '../endpoints/strategy.js';
 
 /** One replica's claim to be an endpoint of the `kubernetes` Service, read from its Lease. */
@@ -20,12 +21,13 @@ export function leaseIsLive(lease: ReplicaLease, now: Date): boolean {
 /**
  * The subsets of the `kubernetes` Endpoints for the live replicas: one subset per secure port
  * (replicas normally share one), addresses sorted and unique, port named https, as upstream's
- * lease endpoint reconciler writes them. Empty when no replica is live.
+ * lease endpoint reconciler writes them. Empty when no replica is live. A replica advertising an
+ * address Endpoints refuse (loopback, link-local: a host with no network) is left out.
  */
 export function kubernetesSubsets(leases: readonly ReplicaLease[], now: Date): EndpointSubset[] {
   const byPort = new Map<number, Set<string>>();
   for (const l of leases) {
-    if (!leaseIsLive(l, now)) continue;
+    if (!leaseIsLive(l, now) || !isEndpointIP(l.address)) continue;
     let set = byPort.get(l.port);
     if (!set) byPort.set(l.port, (set = new Set()));
     set.add(l.address);

@@ -178,8 +178,9 @@ export function startKubernetesServiceReconciler(opts: KubernetesServiceOptions)
     if (!slices) return;
     const first = subsets[0];
     const body = {
-      addressType: 'IPv4',
-      endpoints: (first?.addresses ?? []).map((a) => ({ addresses: [a.ip], conditions: { ready: true } })),
+      // A slice holds one family: the first address's (an --advertise-address may be IPv6).
+      addressType: first?.addresses?.[0]?.ip.includes(':') ? 'IPv6' : 'IPv4',
+      endpoints: (first?.addresses ?? []).filter((a) => a.ip.includes(':') === first?.addresses?.[0]?.ip.includes(':')).map((a) => ({ addresses: [a.ip], conditions: { ready: true } })),
       ports: first ? (first.ports ?? []).map((p) => ({ name: p.name, port: p.port, protocol: p.protocol })) : [],
     };
     let current: KubeObject | undefined;

@@ -18,7 +18,7 @@ import {
 import type { ResourceStrategy } from '../../../registry/strategy.js';
 import { ageOf } from '../../../tables/human-duration.js';
 import { ageColumn, nameColumn } from '../../../tables/columns.js';
-import { parseIPv4 } from '../../core/services/ip-range.js';
+import { ipFamily, validateNonSpecialIP } from '../../core/endpoints/special-ip.js';
 
 export interface EndpointSlice extends KubeObject {
   addressType?: string;
@@ -41,8 +41,8 @@ const MAX_PORTS = 100;
 const MAX_ADDRESSES = 100;
 
 function validateAddress(type: string, address: string, path: string): FieldErrorList {
-  if (type === 'IPv4' && parseIPv4(address) === undefined) return [invalid(path, address, 'must be a valid IPv4 address')];
-  if (type === 'IPv6' && !address.includes(':')) return [invalid(path, address, 'must be a valid IPv6 address')];
+  if (type === 'IPv4') return ipFamily(address) === 4 ? validateNonSpecialIP(address, path) : [invalid(path, address, 'must be a valid IPv4 address')];
+  if (type === 'IPv6') return ipFamily(address) === 6 ? validateNonSpecialIP(address, path) : [invalid(path, address, 'must be a valid IPv6 address')];
   if (type === 'FQDN') return isDNS1123Subdomain(address).map((m) => invalid(path, address, m));
   return [];
 }

@@ -3,8 +3,7 @@ import type { ResourceStrategy } from '../../../registry/strategy.js';
 import { ageColumn, nameColumn } from '../../../tables/columns.js';
 import { ageOf } from '../../../tables/human-duration.js';
 import { column } from '../../apps/workload/table.js';
-import { reshapeInPlace } from '../../core/pod-spec/go-shape.js';
-import { bumpGenerationOnSpecChange } from '../../status-subresource.js';
+import { generationPrepare } from '../../status-subresource.js';
 import type { IngressClass } from '../types.js';
 import { validateIngressClassSpec } from '../validation.js';
 
@@ -27,18 +26,11 @@ export const ingressClassStrategy = {
   namespaceScoped: false,
   allowCreateOnUpdate: false,
   allowUnconditionalUpdate: true,
-  prepareForCreate(ic: IngressClass) {
+  // No status: only generation is tracked.
+  ...generationPrepare<IngressClass>((ic) => {
     ic.spec ??= {};
     defaultIngressClass(ic);
-    ic.metadata.generation = 1;
-    reshapeInPlace(ic);
-  },
-  prepareForUpdate(ic: IngressClass, old: IngressClass) {
-    ic.spec ??= {};
-    defaultIngressClass(ic);
-    reshapeInPlace(ic);
-    bumpGenerationOnSpecChange(ic, old);
-  },
+  }, false),
   validate: (ic: IngressClass) => [...validateObjectMeta(ic.metadata, metaOptions), ...validateIngressClassSpec(ic)],
   validateUpdate: (ic: IngressClass, old: IngressClass) => [
     ...validateObjectMetaUpdate(ic.metadata, old.metadata, metaOptions),

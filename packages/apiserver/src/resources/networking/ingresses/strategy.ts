@@ -3,8 +3,7 @@ import type { ResourceStrategy } from '../../../registry/strategy.js';
 import { ageColumn, nameColumn } from '../../../tables/columns.js';
 import { ageOf } from '../../../tables/human-duration.js';
 import { column } from '../../apps/workload/table.js';
-import { reshapeInPlace } from '../../core/pod-spec/go-shape.js';
-import { bumpGenerationOnSpecChange, statusSubresource } from '../../status-subresource.js';
+import { generationPrepare, statusSubresource } from '../../status-subresource.js';
 import type { Ingress } from '../types.js';
 import { INGRESS_CLASS_ANNOTATION, updateOptions, validateIngressClassAnnotation, validateIngressSpec, validateIngressStatus } from '../validation.js';
 
@@ -31,18 +30,9 @@ export const ingressStrategy = {
   namespaceScoped: true,
   allowCreateOnUpdate: false,
   allowUnconditionalUpdate: true,
-  prepareForCreate(ing: Ingress) {
+  ...generationPrepare<Ingress>((ing) => {
     ing.spec ??= {};
-    ing.status = {};
-    ing.metadata.generation = 1;
-    reshapeInPlace(ing);
-  },
-  prepareForUpdate(ing: Ingress, old: Ingress) {
-    ing.spec ??= {};
-    ing.status = old.status ?? {};
-    reshapeInPlace(ing);
-    bumpGenerationOnSpecChange(ing, old);
-  },
+  }),
   validate: (ing: Ingress) => [...validateObjectMeta(ing.metadata, metaOptions), ...validateIngressSpec(ing), ...validateIngressClassAnnotation(ing)],
   validateUpdate: (ing: Ingress, old: Ingress) => [
     ...validateObjectMetaUpdate(ing.metadata, old.metadata, metaOptions),

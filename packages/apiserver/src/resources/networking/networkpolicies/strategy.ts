@@ -4,8 +4,7 @@ import { ageColumn, nameColumn } from '../../../tables/columns.js';
 import { ageOf } from '../../../tables/human-duration.js';
 import { selectorText } from '../../apps/workload/strategy.js';
 import { column, orNone } from '../../apps/workload/table.js';
-import { reshapeInPlace } from '../../core/pod-spec/go-shape.js';
-import { bumpGenerationOnSpecChange } from '../../status-subresource.js';
+import { generationPrepare } from '../../status-subresource.js';
 import type { NetworkPolicy } from '../types.js';
 import { validateNetworkPolicySpec } from './validation.js';
 
@@ -29,16 +28,8 @@ export const networkPolicyStrategy = {
   namespaceScoped: true,
   allowCreateOnUpdate: false,
   allowUnconditionalUpdate: true,
-  prepareForCreate(np: NetworkPolicy) {
-    defaultNetworkPolicy(np);
-    np.metadata.generation = 1;
-    reshapeInPlace(np);
-  },
-  prepareForUpdate(np: NetworkPolicy, old: NetworkPolicy) {
-    defaultNetworkPolicy(np);
-    reshapeInPlace(np);
-    bumpGenerationOnSpecChange(np, old);
-  },
+  // No status: only generation is tracked.
+  ...generationPrepare<NetworkPolicy>(defaultNetworkPolicy, false),
   validate: (np: NetworkPolicy) => [...validateObjectMeta(np.metadata, metaOptions), ...validateNetworkPolicySpec(np)],
   validateUpdate: (np: NetworkPolicy, old: NetworkPolicy) => [...validateObjectMetaUpdate(np.metadata, old.metadata, metaOptions), ...validateNetworkPolicySpec(np)],
   table: {

@@ -17,9 +17,8 @@ import { ageColumn, nameColumn } from '../../../tables/columns.js';
 import { ageOf } from '../../../tables/human-duration.js';
 import { validateLabelSelector } from '../../apps/workload/selector.js';
 import { column } from '../../apps/workload/table.js';
-import { reshapeInPlace } from '../../core/pod-spec/go-shape.js';
 import { validateNotMoreThan100Percent, validatePositiveIntOrPercent } from '../../int-or-percent.js';
-import { bumpGenerationOnSpecChange, statusSubresource } from '../../status-subresource.js';
+import { generationPrepare, statusSubresource } from '../../status-subresource.js';
 
 export interface PodDisruptionBudget extends KubeObject {
   spec?: {
@@ -92,18 +91,9 @@ export const podDisruptionBudgetStrategy = {
   namespaceScoped: true,
   allowCreateOnUpdate: false,
   allowUnconditionalUpdate: false,
-  prepareForCreate(pdb: PodDisruptionBudget) {
+  ...generationPrepare<PodDisruptionBudget>((pdb) => {
     pdb.spec ??= {};
-    pdb.status = {};
-    pdb.metadata.generation = 1;
-    reshapeInPlace(pdb);
-  },
-  prepareForUpdate(pdb: PodDisruptionBudget, old: PodDisruptionBudget) {
-    pdb.spec ??= {};
-    pdb.status = old.status ?? {};
-    reshapeInPlace(pdb);
-    bumpGenerationOnSpecChange(pdb, old);
-  },
+  }),
   validate: (pdb: PodDisruptionBudget) => [...validateObjectMeta(pdb.metadata, metaOptions), ...validatePdbSpec(pdb.spec ?? {})],
   validateUpdate: (pdb: PodDisruptionBudget, old: PodDisruptionBudget) => [
     ...validateObjectMetaUpdate(pdb.metadata, old.metadata, metaOptions),

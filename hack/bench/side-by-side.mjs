@@ -1,0 +1,233 @@
+// Side by side with upstream: starts the upstream kube-apiserver (a local build, started with
+// the upstream-anchor scripts) and one replica of this server, each on an etcd of its own, both
+// under RBAC, runs the same remote workloads (`run.mjs --kubeconfig=`) against each in turn as
+// the same kind of user (a client certificate, granted by a ClusterRoleBinding), with each
+// server's CPU and RSS read from /proc by PID, and prints both results and their ratios.
+// Everything it starts is stopped by PID at the end, on errors and on Ctrl-C.
+//
+//   node hack/bench/side-by-side.mjs [--rounds=N]      (BENCH_SCALE and BENCH_ONLY pass through)
+//
+// UPSTREAM_KUBE_APISERVER: the upstream binary (default /work/anchor/bin/kube-apiserver);
+// UPSTREAM_ANCHOR_TOOLS: the anchor scripts (default ../shared/tools/upstream-anchor from the
+// main checkout, or /work/shared/tools/upstream-anchor). Extra flags for this server's replica
+// go in BENCH_REPLICA_ARGS, as for `make bench`.
+import { execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { issueClientCertificate } from '../../packages/server/dist/src/index.js';
+import { HttpClient } from './lib/http-client.mjs';
+import { repoRoot, startBenchEtcd, startReplica, stopAll } from './lib/processes.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const run = promisify(execFile);
+const USER = 'bench-user';
+const rounds = Number(process.argv.find((a) => a.startsWith('--rounds='))?.slice('--rounds='.length) ?? '1');
+const log = (msg) => process.stderr.write(`[side-by-side] ${msg}\n`);
+
+function anchorTools() {
+  const candidates = [process.env.UPSTREAM_ANCHOR_TOOLS, join(repoRoot, '..', 'shared', 'tools', 'upstream-anchor'), '/work/shared/tools/upstream-anchor'];
+  const found = candidates.find((d) => d && existsSync(join(d, 'start-upstream.sh')));
+  if (!found) throw new Error('the upstream-anchor scripts were not found (set UPSTREAM_ANCHOR_TOOLS)');
+  return found;
+}
+
+async function freePort() {
+  const server = createServer();
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** As the server's admin: the workload user may create and delete namespaces and do anything with ConfigMaps. */
+async function grantWorkloadUser(admin) {
+  const role = {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRole',
+    metadata: { name: 'bench-remote' },
+    rules: [
+      { apiGroups: [''], resources: ['namespaces'], verbs: ['create', 'get', 'delete'] },
+      { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'] },
+    ],
+  };
+  const binding = {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRoleBinding',
+    metadata: { name: 'bench-remote' },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'bench-remote' },
+    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: USER }],
+  };
+  for (const [path, body] of [
+    ['/apis/rbac.authorization.k8s.io/v1/clusterroles', role],
+    ['/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', binding],
+  ]) {
+    const res = await admin.request('POST', path, JSON.stringify(body));
+    if (res.status !== 201 && res.status !== 409) throw new Error(`POST ${path}: HTTP ${res.status}: ${res.body.toString('utf8').slice(0, 200)}`);
+  }
+}
+
+/** Waits (bounded) until the workload user's grant is in effect: RBAC follows a watch. */
+async function waitGranted(user) {
+  for (let i = 0; i < 100; i++) {
+    const res = await user.request('GET', '/api/v1/namespaces/default/configmaps?limit=1');
+    if (res.status === 200) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the workload user was not granted configmaps within 10 s');
+}
+
+function kubeconfig({ url, ca, cert, key }) {
+  const b64 = (s) => Buffer.from(s).toString('base64');
+  return [
+    'apiVersion: v1',
+    'kind: Config',
+    'clusters:',
+    '- name: bench',
+    '  cluster:',
+    `    server: ${url}`,
+    `    certificate-authority-data: ${b64(ca)}`,
+    'users:',
+    `- name: ${USER}`,
+    '  user:',
+    `    client-certificate-data: ${b64(cert)}`,
+    `    client-key-data: ${b64(key)}`,
+    'contexts:',
+    '- name: bench',
+    '  context:',
+    '    cluster: bench',
+    `    user: ${USER}`,
+    'current-context: bench',
+    '',
+  ].join('\n');
+}
+
+/** One remote run of hack/bench/run.mjs; resolves with its JSON result (last stdout line). */
+function remoteRun(name, kubeconfigFile, pids) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(here, 'run.mjs'), `--kubeconfig=${kubeconfigFile}`], {
+      env: { ...process.env, BENCH_REMOTE_PIDS: pids.join(',') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (c) => (out += c));
+    child.stderr.setEncoding('utf8').on('data', (c) => {
+      for (const line of c.split('\n')) if (line.trim()) process.stderr.write(`[${name}] ${line}\n`);
+    });
+    child.once('close', (code) => {
+      process.stdout.write(`\n== ${name} ==\n${out}`);
+      const last = out.trim().split('\n').pop() ?? '';
+      try {
+        resolve(JSON.parse(last));
+      } catch {
+        reject(new Error(`${name}: run.mjs exited ${code} without a JSON result`));
+      }
+    });
+  });
+}
+
+const fmt = (x) => (x === undefined || x === null ? '-' : x >= 1000 ? Math.round(x).toLocaleString('en-US') : String(x));
+const cpuOf = (r) => r?.cpuUsPerOp ?? r?.cpuMsPerList ?? r?.cpuUsPerEvent;
+const cpuUnit = (r) => (r?.cpuUsPerOp !== undefined ? 'µs' : r?.cpuMsPerList !== undefined ? 'ms' : 'µs/event');
+
+/** The comparison table: value and server CPU per operation of each side, and ours / upstream. */
+function compare(upstream, ours) {
+  const rows = [['workload', 'upstream', 'ours', 'ours / upstream (value)', 'CPU upstream / ours']];
+  for (const name of Object.keys(upstream.workloads)) {
+    const u = upstream.workloads[name];
+    const o = ours.workloads[name];
+    if (!o) continue;
+    const cell = (r) => `${fmt(r.value)} ${r.unit}${cpuOf(r) !== undefined ? `, ${fmt(cpuOf(r))} ${cpuUnit(r)} CPU` : ''}${r.ok ? '' : ' (not ok)'}`;
+    const ratio = u.value && o.value ? (o.value / u.value).toFixed(2) : '-';
+    const cpu = cpuOf(u) && cpuOf(o) ? (cpuOf(u) / cpuOf(o)).toFixed(2) : '-';
+    rows.push([name, cell(u), cell(o), ratio, cpu]);
+  }
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r, j) => r.map((c, i) => c.padEnd(widths[i])).join(' | ') + (j === 0 ? `\n${widths.map((w) => '-'.repeat(w)).join('-|-')}` : '')).join('\n');
+}
+
+async function main() {
+  const upstreamBin = process.env.UPSTREAM_KUBE_APISERVER || '/work/anchor/bin/kube-apiserver';
+  if (!existsSync(upstreamBin)) throw new Error(`no upstream kube-apiserver at ${upstreamBin} (build it per upstream-anchor/README.md, or set UPSTREAM_KUBE_APISERVER)`);
+  const tools = anchorTools();
+  const tmp = await mkdtemp(join(tmpdir(), 'bench-side-by-side-'));
+  // The anchor scripts keep their PKI, pid file and log in ANCHOR_DIR: a directory of this run's own.
+  const anchorDir = join(tmp, 'anchor');
+  const env = { ...process.env, ANCHOR_DIR: anchorDir };
+  let upstreamStarted = false;
+  const clients = [];
+  try {
+    await mkdir(join(anchorDir, 'bin'), { recursive: true });
+    await symlink(upstreamBin, join(anchorDir, 'bin', 'kube-apiserver'));
+    await run('bash', [join(tools, 'make-pki.sh')], { env });
+    const etcdUpstream = await startBenchEtcd(join(tmp, 'etcd-upstream'));
+    const etcdOurs = await startBenchEtcd(join(tmp, 'etcd-ours'));
+    const port = await freePort();
+    upstreamStarted = true;
+    await run('bash', [join(tools, 'start-upstream.sh'), String(port), etcdUpstream.endpoint], { env, timeout: 120_000 });
+    const upstreamPid = Number((await readFile(join(anchorDir, 'upstream.pid'), 'utf8')).trim());
+    upstreamPidForSignals = upstreamPid;
+    const replica = await startReplica({ etcdEndpoint: etcdOurs.endpoint, dataDir: join(tmp, 'ours') });
+    log(`upstream ${upstreamBin} on 127.0.0.1:${port} (pid ${upstreamPid}, etcd pid ${etcdUpstream.pid}); ours ${replica.url} (pid ${replica.pid}, etcd pid ${etcdOurs.pid})`);
+
+    const pki = join(anchorDir, 'pki');
+    const upstreamCa = await readFile(join(pki, 'ca.crt'), 'utf8');
+    const upstreamPair = issueClientCertificate(upstreamCa, await readFile(join(pki, 'ca.key'), 'utf8'), { commonName: USER, organizations: ['bench-clients'] });
+    const sides = [
+      { name: 'upstream', url: `https://127.0.0.1:${port}`, host: '127.0.0.1', port, ca: upstreamCa, token: 'anchor-admin-token', cert: upstreamPair.certPem, key: upstreamPair.keyPem, pids: [upstreamPid] },
+      { name: 'ours', url: replica.url, host: replica.host, port: replica.port, ca: replica.ca, token: replica.token, cert: replica.clientCert.cert, key: replica.clientCert.key, pids: [replica.pid] },
+    ];
+    for (const side of sides) {
+      const admin = new HttpClient({ host: side.host, port: side.port, ca: side.ca, token: side.token, maxSockets: 2 });
+      const user = new HttpClient({ host: side.host, port: side.port, ca: side.ca, clientCert: { cert: side.cert, key: side.key }, maxSockets: 2 });
+      clients.push(admin, user);
+      await grantWorkloadUser(admin);
+      await waitGranted(user);
+      side.kubeconfig = join(tmp, `${side.name}.kubeconfig`);
+      await writeFile(side.kubeconfig, kubeconfig(side), { mode: 0o600 });
+    }
+
+    const results = { upstream: [], ours: [] };
+    for (let r = 0; r < rounds; r++) {
+      for (const side of r % 2 === 0 ? sides : [...sides].reverse()) {
+        log(`round ${r + 1}/${rounds}: ${side.name}, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+        results[side.name].push(await remoteRun(side.name, side.kubeconfig, side.pids));
+      }
+    }
+    const out = [`\nside by side: scale ${process.env.BENCH_SCALE ?? '1'}, ${rounds} round(s), load average at the end ${loadavg().map((x) => x.toFixed(2)).join(' ')}`];
+    for (let r = 0; r < rounds; r++) out.push('', `round ${r + 1}:`, compare(results.upstream[r], results.ours[r]));
+    out.push('', JSON.stringify(results));
+    process.stdout.write(`${out.join('\n')}\n`);
+  } finally {
+    for (const c of clients) c.close();
+    if (upstreamStarted) await run('bash', [join(tools, 'stop-upstream.sh')], { env }).catch((e) => log(`stop-upstream: ${e.message}`));
+    await stopAll();
+    await rm(tmp, { recursive: true, force: true }).catch(() => {});
+  }
+}
+
+// lib/processes.mjs stops its own children on a signal; the upstream server is the anchor
+// script's child, stopped here by its recorded PID.
+let upstreamPidForSignals;
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.once(sig, () => {
+    log(`${sig}: stopping`);
+    if (upstreamPidForSignals) {
+      try {
+        process.kill(upstreamPidForSignals, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    }
+  });
+}
+
+main().catch(async (e) => {
+  process.stderr.write(`side-by-side: ${e.stack ?? e}\n`);
+  await stopAll();
+  process.exit(1);
+});
