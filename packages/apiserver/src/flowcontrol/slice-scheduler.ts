@@ -9,7 +9,8 @@
  * socket took the previous one). Slices run in a check-phase callback (setImmediate) for about a
  * millisecond of work at a time, so the requests that arrived meanwhile, which are not sliced,
  * are handled between two such turns: a small request waits for at most one turn, however many
- * large ones are being written.
+ * large ones are being written. While other flows' small requests are in flight, each turn is
+ * followed by an idle pause (a timer) instead (see SliceScheduler).
  */
 
 /** Pending work in rotation: levels in turn, a level's flows in turn, a flow's tasks in order. Pure. */
