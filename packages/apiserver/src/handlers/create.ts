@@ -14,7 +14,9 @@ export async function createResource(scope: RequestScope): Promise<HandlerResult
   if (reg.operations.virtual) {
     checkBodyNamespace(scope, body);
     const answer = await reg.operations.virtual.create({ user: scope.user, namespace: scope.info.namespace, dryRun: opts.dryRun }, body);
-    return { code: 201, object: withTypeMeta(scope, answer), warnings: decodeWarnings };
+    // A Status answer (core/v1 bindings) is sent as is, as for subresource creaters.
+    const object = answer.kind === 'Status' && answer.apiVersion === 'v1' ? answer : withTypeMeta(scope, answer);
+    return { code: 201, object, warnings: decodeWarnings };
   }
   const created = await reg.create(scope.info.namespace, body, {
     dryRun: opts.dryRun,

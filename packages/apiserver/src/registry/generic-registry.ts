@@ -208,6 +208,33 @@ export class GenericRegistry {
     await runAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
   }
 
+  /**
+   * Rewrites one stored object with `transform` (run on a fresh copy each attempt), bypassing
+   * strategy, admission and field management, as upstream's REST storage writing through its store's
+   * GuaranteedUpdate (pods/binding). Errors the transform throws pass through; storage errors are
+   * interpreted for this resource (a failed precondition is a 409 Conflict).
+   */
+  async updateStored(
+    namespace: string,
+    name: string,
+    transform: (current: KubeObject) => KubeObject,
+    opts: { preconditions?: { uid?: string; resourceVersion?: string }; dryRun: boolean },
+  ): Promise<KubeObject> {
+    try {
+      const written = await this.store.guaranteedUpdate(
+        this.key(namespace, name),
+        (cur) => {
+          if (!cur) throw newNotFound(this.groupResource, name);
+          return this.form.toStorage(transform(this.form.fromStorage(cur)));
+        },
+        { ignoreNotFound: false, preconditions: opts.preconditions, dryRun: opts.dryRun },
+      );
+      return this.form.fromStorage(written);
+    } catch (e) {
+      throw this.interpret(e, name);
+    }
+  }
+
   /** The kind orphans dependents when a delete names no policy (upstream's DefaultGarbageCollectionPolicy). */
   private get defaultOrphan(): boolean {
     return this.strategy.defaultGarbageCollectionPolicy === 'OrphanDependents';

@@ -25,7 +25,8 @@ import { selfSubjectAccessReviews } from './authorization/selfsubjectaccessrevie
 import { selfSubjectRulesReviews } from './authorization/selfsubjectrulesreviews/register.js';
 import { subjectAccessReviews } from './authorization/subjectaccessreviews/register.js';
 import { removedVersionDefinitions, removedVersionRegistrations } from './removed-versions.js';
-import { pods } from './core/pods/register.js';
+import { bindings, pods } from './core/pods/register.js';
+import { bindingDefinitions } from './core/pods/binding.js';
 import { evictionDefinitions } from './core/pods/eviction.js';
 import type { RegistrySet } from '../registry/registry-set.js';
 import { podTemplates } from './core/podtemplates/register.js';
@@ -101,6 +102,7 @@ export function builtinResources(
     ...rbacResources(apiDomain),
     ...reviewResources(apiDomain, identity),
     pods(apiDomain, () => identity.registries?.()),
+    bindings(() => identity.registries?.()),
     podTemplates,
     replicationControllers,
     deployments,
@@ -169,6 +171,7 @@ export function builtinDefinitions(apiDomain: string): Definitions {
     ...certificatesDefinitions(apiDomain),
     ...podDefinitions(),
     ...evictionDefinitions(),
+    ...bindingDefinitions(),
     ...appsDefinitions(APPS_GROUP),
     ...autoscalingDefinitions(AUTOSCALING_GROUP),
     ...apiextensionsDefinitions(apiDomain),

@@ -39,6 +39,7 @@ const TABLE: readonly GroupVersionKinds[] = [
       'ServiceAccountList',
       'Pod',
       'PodList',
+      'Binding',
       'PodTemplate',
       'PodTemplateList',
       'ReplicationController',
