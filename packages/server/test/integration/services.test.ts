@@ -131,6 +131,15 @@ describe('service cluster IPs and node ports', () => {
     expect(await claimed(PORTS)).toEqual([]);
   });
 
+  test('a loopback external IP is refused with 422 naming the field (upstream ValidateNonSpecialIP)', async () => {
+    const res = await ts().request('POST', SVC, { body: service('loop-ext', { externalIPs: ['192.0.2.7', '127.0.0.1'], ports: [{ port: 80 }] }) });
+    expect(res.status).toBe(422);
+    expect(res.json.details.causes).toEqual([
+      { reason: 'FieldValueInvalid', field: 'spec.externalIPs[1]', message: 'Invalid value: "127.0.0.1": may not be in the loopback range (127.0.0.0/8, ::1/128)' },
+    ]);
+    expect((await ts().request('GET', `${SVC}/loop-ext`)).status).toBe(404);
+  });
+
   test('dry run shows an IP and node port without claiming them', async () => {
     const res = await ts().request('POST', `${SVC}?dryRun=All`, { body: service('dry', { type: 'NodePort', ports: [{ port: 80 }] }) });
     expect(res.status).toBe(201);

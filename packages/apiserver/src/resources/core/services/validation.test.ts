@@ -80,6 +80,21 @@ describe('Service validation', () => {
     ],
     ['bad session affinity', { sessionAffinity: 'Sticky', ports: [{ port: 80 }] }, ['spec.sessionAffinity: Unsupported value: "Sticky": supported values: "ClientIP", "None"']],
     ['externalTrafficPolicy on ClusterIP', { externalTrafficPolicy: 'Local', ports: [{ port: 80 }] }, ["spec.externalTrafficPolicy: Invalid value: \"Local\": may only be set when `type` is 'NodePort' or 'LoadBalancer'"]],
+    ['routable external IPs, IPv4 and IPv6', { externalIPs: ['192.0.2.10', '2001:db8::10'], ports: [{ port: 80 }] }, []],
+    ['an external IP that is not an IP', { externalIPs: ['1.2.3'], ports: [{ port: 80 }] }, ['spec.externalIPs[0]: Invalid value: "1.2.3": must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)']],
+    [
+      'special external IPs (upstream ValidateNonSpecialIP)',
+      { externalIPs: ['0.0.0.0', '127.0.0.1', '169.254.1.1', '224.0.0.5', '::1', 'fe80::1', 'ff02::1'], ports: [{ port: 80 }] },
+      [
+        'spec.externalIPs[0]: Invalid value: "0.0.0.0": may not be unspecified (0.0.0.0)',
+        'spec.externalIPs[1]: Invalid value: "127.0.0.1": may not be in the loopback range (127.0.0.0/8, ::1/128)',
+        'spec.externalIPs[2]: Invalid value: "169.254.1.1": may not be in the link-local range (169.254.0.0/16, fe80::/10)',
+        'spec.externalIPs[3]: Invalid value: "224.0.0.5": may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)',
+        'spec.externalIPs[4]: Invalid value: "::1": may not be in the loopback range (127.0.0.0/8, ::1/128)',
+        'spec.externalIPs[5]: Invalid value: "fe80::1": may not be in the link-local range (169.254.0.0/16, fe80::/10)',
+        'spec.externalIPs[6]: Invalid value: "ff02::1": may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)',
+      ],
+    ],
     ['bad targetPort name', { ports: [{ port: 80, targetPort: 'Not_A_Name' }] }, expect.arrayContaining([expect.stringMatching(/^spec\.ports\[0\]\.targetPort: Invalid value: "Not_A_Name"/)]) as unknown as string[]],
   ])('%s', (_name, spec, expected) => {
     expect(messages(svc(spec))).toEqual(expected);

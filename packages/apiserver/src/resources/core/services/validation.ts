@@ -15,6 +15,7 @@ import {
   type ObjectMetaOptions,
 } from '@cluster/apimachinery';
 import { parseIPv4 } from './ip-range.js';
+import { ipFamily, validateNonSpecialIP } from '../endpoints/special-ip.js';
 import { SERVICE_TYPES, type Service, type ServicePort } from './types.js';
 
 const DNS1035_FMT = '[a-z]([-a-z0-9]*[a-z0-9])?';
@@ -165,7 +166,10 @@ function validateSpec(svc: Service): FieldErrorList {
   const itp = spec.internalTrafficPolicy;
   if (itp !== undefined && !['Cluster', 'Local'].includes(itp)) errs.push(notSupported('spec.internalTrafficPolicy', itp, ['Cluster', 'Local']));
   (spec.externalIPs ?? []).forEach((ip, i) => {
-    if (parseIPv4(ip) === undefined) errs.push(invalid(index('spec.externalIPs', i), ip, 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)'));
+    // As upstream: any valid IPv4 or IPv6 address, but not one of the special ranges (ValidateNonSpecialIP).
+    const path = index('spec.externalIPs', i);
+    if (ipFamily(ip) === 0) errs.push(invalid(path, ip, 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)'));
+    else errs.push(...validateNonSpecialIP(ip, path));
   });
   for (const [k, v] of Object.entries(spec.selector ?? {})) {
     if (typeof v !== 'string') errs.push(invalid(`spec.selector[${k}]`, v, 'must be a string'));
