@@ -40,7 +40,7 @@ async function createSubresource(scope: RequestScope, dryRun: boolean): Promise<
   if (!creater || !sub) throw newBadRequest(`subresource ${name} does not accept create`);
   const group = sub.group ?? reg.info.group;
   const apiVersion = `${group ? `${group}/` : ''}${sub.version ?? reg.info.version}`;
-  const { object: body, warnings } = decodeObjectBody(scope, sub.kind, apiVersion, 'Warn', sub.definitionName);
+  const { object: body, warnings } = decodeObjectBody(scope, sub.kind, apiVersion, 'Warn', sub.definitionName, sub.alsoAcceptedVersions);
   scope.onRequestObject?.(body);
   const parent = await reg.get(scope.info.namespace, scope.info.name);
   await reg.admitSubresourceCreate(scope.info.namespace, scope.info.name, name, body, { dryRun, user: scope.user, report: scope.report });

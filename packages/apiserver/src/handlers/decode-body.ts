@@ -60,12 +60,14 @@ export function decodeObjectBody(
   fieldValidation: FieldValidation = 'Warn',
   /** OpenAPI definition of the body's kind when it is not the resource's own (subresource kinds). */
   definitionName?: string,
+  /** Other apiVersions of the same kind and shape also accepted, served as `expectedApiVersion` (pods/eviction takes policy/v1beta1). */
+  alsoAccepted: readonly string[] = [],
 ): DecodedBody {
   const body = scope.body;
   if (!body || body.length === 0) throw newBadRequest('the body of the request was empty');
   const media = requestMediaType(scope.contentType, JSON_TYPE, scope.protobuf ? BODY_TYPES : [JSON_TYPE, YAML_TYPE]);
   if (isProtobuf(media) && scope.protobuf) {
-    return { object: checkObjectShape(scope.protobuf.decode(body), expectedKind, expectedApiVersion), warnings: [] };
+    return { object: checkObjectShape(scope.protobuf.decode(body), expectedKind, expectedApiVersion, alsoAccepted), warnings: [] };
   }
   if (media !== JSON_TYPE && media !== YAML_TYPE) {
     throw newUnsupportedMediaType(media, scope.protobuf ? BODY_TYPES : [JSON_TYPE, YAML_TYPE]);
@@ -73,7 +75,7 @@ export function decodeObjectBody(
   const schemas = scope.registry.schemas;
   const text = body.toString('utf8');
   if (!schemas) {
-    return { object: checkObjectShape(parseJsonBody(text), expectedKind, expectedApiVersion), warnings: [] };
+    return { object: checkObjectShape(parseJsonBody(text), expectedKind, expectedApiVersion, alsoAccepted), warnings: [] };
   }
   const version = expectedApiVersion.includes('/') ? expectedApiVersion.slice(expectedApiVersion.indexOf('/') + 1) : expectedApiVersion;
   const decoded = decodeWithFieldValidation(
@@ -85,11 +87,11 @@ export function decodeObjectBody(
     fieldValidation,
     version,
   );
-  return { object: checkObjectShape(decoded.object, expectedKind, expectedApiVersion), warnings: decoded.warnings };
+  return { object: checkObjectShape(decoded.object, expectedKind, expectedApiVersion, alsoAccepted), warnings: decoded.warnings };
 }
 
 /** Upstream decodes into the typed object: wrong kinds, versions or shapes are 400 BadRequest. */
-export function checkObjectShape(value: unknown, expectedKind: string, expectedApiVersion: string): KubeObject {
+export function checkObjectShape(value: unknown, expectedKind: string, expectedApiVersion: string, alsoAccepted: readonly string[] = []): KubeObject {
   if (!isJsonObject(value)) {
     throw newBadRequest(`the object provided is unrecognized (must be of type ${expectedKind}): body is not an object`);
   }
@@ -97,7 +99,7 @@ export function checkObjectShape(value: unknown, expectedKind: string, expectedA
   if (kind !== undefined && kind !== '' && kind !== expectedKind) {
     throw newBadRequest(`the object provided is unrecognized (must be of type ${expectedKind}): kind ${JSON.stringify(kind)}`);
   }
-  if (apiVersion !== undefined && apiVersion !== '' && apiVersion !== expectedApiVersion) {
+  if (apiVersion !== undefined && apiVersion !== '' && apiVersion !== expectedApiVersion && !alsoAccepted.includes(String(apiVersion))) {
     throw newBadRequest(
       `the API version in the data (${String(apiVersion)}) does not match the expected API version (${expectedApiVersion})`,
     );

@@ -62,6 +62,11 @@ export interface SubresourceInfo {
   group?: string;
   version?: string;
   kind: string;
+  /**
+   * Other apiVersions (same kind, same fields) a POSTed body may carry, converted to the served one
+   * (upstream's AcceptsGroupVersion: pods/eviction takes policy/v1 and policy/v1beta1 Evictions).
+   */
+  alsoAcceptedVersions?: readonly string[];
   verbs: readonly Verb[];
   definitionName: string;
 }

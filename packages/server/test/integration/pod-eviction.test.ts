@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { encodeProtobufObject } from '@cluster/apimachinery';
 import { useTestServer } from '../support/test-server.js';
 
 // pods/eviction (upstream's EvictionREST, v1.24): the upstream e2e DisruptionController eviction
@@ -134,5 +135,24 @@ describe('pods/eviction', () => {
     expect(res.status).toBe(400);
     expect(res.json.message).toBe('name in URL does not match name in Eviction object');
     expect((await evict('missing')).status).toBe(404);
+  });
+
+  test('a policy/v1beta1 Eviction is accepted too (JSON and Protobuf), as upstream\'s AcceptsGroupVersion; other versions are 400', async () => {
+    await runningPod('beta', { app: 'beta' });
+    const res = await ts().request('POST', `${PODS}/beta/eviction`, { body: { apiVersion: 'policy/v1beta1', kind: 'Eviction', metadata: { name: 'beta' } } });
+    expect(res.status).toBe(201);
+    expect(res.json).toMatchObject({ kind: 'Status', status: 'Success' });
+    expect(await exists('beta')).toBe(false);
+    await runningPod('beta-pb', { app: 'beta' });
+    const PB = 'application/vnd.kubernetes.protobuf';
+    const body = Buffer.from(encodeProtobufObject({ apiVersion: 'policy/v1beta1', kind: 'Eviction', metadata: { name: 'beta-pb' }, deleteOptions: { gracePeriodSeconds: 0 } }));
+    const pb = await ts().request('POST', `${PODS}/beta-pb/eviction`, { body, headers: { 'Content-Type': PB, Accept: PB } });
+    expect(pb.status).toBe(201);
+    expect(await exists('beta-pb')).toBe(false);
+    await runningPod('beta-bad', { app: 'beta' });
+    const bad = await ts().request('POST', `${PODS}/beta-bad/eviction`, { body: { apiVersion: 'policy/v2', kind: 'Eviction', metadata: { name: 'beta-bad' } } });
+    expect(bad.status).toBe(400);
+    expect(bad.json.reason).toBe('BadRequest');
+    expect(await exists('beta-bad')).toBe(true);
   });
 });

@@ -89,6 +89,7 @@ const TABLE: readonly GroupVersionKinds[] = [
   { prefix: 'autoscaling', bare: true, version: 'v2beta1', pkg: 'k8s.io.api.autoscaling.v2beta1', kinds: ['HorizontalPodAutoscaler', 'HorizontalPodAutoscalerList'] },
   { prefix: 'batch', bare: true, version: 'v1', pkg: 'k8s.io.api.batch.v1', kinds: ['Job', 'JobList', 'CronJob', 'CronJobList'] },
   { prefix: 'policy', bare: true, version: 'v1', pkg: 'k8s.io.api.policy.v1', kinds: ['PodDisruptionBudget', 'PodDisruptionBudgetList', 'Eviction'] },
+  { prefix: 'policy', bare: true, version: 'v1beta1', pkg: 'k8s.io.api.policy.v1beta1', kinds: ['Eviction'] },
   {
     prefix: 'networking',
     version: 'v1',

@@ -28,7 +28,7 @@ export const pods = (apiDomain: string, registries: () => RegistrySet | undefine
     subresources: [
       { name: 'binding', kind: 'Binding', verbs: ['create'], definitionName: BINDING_DEFINITION },
       { name: 'ephemeralcontainers', kind: 'Pod', verbs: ['get', 'patch', 'update'], definitionName: DEFINITION },
-      { name: 'eviction', group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'], definitionName: EVICTION_DEFINITION },
+      { name: 'eviction', group: 'policy', version: 'v1', kind: 'Eviction', alsoAcceptedVersions: ['policy/v1beta1'], verbs: ['create'], definitionName: EVICTION_DEFINITION },
       { name: 'status', kind: 'Pod', verbs: ['get', 'patch', 'update'], definitionName: DEFINITION },
     ],
   },
