@@ -9,7 +9,7 @@ import { useTestServer } from '../support/test-server.js';
 // pods/binding and the namespaced bindings collection (upstream's BindingREST / LegacyBindingREST,
 // v1.24): how a scheduler assigns a pod to a node. Go schedulers POST the Binding as Protobuf.
 const tokenFile = join(mkdtempSync(join(tmpdir(), 'binding-test-')), 'tokens.csv');
-writeFileSync(tokenFile, 'nobody-token,nobody,u1\nbinder-token,binder,u2\n');
+writeFileSync(tokenFile, 'nobody-token,nobody,u1\nbinder-token,binder,u2\nscheduler-token,system:kube-scheduler,u3\n');
 const ts = useTestServer(['--controllers=-namespace', '--authorization-mode=RBAC', '--token-auth-file', tokenFile]);
 const PODS = '/api/v1/namespaces/default/pods';
 const PB = 'application/vnd.kubernetes.protobuf';
@@ -141,6 +141,18 @@ describe('pods/binding and bindings', () => {
     }
     expect(res.status).toBe(201);
     expect((await podOf('authz')).spec.nodeName).toBe('node-a');
+  });
+
+  test('the default system:kube-scheduler role lets the scheduler user bind, through either endpoint', async () => {
+    await pendingPod('sched1');
+    await pendingPod('sched2');
+    expect((await bind('sched1', binding('sched1', 'node-s'), '', 'scheduler-token')).status).toBe(201);
+    const legacy = await ts().request('POST', '/api/v1/namespaces/default/bindings', { body: binding('sched2', 'node-s'), token: 'scheduler-token' });
+    expect(legacy.status).toBe(201);
+    expect((await podOf('sched1')).spec.nodeName).toBe('node-s');
+    expect((await podOf('sched2')).spec.nodeName).toBe('node-s');
+    // The role grants no pod creation or updates beyond pods/status.
+    expect((await ts().request('POST', PODS, { body: { metadata: { name: 'x' }, spec: { containers: [{ name: 'c', image: 'pause' }] } }, token: 'scheduler-token' })).status).toBe(403);
   });
 
   test('kubectl create --raw posts a Binding', async () => {

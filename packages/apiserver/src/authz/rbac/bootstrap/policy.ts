@@ -113,6 +113,29 @@ export function defaultClusterRoles(apiDomain: string): RoleObject[] {
       eventsRule,
       rule(['list', 'watch'], [`discovery.${d}`], ['endpointslices']),
     ]),
+    // The scheduler (upstream's system:kube-scheduler, CSIStorageCapacity on): binds pods and reads what they select or use.
+    role('system:kube-scheduler', [
+      eventsRule,
+      rule(['create'], [`coordination.${d}`], ['leases']),
+      { apiGroups: [`coordination.${d}`], resources: ['leases'], resourceNames: ['kube-scheduler'], verbs: ['get', 'update'] },
+      rule(['create'], [''], ['endpoints']),
+      { apiGroups: [''], resources: ['endpoints'], resourceNames: ['kube-scheduler'], verbs: ['get', 'update'] },
+      rule(READ, [''], ['nodes']),
+      rule(['get', 'list', 'watch', 'delete'], [''], ['pods']),
+      rule(['create'], [''], ['pods/binding', 'bindings']),
+      rule(['patch', 'update'], [''], ['pods/status']),
+      rule(READ, [''], ['services', 'replicationcontrollers']),
+      rule(READ, ['apps', 'extensions'], ['replicasets']),
+      rule(READ, ['apps'], ['statefulsets']),
+      rule(READ, ['policy'], ['poddisruptionbudgets']),
+      rule(READ, [''], ['persistentvolumeclaims', 'persistentvolumes']),
+      rule(['create'], [`authentication.${d}`], ['tokenreviews']),
+      rule(['create'], [`authorization.${d}`], ['subjectaccessreviews']),
+      rule(READ, [`storage.${d}`], ['csinodes']),
+      rule(READ, [''], ['namespaces']),
+      rule(READ, [`storage.${d}`], ['csidrivers']),
+      rule(READ, [`storage.${d}`], ['csistoragecapacities']),
+    ]),
     role('system:node-bootstrapper', [rule(['create', 'get', 'list', 'watch'], [`certificates.${d}`], ['certificatesigningrequests'])]),
     role(`system:certificates.${d}:certificatesigningrequests:nodeclient`, [
       rule(['create'], [`certificates.${d}`], ['certificatesigningrequests/nodeclient']),
@@ -149,6 +172,7 @@ export function defaultClusterRoleBindings(apiDomain: string): BindingObject[] {
     binding('system:basic-user', ['system:authenticated']),
     binding('system:public-info-viewer', ['system:authenticated', 'system:unauthenticated']),
     binding('system:node-proxier', [], ['system:kube-proxy']),
+    binding('system:kube-scheduler', [], ['system:kube-scheduler']),
     // Upstream keeps this binding with no subjects since the Node authorizer replaced it.
     binding('system:node', []),
   ];
