@@ -115,6 +115,10 @@ describe('pods/binding and bindings', () => {
     expect(res.status).toBe(201);
     expect(decodeProtobufObject(res.body)).toMatchObject({ kind: 'Status', status: 'Success' });
     expect((await podOf('pb')).spec.nodeName).toBe('node-pb');
+    // The bound pod (with its PodScheduled condition) reads back as Protobuf too.
+    const read = await ts().request('GET', `${PODS}/pb`, { headers: { Accept: PB } });
+    expect(read.status).toBe(200);
+    expect(decodeProtobufObject(read.body)).toMatchObject({ spec: { nodeName: 'node-pb' }, status: { conditions: [expect.objectContaining({ type: 'PodScheduled', status: 'True' })] } });
   });
 
   test('POST to the namespaced bindings collection binds the pod the body names', async () => {
@@ -128,6 +132,8 @@ describe('pods/binding and bindings', () => {
     // A body naming another namespace is refused (as newer upstream create handlers do).
     const otherNs = await ts().request('POST', '/api/v1/namespaces/default/bindings', { body: binding('legacy', 'node-m', { namespace: 'kube-system' }) });
     expect(otherNs.status).toBe(400);
+    // Create only: nothing is stored to list.
+    expect((await ts().request('GET', '/api/v1/namespaces/default/bindings')).status).toBe(405);
   });
 
   test('authorization: create on pods/binding (or bindings) is needed', async () => {
