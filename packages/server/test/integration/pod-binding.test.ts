@@ -175,6 +175,8 @@ describe('pods/binding and bindings', () => {
     const file = join(ts().dataDir, 'binding.json');
     writeFileSync(file, JSON.stringify(binding('kc', 'node-k')));
     const out = await kubectl('create', '--raw', `${PODS}/kc/binding`, '-f', file);
+    expect(await kubectl('api-resources', '--api-group=')).toMatch(/\nbindings\s+v1\s+true\s+Binding\n/);
+    expect(await kubectl('explain', 'binding.target')).toContain('KIND:       Binding');
     expect(JSON.parse(out)).toMatchObject({ kind: 'Status', status: 'Success' });
     expect((await podOf('kc')).spec.nodeName).toBe('node-k');
   });

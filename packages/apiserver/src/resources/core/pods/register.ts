@@ -42,7 +42,7 @@ export const bindings = (registries: () => RegistrySet | undefined = () => undef
     group: '',
     version: 'v1',
     resource: 'bindings',
-    singularName: '',
+    singularName: 'binding',
     kind: 'Binding',
     listKind: 'BindingList',
     namespaced: true,
