@@ -78,6 +78,17 @@ describe('pods/binding and bindings', () => {
     expect((await podOf('p1')).spec.nodeName).toBe('node-a');
   });
 
+  test('a terminating pod: 409 Conflict, it is not assigned', async () => {
+    await pendingPod('going', { finalizers: ['example.com/hold'] });
+    expect((await ts().request('DELETE', `${PODS}/going`)).status).toBe(200);
+    const res = await bind('going', binding('going', 'node-a'));
+    expect(res.status).toBe(409);
+    expect(res.json.message).toBe('Operation cannot be fulfilled on pods/binding "going": pod going is being deleted, cannot be assigned to a host');
+    expect((await podOf('going')).spec.nodeName).toBeUndefined();
+    const release = await ts().request('PATCH', `${PODS}/going`, { headers: { 'Content-Type': 'application/merge-patch+json' }, body: { metadata: { finalizers: null } } });
+    expect(release.status).toBe(200);
+  });
+
   test('dry run answers Success and binds nothing', async () => {
     await pendingPod('dry');
     const res = await bind('dry', binding('dry', 'node-a'), '?dryRun=All');
