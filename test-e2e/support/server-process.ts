@@ -84,8 +84,11 @@ export interface KubectlResult {
 
 /** Runs the installed kubectl against the server's admin kubeconfig. */
 export async function kubectl(server: ServerProcess, args: string[], env: Record<string, string> = {}): Promise<KubectlResult> {
+  // A discovery cache of this server's own: kubectl keys its cache by host and port, and a free port
+  // an earlier test's server used would otherwise answer with that server's resource list.
+  const cacheDir = args.some((a) => a.startsWith('--cache-dir')) ? [] : [`--cache-dir=${join(server.dataDir, 'kube-cache')}`];
   try {
-    const { stdout, stderr } = await exec('kubectl', args, {
+    const { stdout, stderr } = await exec('kubectl', [...cacheDir, ...args], {
       env: { ...process.env, KUBECONFIG: server.kubeconfig, ...env },
       timeout: 60_000,
     });
