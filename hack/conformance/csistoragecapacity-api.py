@@ -11,16 +11,11 @@ third, get, list in the namespace and across (3 each, by label), merge patch and
 annotation, both watches see the change, delete one (2 left), delete the collection (none left).
 Prints each step; exit code 0 when every step held. Deletes its namespace at the end.
 """
-import base64, json, re, ssl, sys, tempfile, threading, time, urllib.error, urllib.request, uuid
+import json, sys, threading, time, urllib.error, urllib.request, uuid
+import kubeconfig_lib
 
-kubeconfig = open(sys.argv[1]).read()
+SERVER, TOKEN, CTX = kubeconfig_lib.load(sys.argv[1])
 VERSION = sys.argv[2] if len(sys.argv) > 2 else "v1"
-SERVER = re.search(r"server:\s*(\S+)", kubeconfig).group(1)
-TOKEN = re.search(r"token:\s*(\S+)", kubeconfig).group(1)
-ca = tempfile.NamedTemporaryFile("wb", suffix=".crt", delete=False)
-ca.write(base64.b64decode(re.search(r"certificate-authority-data:\s*(\S+)", kubeconfig).group(1)))
-ca.close()
-CTX = ssl.create_default_context(cafile=ca.name)
 GV = f"storage.k8s.io/{VERSION}"
 
 

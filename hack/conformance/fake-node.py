@@ -18,18 +18,13 @@ So a pod is "running" a second or two after it is created: the specs that only w
 can run, while specs needing real containers (a Job's pods exiting, logs, exec) still cannot.
 Stops after SECONDS (default 3600) or on SIGTERM; deletes the Node on the way out.
 """
-import base64, json, os, re, signal, ssl, sys, tempfile, time, urllib.error, urllib.request
+import json, os, signal, sys, time, urllib.error, urllib.request
+import kubeconfig_lib
 from datetime import datetime, timezone
 
-kubeconfig = open(sys.argv[1]).read()
+SERVER, TOKEN, CTX = kubeconfig_lib.load(sys.argv[1])
 NODE = sys.argv[2] if len(sys.argv) > 2 else "fake-node"
 DEADLINE = time.time() + (float(sys.argv[3]) if len(sys.argv) > 3 else 3600)
-SERVER = re.search(r"server:\s*(\S+)", kubeconfig).group(1)
-TOKEN = re.search(r"token:\s*(\S+)", kubeconfig).group(1)
-ca = tempfile.NamedTemporaryFile("wb", suffix=".crt", delete=False)
-ca.write(base64.b64decode(re.search(r"certificate-authority-data:\s*(\S+)", kubeconfig).group(1)))
-ca.close()
-CTX = ssl.create_default_context(cafile=ca.name)
 BIND = os.environ.get("BIND") == "1"
 stopping = False
 
