@@ -15,6 +15,7 @@ import {
   type LabelSelectorObject,
   type Status,
 } from '@cluster/apimachinery';
+import { formatTime } from '../../../registry/object-meta.js';
 import type { SubresourceCreater } from '../../../registry/registration.js';
 import type { RegistrySet } from '../../../registry/registry-set.js';
 import type { DeleteRequest } from '../../../registry/registry-types.js';
@@ -81,10 +82,6 @@ const isReady = (pod: PodLike) => (pod.status?.conditions ?? []).some((c) => c.t
 const canIgnorePdb = (pod: PodLike) => ['Succeeded', 'Failed', 'Pending'].includes(pod.status?.phase ?? '') || !!pod.metadata.deletionTimestamp;
 const shouldEnforceResourceVersion = (pod: PodLike) => !['Succeeded', 'Failed'].includes(pod.status?.phase ?? '') && !pod.metadata.deletionTimestamp;
 
-function rfc3339(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
 /** 429 with a DisruptionBudget cause, as upstream answers a blocked eviction. */
 function tooManyRequests(causeMessage: string, retryAfterSeconds: number): StatusError {
   const status: Status = {
@@ -118,12 +115,12 @@ function deleteRequestOf(eviction: Eviction, urlDryRun: boolean): DeleteRequest 
 }
 
 /** Upstream's UpdateDisruptionAllowedCondition after an eviction took the last allowed disruption. */
-function insufficientPodsCondition(pdb: Pdb, now: number): Condition[] {
+function insufficientPodsCondition(pdb: Pdb, now: string): Condition[] {
   const conditions = [...(pdb.status?.conditions ?? [])];
   const i = conditions.findIndex((c) => c.type === 'DisruptionAllowed');
   const next: Condition = { type: 'DisruptionAllowed', status: 'False', reason: 'InsufficientPods', message: '', observedGeneration: pdb.status?.observedGeneration ?? 0 };
-  if (i < 0) conditions.push({ ...next, lastTransitionTime: rfc3339(now) });
-  else conditions[i] = { ...conditions[i]!, ...next, lastTransitionTime: conditions[i]!.status === 'False' ? conditions[i]!.lastTransitionTime ?? rfc3339(now) : rfc3339(now) };
+  if (i < 0) conditions.push({ ...next, lastTransitionTime: now });
+  else conditions[i] = { ...conditions[i]!, ...next, lastTransitionTime: conditions[i]!.status === 'False' ? conditions[i]!.lastTransitionTime ?? now : now };
   return conditions;
 }
 
@@ -225,8 +222,8 @@ async function checkAndDecrement(pdb: Pdb, podName: string, dryRun: boolean, wri
   }
   if (allowed === 0) throw tooManyRequests(`The disruption budget ${name} needs ${s.desiredHealthy ?? 0} healthy pods and has ${s.currentHealthy ?? 0} currently`, 0);
   if (dryRun) return;
-  const now = Date.now();
-  const status = { ...s, disruptionsAllowed: allowed - 1, disruptedPods: { ...(s.disruptedPods ?? {}), [podName]: rfc3339(now) } };
+  const now = formatTime(new Date());
+  const status = { ...s, disruptionsAllowed: allowed - 1, disruptedPods: { ...(s.disruptedPods ?? {}), [podName]: now } };
   if (status.disruptionsAllowed === 0) status.conditions = insufficientPodsCondition(pdb, now);
   await writeStatus({ ...pdb, status });
 }
