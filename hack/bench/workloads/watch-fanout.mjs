@@ -13,7 +13,7 @@ import { readCpuSeconds, startBareWatchServer } from '../lib/processes.mjs';
 import { PAYLOAD_1K } from '../lib/objects.mjs';
 import { BUCKETS, histogramQuantile, nowMs } from '../lib/watch-clock.mjs';
 import { result, failed } from '../lib/report.mjs';
-import { BUDGETS, WRITE_RATE_SHARE_OF_FLOOR } from '../lib/budgets.mjs';
+import { BUDGETS, CPU_BUDGETS, WRITE_RATE_SHARE_OF_FLOOR } from '../lib/budgets.mjs';
 
 const NS = 'bench-watch';
 const NAME = 'fanout';
@@ -119,7 +119,7 @@ export async function runWatchFanout(ctx) {
       const f = await fanout(ctx, { port: bare.port, pid: bare.pid, path, watchers, updates, write: publish, openWaitMs: 10_000 });
       floor =
         `bare h2 floor: writes at ${f.writeRate.toFixed(0)}/s, p50 ${f.p50.toFixed(1)} ms, p99 ${f.p99.toFixed(1)} ms, ` +
-        `missed ${f.missed}, cpu: server ${f.serverCpu}%, bench ${f.benchCpu}%`;
+        `missed ${f.missed}, cpu: server ${f.serverCpu}%${f.cpuUsPerEvent === undefined ? '' : ` (${f.cpuUsPerEvent.toFixed(1)} µs per delivered event)`}, bench ${f.benchCpu}%`;
       floorFigures = { floorP99: f.p99, floorWriteRate: Math.round(f.writeRate) };
       floorRun = f;
       ctx.log(`watch-fanout floor (bare Node HTTP/2 server, no API server): ${f.summary}`);
@@ -159,6 +159,8 @@ export async function runWatchFanout(ctx) {
         (r.stalls > 0 ? `; ${r.stalls} updates waited for the previous one` : '') +
         (floor ? `; ${floor}` : ''),
       extra: { missed: r.missed, ...(r.cpuUsPerEvent === undefined ? {} : { cpuUsPerEvent: Number(r.cpuUsPerEvent.toFixed(1)) }), ...floorFigures },
+      // The CPU floor: the bare HTTP/2 server's own CPU per event it delivered in the floor run.
+      cpu: { server: r.cpuUsPerEvent, floor: floorRun?.cpuUsPerEvent, budget: CPU_BUDGETS['watch-fanout'], key: 'cpuUsPerEvent' },
     }),
   };
 }
