@@ -1,4 +1,4 @@
-import { deriveCpuBudget } from './cpu-budgets.mjs';
+import { medianBudget } from './cpu-budgets.mjs';
 
 // Every budget in one place: a result is ok when its ratio (higher is better, see report.mjs)
 // is at least its budget. Each compares the replica with a baseline measured in the same run,
@@ -31,17 +31,15 @@ export const BUDGETS = {
 };
 
 /**
- * The inputs of the CPU budgets (issue 33), from one side-by-side run on this machine
- * (`side-by-side.mjs`: the local run's floors and upstream v1.24's kube-apiserver measured by the
- * same generator minutes apart; README "CPU budgets"): the floor's CPU per operation and
- * upstream's, in the same unit (µs per op or per delivered event; lists per item, since the floor
- * run and the remote run list different counts). Each budget is floor / upstream x 1.5: a replica
- * meeting it uses at most 1 / 1.5 of upstream's CPU per operation, measured against the floor of
- * its own run.
+ * The inputs of the CPU budgets (issue 33): for each workload, one [floor, upstream] pair per
+ * round of side-by-side runs on this machine (`side-by-side.mjs`: the local run's floor and
+ * upstream v1.24's kube-apiserver measured by the same generator minutes apart; README "CPU
+ * budgets" gives the runs), in one unit: µs per operation or per delivered event; lists in µs
+ * per item, since the floor run and the remote run list different counts. A round's budget is
+ * floor / upstream x 1.5 (a replica meeting it uses at most 1 / 1.5 of upstream's CPU per
+ * operation, measured against the floor of its own run); the budget is the rounds' median.
  */
 export const CPU_BUDGET_INPUTS = {};
 
 /** The minimum cpuRatio (floor CPU per op / replica CPU per op) of each workload with one. */
-export const CPU_BUDGETS = Object.fromEntries(
-  Object.entries(CPU_BUDGET_INPUTS).map(([name, { floor, upstream }]) => [name, deriveCpuBudget(floor, upstream)]),
-);
+export const CPU_BUDGETS = Object.fromEntries(Object.entries(CPU_BUDGET_INPUTS).map(([name, rounds]) => [name, medianBudget(rounds)]));

@@ -30,6 +30,19 @@ export function deriveCpuBudget(floorCpu, upstreamCpu, factor = BEAT_UPSTREAM_BY
 }
 
 /**
+ * The budget of several side-by-side rounds: the median of each round's derived budget (each
+ * round's floor and upstream figures belong together: they saw the same machine within minutes).
+ * `rounds` is a list of [floor, upstream]; null when no round gives a budget.
+ */
+export function medianBudget(rounds, factor = BEAT_UPSTREAM_BY) {
+  const each = rounds.map(([floor, upstream]) => deriveCpuBudget(floor, upstream, factor)).filter((b) => b !== null);
+  if (each.length === 0) return null;
+  each.sort((a, b) => a - b);
+  const mid = Math.floor(each.length / 2);
+  return each.length % 2 === 1 ? each[mid] : Number(((each[mid - 1] + each[mid]) / 2).toFixed(3));
+}
+
+/**
  * CPU per item of a list, so that lists of different lengths compare (the floor run lists
  * 10,000 x BENCH_SCALE objects, a remote run the 20,200 x BENCH_SCALE it created).
  */

@@ -95,6 +95,14 @@ export async function runWatchFanout(ctx) {
   if (created.status !== 201 && created.status !== 409) {
     return { 'watch-fanout': failed(unit, WATCH_FANOUT_BUDGET, `create watched object: HTTP ${created.status}`) };
   }
+  // An object left by an earlier run against the same server (side-by-side.mjs's rounds) is
+  // updated first: its last resourceVersion may have left the server's watch-cache window since
+  // (this server keeps five minutes; upstream's cache keeps a count), and a watch from it would
+  // only get 410 Gone. The watches start from the object's fresh resourceVersion.
+  if (created.status === 409) {
+    const touched = await ctx.api.request('PUT', `/api/v1/namespaces/${NS}/configmaps/${NAME}`, objectBody(-1, 0));
+    if (touched.status !== 200) return { 'watch-fanout': failed(unit, WATCH_FANOUT_BUDGET, `update watched object: HTTP ${touched.status}`) };
+  }
   const current = await ctx.api.json('GET', `/api/v1/namespaces/${NS}/configmaps/${NAME}`);
   const rv = current.metadata.resourceVersion;
   const path = `/api/v1/namespaces/${NS}/configmaps?watch=true&fieldSelector=metadata.name%3D${NAME}&resourceVersion=${rv}`;
