@@ -3,17 +3,19 @@ import type { GenericRegistry } from '../../../registry/generic-registry.js';
 import type { RegistrySet } from '../../../registry/registry-set.js';
 import { rbacGroup, type BindingObject, type RoleObject } from '../types.js';
 import { nodeJoinClusterRoleBindings } from './node-join.js';
-import { defaultClusterRoleBindings, defaultClusterRoles, defaultNamespacedRoleBindings, defaultNamespacedRoles, policyKeys } from './policy.js';
+import { controllerClusterRoleBindings, controllerClusterRoles } from './controller-policy.js';
+import { defaultNamespacedRoleBindings, defaultNamespacedRoles } from './namespace-policy.js';
+import { defaultClusterRoleBindings, defaultClusterRoles, policyKeys } from './policy.js';
 import { reconcileBinding, reconcileRole, type ReconcilePlan } from './reconcile.js';
 
 const ATTEMPTS = 5;
 const FIELD_MANAGER = 'rbac-bootstrap';
 
 /**
- * Writes upstream's default cluster roles and bindings, then the namespaced ones (start-up;
- * upstream's rbac/bootstrap-roles hook; their namespaces must exist), plus the node-join bindings
- * when asked. Replicas starting together race harmlessly: a create that meets AlreadyExists and an
- * update that meets a Conflict are planned again from a fresh read.
+ * Writes upstream's default cluster roles and bindings (the controllers' included), then the
+ * namespaced ones (start-up; upstream's rbac/bootstrap-roles hook; their namespaces must exist),
+ * plus the node-join bindings when asked. Replicas starting together race harmlessly: a create
+ * that meets AlreadyExists and an update that meets a Conflict are planned again from a fresh read.
  * @throws the first error that is not such a race.
  */
 export async function ensureDefaultRbac(registries: RegistrySet, apiDomain: string, opts: { nodeJoin?: boolean } = {}): Promise<void> {
@@ -34,8 +36,12 @@ export async function ensureDefaultRbac(registries: RegistrySet, apiDomain: stri
       await reconcileOne(registry, b.metadata.namespace ?? '', b.metadata.name!, (cur) => reconcileBinding(cur as BindingObject | undefined, b, autoupdate));
     }
   };
-  await ensureRoles(roles, defaultClusterRoles(apiDomain));
-  await ensureBindings(bindings, [...defaultClusterRoleBindings(apiDomain), ...(opts.nodeJoin ? nodeJoinClusterRoleBindings(apiDomain) : [])]);
+  await ensureRoles(roles, [...defaultClusterRoles(apiDomain), ...controllerClusterRoles(apiDomain)]);
+  await ensureBindings(bindings, [
+    ...defaultClusterRoleBindings(apiDomain),
+    ...controllerClusterRoleBindings(apiDomain),
+    ...(opts.nodeJoin ? nodeJoinClusterRoleBindings(apiDomain) : []),
+  ]);
   await ensureRoles(nsRoles, defaultNamespacedRoles(apiDomain));
   await ensureBindings(nsBindings, defaultNamespacedRoleBindings(apiDomain));
 }
