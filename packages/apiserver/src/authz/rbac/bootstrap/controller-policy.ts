@@ -110,7 +110,6 @@ function controllerRules(d: string): Array<[string, PolicyRule[]]> {
       rule(['get'], [''], ['services/proxy'], ['https:heapster:', 'http:heapster:']),
       rule(['list'], [`metrics.${d}`], ['pods']),
       rule(['get', 'list'], [`custom.metrics.${d}`], ['*']),
-      rule(['get', 'list'], [`external.metrics.${d}`], ['*']),
       events,
     ]],
     ['job-controller', [
