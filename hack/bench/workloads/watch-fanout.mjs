@@ -168,7 +168,8 @@ export async function runWatchFanout(ctx) {
         (floor ? `; ${floor}` : ''),
       extra: { missed: r.missed, ...(r.cpuUsPerEvent === undefined ? {} : { cpuUsPerEvent: Number(r.cpuUsPerEvent.toFixed(1)) }), ...floorFigures },
       // The CPU floor: the bare HTTP/2 server's own CPU per event it delivered in the floor run.
-      cpu: { server: r.cpuUsPerEvent, floor: floorRun?.cpuUsPerEvent, budget: CPU_BUDGETS['watch-fanout'], key: 'cpuUsPerEvent' },
+      // Without a floor run (BENCH_WATCH_FLOOR=0, a remote run) there is no CPU check either.
+      cpu: floorRun ? { server: r.cpuUsPerEvent, floor: floorRun.cpuUsPerEvent, budget: CPU_BUDGETS['watch-fanout'], key: 'cpuUsPerEvent' } : undefined,
     }),
   };
 }
