@@ -41,6 +41,8 @@ export interface ServerOptions {
    * ours is turned off with `--controllers=*,-garbagecollector`.
    */
   enableGarbageCollector: boolean;
+  /** `--delete-collection-workers` (default 1, as upstream): deletes one DeleteCollection keeps in flight. */
+  deleteCollectionWorkers: number;
   /** `--enable-priority-and-fairness` (default true): API priority and fairness instead of the max-in-flight limit. */
   enablePriorityAndFairness: boolean;
   /** `--secure-port`; 0 picks a free port. */
@@ -204,6 +206,7 @@ export function defaultServerOptions(): ServerOptions {
     requestTimeout: MINUTE,
     maxRequestsInflight: 400,
     maxMutatingRequestsInflight: 200,
+    deleteCollectionWorkers: 1,
     watchCacheHistory: 5 * MINUTE,
     clusterSigningDuration: 8760 * 60 * MINUTE,
     clusterSigningCertFile: '',
@@ -231,6 +234,7 @@ export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'etcd-servers', key: 'etcdServers', kind: 'stringSlice', help: 'List of etcd servers to connect with (scheme://ip:port), comma separated. Empty: run an embedded etcd under --data-dir.' },
   { name: 'etcd-prefix', key: 'etcdPrefix', kind: 'string', help: 'The prefix to prepend to all resource paths in etcd.' },
   { name: 'enable-garbage-collector', key: 'enableGarbageCollector', kind: 'bool', help: 'Enables the generic garbage collector. MUST be synced with the corresponding flag of the kube-controller-manager. Orphan and Foreground deletes wait for a garbage collector to finish them: the built-in garbagecollector controller (see --controllers), or a kube-controller-manager run beside this server.' },
+  { name: 'delete-collection-workers', key: 'deleteCollectionWorkers', kind: 'int', help: 'Number of workers spawned for DeleteCollection call. These are used to speed up namespace cleanup.' },
   { name: 'etcd-compaction-interval', key: 'etcdCompactionInterval', kind: 'duration', help: 'The interval of compaction requests. If 0, the compaction request from apiserver is disabled.' },
   { name: 'secure-port', key: 'securePort', kind: 'int', help: 'The port on which to serve HTTPS with authentication and authorization. 0 picks a free port.' },
   { name: 'bind-address', key: 'bindAddress', kind: 'ip', help: 'The IP address on which to listen for the --secure-port port.' },

@@ -210,6 +210,7 @@ function validate(o: ServerOptions): void {
   if (o.requestTimeout < 0) errors.push('--request-timeout can not be negative value');
   if (o.watchCacheHistory <= 0) errors.push('--watch-cache-history must be greater than 0');
   if (o.eventTtl < 1000) errors.push('--event-ttl must be at least 1s');
+  if (o.deleteCollectionWorkers < 0) errors.push('--delete-collection-workers can not be negative value');
   if (o.etcdCompactionInterval < 0) errors.push('--etcd-compaction-interval can not be negative value');
   if (o.workers < 0 || o.workers > MAX_WORKERS) errors.push(`--workers ${o.workers} must be between 0 and ${MAX_WORKERS}, inclusive. 0 means one per core`);
   if (o.authorizationModes.length === 0) errors.push('at least one authorization-mode must be passed');

@@ -96,6 +96,7 @@ export async function startApi(inputs: ApiStageInputs): Promise<Api> {
     shutdownSignal: watchesEnd.signal,
     listChunking: inputs.gates.enabled['APIListChunking']!,
     garbageCollection: opts.enableGarbageCollector,
+    deleteCollectionWorkers: opts.deleteCollectionWorkers,
     showHiddenMetricsForVersion: opts.showHiddenMetricsForVersion || undefined,
     serves: (info) => inputs.runtimeConfig.serves(info.group, info.version, info.resource),
     protobuf: protobufCodecFor(opts.apiDomain),

@@ -27,6 +27,7 @@ import { convertedWatch } from './converted-watch.js';
 import type { ResourceStrategy, SubresourceStrategy } from './strategy.js';
 import { interpretStorageError, type ReadContext } from './storage-errors.js';
 import { garbageCollectionFinalizers } from './gc-finalizers.js';
+import { deleteListedObject, forEachBounded, type ListedObjectDeleter } from './delete-collection.js';
 import type { DeleteRequest, DeleteResult, KindSchemas, ListRequest, ListResponse, ObjectTransform, WriteOptions } from './registry-types.js';
 import { carryUpdateMeta, deepCopy, fillCreateMeta, formatTime, generateName, placeInNamespace } from './object-meta.js';
 
@@ -42,6 +43,8 @@ export interface RegistryBehaviour {
   garbageCollection: boolean;
   /** Observes the duration of each admission phase (apiserver_admission_step_admission_duration_seconds). */
   admissionSteps?: AdmissionStepObserver;
+  /** --delete-collection-workers: deletes a DeleteCollection keeps in flight (default 1, as upstream). */
+  deleteCollectionWorkers?: number;
 }
 
 /**
@@ -285,21 +288,51 @@ export class GenericRegistry {
     }
   }
 
-  /** Deletes every object of the collection the predicate selects, each as a single delete. */
+  /**
+   * Deletes every object of the collection the predicate selects, each as a single delete of it
+   * would (the caller's preconditions dropped, as upstream), `deleteCollectionWorkers` at a time.
+   * Answers the list of what each delete returned; objects gone meanwhile are left out.
+   */
   async deleteCollection(namespace: string, list: ListRequest, req: DeleteRequest): Promise<KubeList> {
     const items = await this.list(namespace, { ...list, limit: undefined, continueToken: undefined });
-    const deleted: KubeObject[] = [];
-    for (const item of items.items) {
-      try {
-        const res = await this.delete(item.metadata.namespace ?? '', item.metadata.name ?? '', { ...req, preconditions: undefined });
-        deleted.push(res.object);
-      } catch (e) {
-        // Objects removed by someone else meanwhile are already gone, which is what was asked.
-        if ((e as { status?: Status }).status?.reason === 'NotFound') continue;
-        throw e;
-      }
-    }
-    return { ...items, items: deleted };
+    const one: DeleteRequest = { ...req, preconditions: undefined };
+    const deleter = this.listedObjectDeleter(one);
+    const results = await forEachBounded(items.items, this.behaviour.deleteCollectionWorkers ?? 1, (item) => deleteListedObject(deleter, item));
+    const deleted = results.filter((r): r is DeleteResult => r !== undefined).map((r) => r.object);
+    return { kind: items.kind, apiVersion: items.apiVersion, metadata: items.metadata, items: deleted };
+  }
+
+  /** The steps of deleting one listed object (see deleteListedObject); the listed objects are never changed. */
+  private listedObjectDeleter(req: DeleteRequest): ListedObjectDeleter {
+    const store = this.store;
+    // Served and stored forms are the same objects without conversion: the listed state is the stored one.
+    const guarded = store.deleteIfUnchanged && !this.form.conversion && !req.dryRun;
+    const gc = this.behaviour.garbageCollection;
+    return {
+      admit: async (listed) => {
+        const attrs = this.attrs('DELETE', listed.metadata.namespace ?? '', listed.metadata.name ?? '', undefined, listed, req);
+        await runMutatingAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
+        await runAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
+      },
+      removedAtOnce: (listed) =>
+        !!guarded &&
+        !!listed.metadata.resourceVersion &&
+        !this.pendingFinalization(listed) &&
+        !(gc && garbageCollectionFinalizers(listed.metadata.finalizers, req.propagationPolicy, this.defaultOrphan)),
+      deleteIfUnchanged: async (listed) => {
+        const name = listed.metadata.name ?? '';
+        try {
+          return await store.deleteIfUnchanged!(this.key(listed.metadata.namespace ?? '', name), parseRevision(listed.metadata.resourceVersion));
+        } catch (e) {
+          throw this.interpret(e, name);
+        }
+      },
+      deleted: async (listed) => {
+        await this.allocations?.releaseAll(listed);
+        return { object: this.form.fromStorage(listed), deleted: true };
+      },
+      deleteFully: (listed) => this.delete(listed.metadata.namespace ?? '', listed.metadata.name ?? '', req),
+    };
   }
 
   /** Frees pooled values no object holds any more (see ObjectAllocations.repair); 0 without allocations. */

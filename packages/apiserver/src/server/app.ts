@@ -54,6 +54,8 @@ export interface ApiServerConfig {
   listChunking?: boolean;
   /** --enable-garbage-collector: Orphan and Foreground deletes leave their finalizers for a garbage collector. */
   garbageCollection?: boolean;
+  /** --delete-collection-workers: deletes one DeleteCollection keeps in flight (default 1). */
+  deleteCollectionWorkers?: number;
   /** Aborted when the replica shuts down: open watches then end cleanly. */
   shutdownSignal?: AbortSignal;
   /** --audit-policy-file and --audit-log-path: absent, nothing is audited and the filter is not in the chain. */
@@ -79,6 +81,7 @@ export function createApiServer(config: ApiServerConfig): ApiServer {
   let admission: readonly AdmissionPlugin[] = [];
   const registries = new RegistrySet(config.registrations, config.store, () => admission, (d, decode) => catalog.schemas(d, decode), {
     garbageCollection: config.garbageCollection ?? false,
+    deleteCollectionWorkers: config.deleteCollectionWorkers ?? 1,
     admissionSteps: admissionStepMetrics(config.metrics),
   });
   admission = catalog.defaultAdmission(registries, config.extraAdmission ?? []);

@@ -321,6 +321,10 @@ export class CachedStore implements Store {
     return this.etcd.delete(key, opts);
   }
 
+  deleteIfUnchanged(key: string, modRevision: number): Promise<boolean> {
+    return this.etcd.deleteIfUnchanged(key, modRevision);
+  }
+
   /** Serves the watch from the resource's cacher (see Cacher.watch); keys outside /registry go to etcd. */
   async watch(prefix: string, opts: WatchOptions): Promise<WatchStream> {
     if (this.closed) throw new StorageError('UnreachableEtcd', prefix, 'the store is closed');

@@ -280,6 +280,23 @@ export class Etcd3Store implements Store {
   }
 
   /**
+   * Deletes `key` in one transaction when its mod revision is still `modRevision` (the state the
+   * caller read, e.g. in a list); see Store.deleteIfUnchanged. False, writing nothing, when the key
+   * changed or is gone since.
+   */
+  async deleteIfUnchanged(key: string, modRevision: number): Promise<boolean> {
+    const k = Buffer.from(key);
+    const res = await this.write(key, 'delete', () =>
+      this.kv.txn({
+        compare: [{ key: k, target: 'Mod', result: 'Equal', mod_revision: modRevision }],
+        success: [{ request_delete_range: { key: k } }],
+        failure: [],
+      }),
+    );
+    return res.succeeded;
+  }
+
+  /**
    * An uncached watch straight on etcd (one etcd watch per call); see Store.watch. Throws
    * Compacted for a start revision etcd no longer has, TooLargeResourceVersion for one it does not
    * have yet (after waiting up to 3 s), InvalidError for a malformed one.
