@@ -110,11 +110,12 @@ export interface Store {
     opts?: { preconditions?: Preconditions; validateDeletion?: ValidateDeletion; dryRun?: boolean },
   ): Promise<KubeObject>;
   /**
-   * Deletes `key` in a single write when its mod revision still equals `modRevision`; false (and
-   * nothing written) when the key changed or is gone since. Lets a caller that already holds the
-   * state it decided on (a listed object) skip the read. Optional: callers fall back to `delete`.
+   * Deletes `key` in a single write when its mod revision still equals `modRevision`: 'deleted';
+   * otherwise nothing is written and the answer says whether the key changed ('changed') or is
+   * gone ('missing') since. Lets a caller that already holds the state it decided on (a listed
+   * object) skip the read. Optional: callers fall back to `delete`.
    */
-  deleteIfUnchanged?(key: string, modRevision: number): Promise<boolean>;
+  deleteIfUnchanged?(key: string, modRevision: number): Promise<GuardedDeleteOutcome>;
   /**
    * Watches keys under `prefix` (SPEC 4.4 watch semantics, SPEC 6 events). The iterator ends when
    * the signal aborts or the watch can no longer be served (then its last event is an ERROR with a
@@ -129,6 +130,9 @@ export interface Store {
   ping(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** What a guarded delete did (see Store.deleteIfUnchanged). */
+export type GuardedDeleteOutcome = 'deleted' | 'changed' | 'missing';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 

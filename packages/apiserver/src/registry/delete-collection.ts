@@ -1,4 +1,5 @@
 import type { KubeObject, Status } from '@cluster/apimachinery';
+import type { GuardedDeleteOutcome } from '@cluster/storage';
 import type { DeleteResult } from './registry-types.js';
 
 /**
@@ -17,8 +18,8 @@ export interface ListedObjectDeleter {
    * pending, none the propagation policy would add, not a dry run.
    */
   removedAtOnce(listed: KubeObject): boolean;
-  /** Removes the object in one write guarded by its listed mod revision; false when it changed since. */
-  deleteIfUnchanged(listed: KubeObject): Promise<boolean>;
+  /** Removes the object in one write guarded by its listed mod revision (see Store.deleteIfUnchanged). */
+  deleteIfUnchanged(listed: KubeObject): Promise<GuardedDeleteOutcome>;
   /** What a completed delete of the listed state answers (allocations released). */
   deleted(listed: KubeObject): Promise<DeleteResult>;
   /** The full single DELETE: read, admission, finalizers and graceful marking, guarded delete. */
@@ -35,7 +36,10 @@ export async function deleteListedObject(d: ListedObjectDeleter, listed: KubeObj
   try {
     if (d.removedAtOnce(listed)) {
       await d.admit(listed);
-      if (await d.deleteIfUnchanged(listed)) return await d.deleted(listed);
+      const outcome = await d.deleteIfUnchanged(listed);
+      if (outcome === 'deleted') return await d.deleted(listed);
+      // Gone already (another delete of the collection got there first): nothing more to read.
+      if (outcome === 'missing') return undefined;
     }
     return await d.deleteFully(listed);
   } catch (e) {
@@ -68,4 +72,29 @@ export async function forEachBounded<T, R>(items: readonly T[], workers: number,
   await Promise.all(Array.from({ length: count }, worker));
   if (failure) throw failure.error;
   return results;
+}
+
+/**
+ * Runs calls that share a key one after another (calls without a key at once). A DeleteCollection
+ * asked again while the same one still runs (a client that timed out and retries, as the namespace
+ * controller does) then lists after the first is done, finding what is left, instead of racing it
+ * over the same objects: each is still a whole DeleteCollection of its own, only started later.
+ */
+export class KeyedSerializer {
+  private readonly tails = new Map<string, Promise<unknown>>();
+
+  run<T>(key: string | undefined, fn: () => Promise<T>): Promise<T> {
+    if (key === undefined) return fn();
+    const previous = this.tails.get(key) ?? Promise.resolve();
+    const result = previous.then(fn, fn);
+    const tail = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.tails.set(key, tail);
+    void tail.then(() => {
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    });
+    return result;
+  }
 }

@@ -27,7 +27,7 @@ import { convertedWatch } from './converted-watch.js';
 import type { ResourceStrategy, SubresourceStrategy } from './strategy.js';
 import { interpretStorageError, type ReadContext } from './storage-errors.js';
 import { garbageCollectionFinalizers } from './gc-finalizers.js';
-import { deleteListedObject, forEachBounded, type ListedObjectDeleter } from './delete-collection.js';
+import { deleteListedObject, forEachBounded, KeyedSerializer, type ListedObjectDeleter } from './delete-collection.js';
 import type { DeleteRequest, DeleteResult, KindSchemas, ListRequest, ListResponse, ObjectTransform, WriteOptions } from './registry-types.js';
 import { carryUpdateMeta, deepCopy, fillCreateMeta, formatTime, generateName, placeInNamespace } from './object-meta.js';
 
@@ -56,6 +56,7 @@ export class GenericRegistry {
   private readonly keyRoot: string;
   private readonly allocations: ObjectAllocations | undefined;
   private readonly form: ServedForm;
+  private readonly collectionDeletes = new KeyedSerializer();
 
   constructor(
     readonly info: ResourceInfo,
@@ -294,6 +295,13 @@ export class GenericRegistry {
    * Answers the list of what each delete returned; objects gone meanwhile are left out.
    */
   async deleteCollection(namespace: string, list: ListRequest, req: DeleteRequest): Promise<KubeList> {
+    // The same selection asked again while it runs waits for it (see KeyedSerializer).
+    const selection = list.predicate ? list.predicate.selectorKey : '';
+    const key = selection === undefined ? undefined : `${namespace}\u0000${selection}`;
+    return this.collectionDeletes.run(key, () => this.deleteListed(namespace, list, req));
+  }
+
+  private async deleteListed(namespace: string, list: ListRequest, req: DeleteRequest): Promise<KubeList> {
     const items = await this.list(namespace, { ...list, limit: undefined, continueToken: undefined });
     const one: DeleteRequest = { ...req, preconditions: undefined };
     const deleter = this.listedObjectDeleter(one);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Etcd3 } from 'etcd3';
 import { newForbidden, type KubeObject } from '@cluster/apimachinery';
-import { EtcdKvClient, Etcd3Store, newEtcdClient, startEtcd, type EtcdProcess, type Store } from '@cluster/storage';
+import { EtcdKvClient, Etcd3Store, newEtcdClient, startEtcd, type EtcdProcess, type GuardedDeleteOutcome, type Store } from '@cluster/storage';
 import { GenericRegistry, type RegistryBehaviour } from '../../src/registry/generic-registry.js';
 import { configMaps } from '../../src/resources/core/configmaps/register.js';
 import { forEachBounded } from '../../src/registry/delete-collection.js';
@@ -41,7 +41,7 @@ const write = { dryRun: false };
 async function fill(reg: GenericRegistry, ns: string, count: number, meta: (i: number) => Partial<KubeObject['metadata']> = () => ({})): Promise<void> {
   for (let i = 0; i < count; i++) await reg.create(ns, cm(`cm-${i}`, meta(i)), write);
 }
-const names = async (reg: GenericRegistry, ns: string) => (await reg.list(ns, { hasSelector: false })).items.map((o) => o.metadata.name).sort();
+const names = async (reg: GenericRegistry, ns: string) => (await reg.list(ns, { hasSelector: false })).items.map((o) => o.metadata.name ?? '').sort();
 
 /** A store whose writes are counted, with the deletes in flight (a guarded delete may run a hook first). */
 class CountingStore implements Store {
@@ -64,7 +64,7 @@ class CountingStore implements Store {
     this.full++;
     return this.track(() => this.inner.delete(k, o));
   };
-  deleteIfUnchanged = (k: string, rev: number): Promise<boolean> =>
+  deleteIfUnchanged = (k: string, rev: number): Promise<GuardedDeleteOutcome> =>
     this.track(async () => {
       this.guarded++;
       await this.beforeGuarded?.(k);
@@ -139,6 +139,8 @@ test('an object deleted after the list counts as deleted (NotFound skipped)', as
   const out = await reg.deleteCollection('gone', { hasSelector: false }, write);
   expect(out.items.map((o) => o.metadata.name)).toEqual(['cm-1', 'cm-2']);
   expect(await names(reg, 'gone')).toEqual([]);
+  // The failed guard itself told that cm-0 was gone: no further read or delete.
+  expect(counting.full).toBe(0);
 });
 
 test('dryRun deletes nothing and still answers what would be deleted', async () => {
@@ -171,7 +173,7 @@ test('validating admission sees each object being deleted; a denial stops the co
     validate: async (a) => {
       if (a.operation !== 'DELETE') return;
       seen.push(`${a.name}:${a.oldObject?.metadata.name}`);
-      if (a.name === 'cm-2') throw newForbidden({ group: '', resource: 'configmaps' }, a.name, 'denied');
+      if (a.name === 'cm-2') throw newForbidden({ group: '', resource: 'configmaps' }, a.name ?? '', 'denied');
     },
   };
   const reg = registryOver(etcdStore, 1, [deny]);
@@ -218,4 +220,18 @@ test('forEachBounded keeps order, bounds concurrency and stops starting items af
   expect(await forEachBounded([], 4, async () => 1)).toEqual([]);
   // 0 (or anything below 1) means one worker, as upstream.
   expect(await forEachBounded([1, 2], 0, async (n) => n)).toEqual([1, 2]);
+});
+
+test('the same collection delete asked again while it runs waits for it and lists what is left', async () => {
+  const counting = new CountingStore(etcdStore);
+  const reg = registryOver(counting, 2);
+  await fill(reg, 'again', 6);
+  const [first, second] = await Promise.all([
+    reg.deleteCollection('again', { hasSelector: false }, write),
+    reg.deleteCollection('again', { hasSelector: false }, write),
+  ]);
+  expect(first.items).toHaveLength(6);
+  expect(second.items).toHaveLength(0);
+  expect(counting.guarded).toBe(6);
+  expect(await names(reg, 'again')).toEqual([]);
 });

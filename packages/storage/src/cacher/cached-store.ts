@@ -1,6 +1,7 @@
 import type { KubeObject } from '@cluster/apimachinery';
 import { isStorageError, StorageError } from '../errors.js';
 import type {
+  GuardedDeleteOutcome,
   GetOptions,
   GuaranteedUpdateOptions,
   ListOptions,
@@ -321,7 +322,7 @@ export class CachedStore implements Store {
     return this.etcd.delete(key, opts);
   }
 
-  deleteIfUnchanged(key: string, modRevision: number): Promise<boolean> {
+  deleteIfUnchanged(key: string, modRevision: number): Promise<GuardedDeleteOutcome> {
     return this.etcd.deleteIfUnchanged(key, modRevision);
   }
 

@@ -4,6 +4,7 @@ import type { Etcd3, IKeyValue, IRangeRequest, IRangeResponse } from 'etcd3';
 import type { KubeObject } from '@cluster/apimachinery';
 import { StorageError } from '../errors.js';
 import type {
+  GuardedDeleteOutcome,
   GetOptions,
   GuaranteedUpdateOptions,
   ListOptions,
@@ -281,19 +282,20 @@ export class Etcd3Store implements Store {
 
   /**
    * Deletes `key` in one transaction when its mod revision is still `modRevision` (the state the
-   * caller read, e.g. in a list); see Store.deleteIfUnchanged. False, writing nothing, when the key
-   * changed or is gone since.
+   * caller read, e.g. in a list); see Store.deleteIfUnchanged. Otherwise writes nothing and tells
+   * from the same transaction whether the key changed or is gone.
    */
-  async deleteIfUnchanged(key: string, modRevision: number): Promise<boolean> {
+  async deleteIfUnchanged(key: string, modRevision: number): Promise<GuardedDeleteOutcome> {
     const k = Buffer.from(key);
     const res = await this.write(key, 'delete', () =>
       this.kv.txn({
         compare: [{ key: k, target: 'Mod', result: 'Equal', mod_revision: modRevision }],
         success: [{ request_delete_range: { key: k } }],
-        failure: [],
+        failure: [{ request_range: { key: k, count_only: true } }],
       }),
     );
-    return res.succeeded;
+    if (res.succeeded) return 'deleted';
+    return Number(res.responses[0]?.response_range.count ?? 0) > 0 ? 'changed' : 'missing';
   }
 
   /**
