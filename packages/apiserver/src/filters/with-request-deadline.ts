@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import { newBadRequest, newTimeout, parseGoDuration } from '@cluster/apimachinery';
 import type { RequestState } from './state.js';
+import { requestQuery } from './request-query.js';
 
 /** Upstream's text for a `timeout` parameter that is not a Go duration. */
 const INVALID_TIMEOUT = 'invalid timeout specified in the request URL';
@@ -32,18 +33,24 @@ export function requestDeadlineMs(timeoutParam: string | null, serverTimeoutMs: 
  * a write may still complete after the 504; the client learns its outcome by reading again).
  */
 export function withRequestDeadline(serverTimeoutMs: number): Middleware<RequestState> {
-  return async (ctx, next) => {
+  // One promise per request, settled by the rest of the chain or by the timer, whichever comes
+  // first (what a race of the two would give, without its extra promises and closures).
+  return (ctx, next) => {
     if (ctx.state.requestInfo.verb === 'watch') return next();
-    const timeoutMs = requestDeadlineMs(ctx.URL.searchParams.get('timeout'), serverTimeoutMs);
+    const timeoutMs = requestDeadlineMs(requestQuery(ctx).get('timeout'), serverTimeoutMs);
     if (timeoutMs <= 0) return next();
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(newTimeout(DEADLINE_EXCEEDED, 0)), timeoutMs);
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(newTimeout(DEADLINE_EXCEEDED, 0)), timeoutMs);
+      next().then(
+        () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        (e: unknown) => {
+          clearTimeout(timer);
+          reject(e);
+        },
+      );
     });
-    try {
-      await Promise.race([next(), deadline]);
-    } finally {
-      clearTimeout(timer);
-    }
   };
 }

@@ -1,6 +1,6 @@
 import type { UserInfo } from '../../authn/user.js';
 import type { RegistrySet } from '../../registry/registry-set.js';
-import type { AuthorizationAttributes, Authorizer, Decision, PolicyRule, RulesResult } from '../authorizer.js';
+import type { AuthorizationAttributes, Authorizer, PolicyRule, RulesResult, Verdict } from '../authorizer.js';
 import { runInformer } from './informer.js';
 import { ruleAllows } from './matching.js';
 import { RbacIndex, type ResolvedRules } from './rbac-index.js';
@@ -27,6 +27,8 @@ export class RbacAuthorizer implements Authorizer {
   private byUser = new WeakMap<UserInfo, Map<string, ResolvedRules>>();
   private cachedGeneration = -1;
   private synced: Promise<void> | undefined;
+  /** Set once every kind has been listed (then decisions need no wait). */
+  private listed = false;
   private readonly abort = new AbortController();
 
   constructor(
@@ -58,7 +60,9 @@ export class RbacAuthorizer implements Authorizer {
           { log: this.opts.log },
         ).synced;
       });
-      this.synced = Promise.all(all).then(() => undefined);
+      this.synced = Promise.all(all).then(() => {
+        this.listed = true;
+      });
     }
     return this.synced;
   }
@@ -68,20 +72,30 @@ export class RbacAuthorizer implements Authorizer {
     this.abort.abort();
   }
 
-  async authorize(attrs: AuthorizationAttributes): Promise<{ decision: Decision; reason: string }> {
-    if (this.synced) await this.synced;
-    const { user, info } = attrs;
-    const errors: string[] = [];
-    for (const resolved of [this.resolved(user, ''), this.resolved(user, info.isResourceRequest ? info.namespace : '')]) {
+  async authorize(attrs: AuthorizationAttributes): Promise<Verdict> {
+    if (this.synced && !this.listed) await this.synced;
+    return this.decide(attrs);
+  }
+
+  /** `authorize`'s decision at once, once every kind has been listed (undefined before). */
+  authorizeNow(attrs: AuthorizationAttributes): Verdict | undefined {
+    return this.synced && !this.listed ? undefined : this.decide(attrs);
+  }
+
+  /** The decision from the index as it stands: cluster role bindings first, then the namespace's. */
+  private decide({ user, info }: AuthorizationAttributes): Verdict {
+    let errors: string[] | undefined;
+    const namespaced = info.isResourceRequest && info.namespace !== '';
+    for (let scope = 0; scope < (namespaced ? 2 : 1); scope++) {
+      const resolved = this.resolved(user, scope === 0 ? '' : info.namespace);
       for (const src of resolved.sources) {
-        if (src.rules.some((r) => ruleAllows(info, r))) {
-          return { decision: 'allow', reason: `RBAC: allowed by ${src.binding} to ${describeUser(user)}` };
+        for (const r of src.rules) {
+          if (ruleAllows(info, r)) return { decision: 'allow', reason: `RBAC: allowed by ${src.binding} to ${describeUser(user)}` };
         }
       }
-      errors.push(...resolved.errors);
-      if (!info.isResourceRequest || !info.namespace) break;
+      if (resolved.errors.length) (errors ??= []).push(...resolved.errors);
     }
-    return { decision: 'no-opinion', reason: errors.length ? `RBAC: ${aggregate(errors)}` : '' };
+    return { decision: 'no-opinion', reason: errors ? `RBAC: ${aggregate(errors)}` : '' };
   }
 
   /** Every rule granted to `user` in `namespace` (cluster role bindings included). */
