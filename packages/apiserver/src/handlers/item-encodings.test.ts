@@ -22,6 +22,30 @@ describe('ItemEncodings', () => {
     enc.clear();
   });
 
+  test('a new version of an object (a new object, as the watch cache makes it) never gets the old bytes', () => {
+    const { enc } = setup();
+    const v1 = { metadata: { name: 'a', resourceVersion: '1' }, data: { k: 'old' } };
+    const old = enc.encode(v1, true);
+    const v2 = { metadata: { name: 'a', resourceVersion: '2' }, data: { k: 'new' } };
+    const fresh = enc.encode(v2, true);
+    expect(fresh.toString()).toBe(JSON.stringify(v2));
+    expect(enc.encode(v2, true)).toBe(fresh);
+    expect(enc.encode(v1, true)).toBe(old);
+    expect(old.toString()).toBe(JSON.stringify(v1));
+    enc.clear();
+  });
+
+  test('bytes are UTF-8 and bounded in bytes', () => {
+    const { enc } = setup(100);
+    const item = { s: 'é'.repeat(30) };
+    const bytes = enc.encode(item, true);
+    expect(bytes.toString('utf8')).toBe(JSON.stringify(item));
+    expect(enc.size).toBe(Buffer.byteLength(JSON.stringify(item)));
+    enc.encode({ s: 'é'.repeat(30), other: 1 }, true);
+    expect(enc.size).toBeLessThanOrEqual(100);
+    enc.clear();
+  });
+
   test.each([
     // [ms since the last use, kept?]
     [50, true],

@@ -13,6 +13,7 @@ import { encodeBody, warningHeader } from '../handlers/responders.js';
 import type { HandlerResult, RequestScope } from '../handlers/scope.js';
 import { runHealth } from '../health/health.js';
 import { negotiate } from '../negotiation/negotiate.js';
+import { NegotiationCache } from '../negotiation/negotiation-cache.js';
 import { asPartialObjectMetadata, asPartialObjectMetadataList } from '../negotiation/partial-metadata.js';
 import type { GenericRegistry } from '../registry/generic-registry.js';
 import type { RegistrySet } from '../registry/registry-set.js';
@@ -55,6 +56,8 @@ export function apiHandler(config: ApiServerConfig, registries: RegistrySet, cat
     if (yes === undefined) protobufKinds.set(registry, (yes = (!registry.info.customResource && config.protobuf?.supports(registry.apiVersion(), registry.info.kind)) ?? false));
     return yes;
   };
+  const negotiations = new NegotiationCache(metaGroup);
+  const decodeProtobufDeleteOptions = config.protobuf ? (bytes: Uint8Array) => config.protobuf!.decodeDeleteOptions(bytes) : undefined;
   return async (ctx) => {
     const info = ctx.state.requestInfo;
     if (!info.isResourceRequest) {
@@ -87,7 +90,7 @@ export function apiHandler(config: ApiServerConfig, registries: RegistrySet, cat
       userAgent: ctx.get('User-Agent'),
       // Custom resources have no Protobuf form: such bodies are 415, as upstream answers.
       protobuf: registry.info.customResource ? undefined : config.protobuf,
-      ...(config.protobuf ? { decodeProtobufDeleteOptions: (bytes: Uint8Array) => config.protobuf!.decodeDeleteOptions(bytes) } : {}),
+      ...(decodeProtobufDeleteOptions ? { decodeProtobufDeleteOptions } : {}),
       apiDomain: config.apiDomain,
       plainJsonResponse: false,
       authorizer: config.authorizer,
@@ -105,13 +108,8 @@ export function apiHandler(config: ApiServerConfig, registries: RegistrySet, cat
     }
     const pretty = isPretty(query);
     const readVerb = info.verb === 'get' || info.verb === 'list' || info.verb === 'watch';
-    const n = negotiate(ctx.get('Accept'), {
-      metaGroup,
-      // Kinds without a Protobuf schema answer a client that also accepts JSON in JSON.
-      protobufOk: protobufOk(registry),
-      tableOk: readVerb,
-      pretty,
-    });
+    // Kinds without a Protobuf schema answer a client that also accepts JSON in JSON.
+    const n = negotiations.negotiate(ctx.get('Accept'), protobufOk(registry), readVerb, pretty);
     scope.plainJsonResponse = n.encoding === 'json' && !n.as && !n.pretty;
     if (info.verb === 'watch') {
       if (!registry.info.verbs.includes('watch')) throw newMethodNotSupported(registry.groupResource, 'watch');
