@@ -56,7 +56,10 @@ export function withAggregatorProxy(opts: ProxyHandlerOptions): Middleware<Reque
   const log = opts.log ?? (() => {});
   // Not an async function: a request for no extension's group version (nearly all) goes on at once.
   return (ctx, next) => {
-    const m = GROUP_VERSION_PATH.exec(ctx.path);
+    // The path as the request-info step read it (Koa's getter parses the URL's cache again).
+    const path = ctx.state.requestInfo?.path ?? ctx.path;
+    if (!path.startsWith('/apis/')) return next();
+    const m = GROUP_VERSION_PATH.exec(path);
     const svc = m ? opts.index.lookup(m[1]!, m[2]!) : undefined;
     return svc ? proxy(ctx, svc) : next();
   };

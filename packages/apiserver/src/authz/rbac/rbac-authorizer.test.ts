@@ -101,6 +101,38 @@ describe('RbacAuthorizer', () => {
     expect(a.authorizeNow(req)?.decision).toBe('no-opinion');
   });
 
+  test('a kept decision never answers for another name when a rule names objects, nor for another verb, resource or namespace', () => {
+    const a = authorizer();
+    const zed = u('zed');
+    const onlyX: RoleObject = { metadata: { name: 'only-x' }, rules: [{ verbs: ['get'], apiGroups: [''], resources: ['configmaps'], resourceNames: ['x'] }] };
+    a.index.upsert('clusterroles', onlyX);
+    a.index.upsert('rolebindings', bind('zed', { kind: 'ClusterRole', name: 'only-x' }, [{ kind: 'User', apiGroup: G, name: 'zed' }], 'a'));
+    const ask = (verb: string, resource: string, namespace: string, name: string) => a.authorizeNow({ user: zed, info: info(verb, resource, namespace, name) })?.decision;
+    for (let round = 0; round < 2; round++) {
+      expect(ask('get', 'configmaps', 'a', 'x')).toBe('allow');
+      expect(ask('get', 'configmaps', 'a', 'y')).toBe('no-opinion');
+      expect(ask('list', 'configmaps', 'a', '')).toBe('no-opinion');
+      expect(ask('get', 'secrets', 'a', 'x')).toBe('no-opinion');
+      expect(ask('get', 'configmaps', 'b', 'x')).toBe('no-opinion');
+    }
+    // The rule stops naming objects: every name is allowed at once, for the same user object.
+    a.index.upsert('clusterroles', { ...onlyX, rules: [{ verbs: ['get'], apiGroups: [''], resources: ['configmaps'] }] });
+    expect(ask('get', 'configmaps', 'a', 'y')).toBe('allow');
+    // ... and names count again once it names one.
+    a.index.upsert('clusterroles', onlyX);
+    expect(ask('get', 'configmaps', 'a', 'y')).toBe('no-opinion');
+    expect(ask('get', 'configmaps', 'a', 'x')).toBe('allow');
+  });
+
+  test('a user object with other groups gets its own decisions', () => {
+    const a = authorizer();
+    const plain = u('x');
+    const reader = u('x', 'readers');
+    expect(a.authorizeNow({ user: plain, info: info('get', 'namespaces') })?.decision).toBe('no-opinion');
+    expect(a.authorizeNow({ user: reader, info: info('get', 'namespaces') })?.decision).toBe('allow');
+    expect(a.authorizeNow({ user: plain, info: info('get', 'namespaces') })?.decision).toBe('no-opinion');
+  });
+
   test('authorizeNow does not answer before the RBAC kinds are listed', async () => {
     let listed!: () => void;
     const pending = new Promise<void>((resolve) => (listed = resolve));
