@@ -8,7 +8,8 @@
 // the next round), so both sides see the same machine within seconds. For every batch the
 // replica's CPU (user + system of all its processes, from /proc) is divided by the operations.
 // The report gives per workload and side the median and the minimum over the rounds (the
-// minimum is what the build costs when least disturbed), and B/A of both.
+// minimum is what the build costs when least disturbed), B/A of both, and the median of each
+// round's own B/A (paired: both sides of a round see nearly the same machine).
 //
 // --a-args / --b-args add replica flags to one side only (e.g. a feature off on one side).
 // --b defaults to this tree's build (packages/server/dist/src/main.js). Needs etcd on PATH.
@@ -178,16 +179,19 @@ async function main() {
   }
   const fmt = (us) => (us >= 10_000 ? `${(us / 1000).toFixed(1)} ms` : `${us.toFixed(0)} µs`);
   const out = [`A = ${A} ${SIDE_ARGS.A.join(' ')}`, `B = ${B} ${SIDE_ARGS.B.join(' ')}`, `${ROUNDS} rounds of ${BATCH} requests (lists: ${Math.max(5, Math.round(BATCH / 100))} of ${LIST_ITEMS} items); replica flags: ${REPLICA_ARGS.join(' ') || '(default)'}`, ''];
-  out.push('workload      A median   A min   B median   B min   B/A median   B/A min   per-round A | B');
+  out.push('workload      A median   A min   B median   B min   B/A median   B/A min   B/A paired   per-round A | B');
   const json = {};
   for (const [w, f] of Object.entries(figures)) {
     const med = (xs) => quantile(xs.map((x) => x.us), 0.5);
     const min = (xs) => Math.min(...xs.map((x) => x.us));
     const [am, an, bm, bn] = [med(f.A), min(f.A), med(f.B), min(f.B)];
-    json[w] = { aMedianUs: Math.round(am), aMinUs: Math.round(an), bMedianUs: Math.round(bm), bMinUs: Math.round(bn) };
+    // Each round's B/A on its own (both sides ran within seconds of each other): the machine's
+    // slower drifts cancel out, which the medians of each side do not.
+    const paired = quantile(f.A.map((x, i) => (f.B[i]?.us ?? NaN) / x.us).filter(Number.isFinite), 0.5);
+    json[w] = { aMedianUs: Math.round(am), aMinUs: Math.round(an), bMedianUs: Math.round(bm), bMinUs: Math.round(bn), pairedBA: Number(paired.toFixed(3)) };
     if (f.floor.length) json[w].floorMedianUs = Math.round(med(f.floor));
     out.push(
-      `${w.padEnd(12)} ${fmt(am).padStart(9)} ${fmt(an).padStart(7)} ${fmt(bm).padStart(10)} ${fmt(bn).padStart(7)} ${(bm / am).toFixed(2).padStart(12)} ${(bn / an).toFixed(2).padStart(9)}   ` +
+      `${w.padEnd(12)} ${fmt(am).padStart(9)} ${fmt(an).padStart(7)} ${fmt(bm).padStart(10)} ${fmt(bn).padStart(7)} ${(bm / am).toFixed(2).padStart(12)} ${(bn / an).toFixed(2).padStart(9)} ${paired.toFixed(2).padStart(12)}   ` +
         `${f.A.map((x) => fmt(x.us)).join(' ')} | ${f.B.map((x) => fmt(x.us)).join(' ')}`,
     );
     if (f.floor.length) out.push(`${'  floor'.padEnd(12)} ${fmt(med(f.floor)).padStart(9)} ${fmt(min(f.floor)).padStart(7)}   (bare-server.mjs, one process)   ${f.floor.map((x) => fmt(x.us)).join(' ')}`);
