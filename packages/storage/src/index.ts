@@ -5,6 +5,7 @@ export { newEtcdClient } from './etcd3/client.js';
 export { EtcdKvClient, EtcdRpcError, type EtcdKvClientOptions, type KvClient } from './etcd3/kv-client.js';
 export { startEtcd, freePort, freePorts, superviseEtcd, type EtcdProcess, type StartEtcdOptions, type SupervisedEtcd } from './etcd-process/index.js';
 export type { Etcd3StoreOptions, EtcdOperation } from './etcd3/store.js';
-export { RawWatch, type RawWatchEvent, type RawWatchHandlers, type RawWatchOptions } from './etcd3/raw-watch.js';
+export { RawWatch, type RawWatchEvent, type RawWatchHandlers, type RawWatchOptions, type EtcdWatchStream, type WatchStreamSource } from './etcd3/raw-watch.js';
+export { EtcdWatchClient } from './etcd3/watch-client.js';
 export { Compactor, COMPACT_REV_KEY, DEFAULT_COMPACTION_INTERVAL_MS, type CompactorOptions, type CompactionAttempt } from './etcd3/compactor.js';
 export * from './cacher/index.js';

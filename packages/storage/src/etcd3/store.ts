@@ -23,7 +23,7 @@ import { directWatch } from './direct-watch.js';
 import { decodeContinue, encodeContinue } from './continue-token.js';
 import { translateEtcdError } from './etcd-errors.js';
 import { prefixEnd } from './keys.js';
-import { progressRequestsAreSafe, RawWatch, type RawWatchHandlers, type RawWatchOptions } from './raw-watch.js';
+import { progressRequestsAreSafe, RawWatch, type RawWatchHandlers, type RawWatchOptions, type WatchStreamSource } from './raw-watch.js';
 import { decodeValue, encodeValue } from './value-codec.js';
 import type { KvClient } from './kv-client.js';
 import { resourceVersionParts } from './splice-rv.js';
@@ -375,7 +375,7 @@ export class Etcd3Store implements Store {
     };
     this.changeWatchCount(1);
     const raw = new RawWatch(
-      this.client,
+      this.opts.watch ?? this.client.watchClient,
       keyOrPrefix,
       fromRevision,
       {
@@ -477,6 +477,7 @@ export class Etcd3Store implements Store {
 
   async close(): Promise<void> {
     this.kv.close?.();
+    this.opts.watch?.close?.();
     this.client.close();
   }
 
@@ -530,6 +531,8 @@ export class Etcd3Store implements Store {
 export interface Etcd3StoreOptions {
   /** The client of etcd's KV service for ranges and transactions (default: the etcd3 client's); closed with the store. */
   kv?: KvClient;
+  /** Where the store's raw etcd watches are opened (default: the etcd3 client's Watch service; see EtcdWatchClient). */
+  watch?: WatchStreamSource;
   /** Reconnect backoff of watch streams. */
   rawWatch?: RawWatchOptions;
   /** Annotation of the bookmark that ends the initial events of a sendInitialEvents watch (default `k8s.io/initial-events-end`). */

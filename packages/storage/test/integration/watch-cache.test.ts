@@ -3,6 +3,8 @@ import type { Etcd3 } from 'etcd3';
 import { setMaxListeners } from 'node:events';
 import { CachedStore, type CachedStoreOptions } from '../../src/cacher/index.js';
 import { newEtcdClient } from '../../src/etcd3/client.js';
+import { EtcdKvClient } from '../../src/etcd3/kv-client.js';
+import { EtcdWatchClient } from '../../src/etcd3/watch-client.js';
 import { Etcd3Store } from '../../src/etcd3/store.js';
 import { isStorageError } from '../../src/errors.js';
 import type { WatchEvent } from '../../src/interfaces.js';
@@ -28,7 +30,8 @@ const update = (res: string, ns: string, name: string, fn: (o: KubeObject) => Ku
   etcd.guaranteedUpdate(key(res, ns, name), (cur) => fn(structuredClone(cur!)), { ignoreNotFound: false });
 
 function newStore(opts: CachedStoreOptions = {}): CachedStore {
-  const s = new CachedStore(new Etcd3Store(newEtcdClient([endpoint])), {
+  // The server's setup: the cache's etcd watches on the lean Watch client.
+  const s = new CachedStore(new Etcd3Store(newEtcdClient([endpoint]), { watch: new EtcdWatchClient(new EtcdKvClient([endpoint])) }), {
     waitTimeoutMs: 500,
     bookmarkIntervalMs: 200,
     ...opts,
