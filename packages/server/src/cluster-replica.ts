@@ -3,6 +3,7 @@
 // connections), each with its own etcd clients and watch caches.
 import cluster, { type Worker } from 'node:cluster';
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { AggregatorRegistry, Counter, Registry, type RegistryContentType } from 'prom-client';
@@ -14,7 +15,7 @@ import { withFrontProxyDefaults } from './start-aggregator.js';
 import { loadServiceAccountConfig } from './service-accounts.js';
 import { servingHosts, startEmbeddedEtcd, startServer, type RunningServer } from './start.js';
 import { loadReclaimers } from './memory-reclaimer.js';
-import { DEFAULT_RESTART_BACKOFF, labelPerWorkerSeries, nextFailureCount, restartDelayMs, type MetricJson } from './workers.js';
+import { DEFAULT_RESTART_BACKOFF, labelPerWorkerSeries, nextFailureCount, restartDelayMs, workerV8Flags, type MetricJson } from './workers.js';
 
 /** Set by the primary in a worker's environment: its slot, and the etcd it shares. */
 const ENV_WORKER_ID = 'CLUSTER_APISERVER_WORKER_ID';
@@ -271,6 +272,8 @@ export async function runReplicaPrimary(opts: ServerOptions, logger: Logger, cou
   process.on('SIGINT', () => onSignal('SIGINT'));
 
   for (let id = 1; id <= count; id++) slots.set(id, { id, startedAt: 0, ready: false, failures: 0 });
+  const nodeOptions = [...process.execArgv, ...(process.env['NODE_OPTIONS'] ?? '').split(/\s+/).filter(Boolean)];
+  cluster.setupPrimary({ execArgv: [...process.execArgv, ...workerV8Flags(count, availableParallelism(), nodeOptions)] });
   for (const slot of slots.values()) fork(slot);
   let url: string;
   try {
