@@ -72,3 +72,20 @@ for (const n of stringNodes.slice(0, top)) {
   const rr = r >= 0 ? retainer[r] : -1;
   console.log(`  ${(nodes[n * N + iSize] / 1024).toFixed(0).padStart(7)}  ${JSON.stringify(strings[nodes[n * N + iName]].slice(0, 60))}  <- ${edgeName} of ${r >= 0 ? describe(r) : '?'}${rr >= 0 ? ` <- ${describe(rr)}` : ''}`);
 }
+
+// Script sources (kept by V8 for lazy compilation and Function.prototype.toString), by package.
+const byPackage = new Map();
+let sources = 0;
+for (const n of stringNodes) {
+  const e = retainerEdge[n];
+  const r = retainer[n];
+  if (e < 0 || r < 0 || strings[edges[e + iEName]] !== 'source') continue;
+  const script = strings[nodes[r * N + iName]];
+  const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(script) ?? /packages\/([^/]+)\//.exec(script);
+  const pkg = m ? m[1] : script.startsWith('node:') || !script.includes('/') ? '(node internals)' : script.slice(0, 40);
+  const size = nodes[n * N + iSize];
+  sources += size;
+  byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + size);
+}
+console.log(`\nscript sources: ${mib(sources)} MiB; by package, top ${top} (KiB):`);
+for (const [p, s] of [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${(s / 1024).toFixed(0).padStart(7)}  ${p}`);
