@@ -69,8 +69,11 @@ export class ApiCatalog {
   private localOpenApiV3!: OpenApiV3Set;
   /** The /openapi/v2 document of the current build (extensions' merged in), and its Protobuf form once a client asked for it. */
   private openApiV2!: OpenApiV2Forms;
-  /** The /openapi/v2 document of the resources served here, and which extensions' documents are merged into `openApiV2`. */
-  private localOpenApiV2!: JsonObject;
+  /**
+   * The /openapi/v2 document of the resources served here as JSON (as objects it would hold ~6 MiB
+   * for the rare merge of extensions' documents), and which of those are merged into `openApiV2`.
+   */
+  private localOpenApiV2Json!: string;
   private openApiV2Key = '';
   private kindSchemas = new Map<string, KindSchemas>();
   /** `definitions` as /openapi/v2 publishes them. */
@@ -118,9 +121,10 @@ export class ApiCatalog {
     const openApiV2 = buildOpenApiV2({ ...opts, definitions: this.definitionsV2, version: { gitVersion } });
     this.localOpenApiV3 = buildOpenApiV3({ ...opts, versionInfo: { gitVersion } });
     this.openApiV3 = withExternalOpenApiV3(this.localOpenApiV3, this.external);
-    this.localOpenApiV2 = openApiV2;
     this.openApiV2Key = openApiV2Key(this.external);
     this.openApiV2 = new OpenApiV2Forms(withExternalOpenApiV2(openApiV2, this.external));
+    // With no extension's document merged in, the served JSON is the local document's.
+    this.localOpenApiV2Json = this.openApiV2Key === '' ? this.openApiV2.jsonBody : JSON.stringify(openApiV2);
     this.served = [];
     const seen = new Set<string>();
     for (const r of resources) {
@@ -184,7 +188,7 @@ export class ApiCatalog {
     const v2Key = openApiV2Key(external);
     if (v2Key !== this.openApiV2Key) {
       this.openApiV2Key = v2Key;
-      this.openApiV2 = new OpenApiV2Forms(withExternalOpenApiV2(this.localOpenApiV2, external));
+      this.openApiV2 = new OpenApiV2Forms(withExternalOpenApiV2(JSON.parse(this.localOpenApiV2Json) as JsonObject, external));
     }
     this.buildDiscovery([...this.registrations, ...this.custom].map((r) => r.info), (doc) => serializeDocument(doc));
   }
