@@ -16,6 +16,14 @@ import { DEFAULT_RESTART_BACKOFF, labelPerWorkerSeries, nextFailureCount, restar
 /** How long the primary waits for the workers' registries before answering with those it has. */
 const METRICS_COLLECT_TIMEOUT_MS = 5_000;
 
+/**
+ * glibc's allocator settings for the workers (read when a process starts, so only a parent can
+ * give them): by default glibc keeps up to 8 arenas per core, one for each thread that allocates
+ * (the main thread, libuv's pool, V8's helpers), each holding its own freed memory. Two arenas
+ * left each process ~4 MiB less in the memory workload. An operator's own GLIBC_TUNABLES is kept.
+ */
+const WORKER_GLIBC_TUNABLES = 'glibc.malloc.arena_max=2';
+
 /** What the start-up thread gave the primary: the checked options and the admin credentials. */
 export interface PreparedPrimary {
   options: ServerOptions;
@@ -74,7 +82,12 @@ export async function runReplicaPrimary(prepared: PreparedPrimary, logger: Logge
     slot.restartTimer = undefined;
     slot.ready = false;
     slot.startedAt = Date.now();
-    const worker = cluster.fork({ [ENV_WORKER_ID]: String(slot.id), [ENV_ETCD_SERVERS]: etcdServers, [ENV_LOOPBACK_TOKEN]: loopbackToken });
+    const worker = cluster.fork({
+      [ENV_WORKER_ID]: String(slot.id),
+      [ENV_ETCD_SERVERS]: etcdServers,
+      [ENV_LOOPBACK_TOKEN]: loopbackToken,
+      ...(process.env['GLIBC_TUNABLES'] === undefined ? { GLIBC_TUNABLES: WORKER_GLIBC_TUNABLES } : {}),
+    });
     slot.worker = worker;
     logger.info({ worker: slot.id, pid: worker.process.pid }, 'worker started');
     worker.on('message', (m: unknown) => onMessage(slot, m));
