@@ -112,6 +112,8 @@ class WatchStreamWriter implements FlushTask {
   private readonly chunkKey: string;
   /** Which form a joined batch of this stream has: framed chunks or plain encodings. */
   private readonly batchKey: string;
+  /** The HTTP/2 connection of the stream, whose streams the flusher writes together. */
+  readonly group: object | undefined;
 
   constructor(
     private readonly events: WatchStream,
@@ -124,6 +126,7 @@ class WatchStreamWriter implements FlushTask {
     this.socket = rawChunkSocket(res);
     this.chunkKey = `${encodingKey(target, scope.registry, this.includeObject)}/chunk`;
     this.batchKey = this.socket ? this.chunkKey : encodingKey(target, scope.registry, this.includeObject);
+    this.group = (res as unknown as { stream?: { session?: object } }).stream?.session;
     res.once('close', () => this.finish());
     this.checkInitialized();
     events.onReady(() => this.wake());
