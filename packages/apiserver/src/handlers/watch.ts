@@ -213,9 +213,11 @@ class WatchStreamWriter implements FlushTask {
   }
 
   private encode(event: WatchEvent): Uint8Array {
-    return this.socket
-      ? chunkOf(event, this.chunkKey, this.scope.registry, this.target, this.includeObject)
-      : toBytes(encodeEvent(event, this.scope.registry, this.target, this.includeObject));
+    if (this.socket) return chunkOf(event, this.chunkKey, this.scope.registry, this.target, this.includeObject);
+    // Every stream of a fan-out asks for the same event: look its shared bytes up by this stream's
+    // key (batchKey is the encoding key here), made once, before building the key again.
+    const cached = this.target.encodings.get(event, this.batchKey);
+    return toBytes(cached ?? encodeEvent(event, this.scope.registry, this.target, this.includeObject));
   }
 
   private wake(): void {
