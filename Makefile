@@ -6,7 +6,7 @@ PORT ?= 6443
 # Extra server flags for `make run`, e.g. ARGS="--feature-gates=ConsistentListFromCache=false".
 ARGS ?=
 
-.PHONY: all deps test-deps build run print-run-flags test test-unit clean bench up-ha down-ha e2e-ha
+.PHONY: all deps test-deps build run print-run-flags test test-unit clean bench bench-side-by-side up-ha down-ha e2e-ha
 
 # What the tests drive besides Node and kubectl, as COMMAND=DEBIAN_PACKAGE: etcd for every
 # integration and e2e test, HAProxy and Prometheus for the HA suite, promtool and systemd-analyze
@@ -60,6 +60,11 @@ test-unit: test-deps build
 # (only a KUBECONFIG given on make's command line, not one exported in the shell for kubectl).
 bench: build
 	node hack/bench/run.mjs $(if $(filter command line,$(origin KUBECONFIG)),--kubeconfig=$(KUBECONFIG))
+
+# Upstream's kube-apiserver (UPSTREAM_KUBE_APISERVER) and a replica, the same workloads, CPU side by side
+# and the CPU budgets they give (hack/bench/README.md); ROUNDS=N rounds.
+bench-side-by-side: build
+	node hack/bench/side-by-side.mjs --rounds=$(or $(ROUNDS),1)
 
 clean:
 	rm -rf packages/*/dist test-results.json

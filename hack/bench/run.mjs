@@ -104,14 +104,17 @@ async function main() {
       count: (n) => Math.max(1, Math.round(n * scale)),
       /**
        * Starts a CPU probe; calling the result with the operations done since gives each process's
-       * CPU use since then as `text`, and the replica's CPU (user + system of all its processes)
-       * per operation in µs as `replicaUsPerOp`.
+       * CPU use since then as `text`, and per operation in µs (user + system time, /proc): the
+       * replica's (all its processes) as `replicaUsPerOp`, etcd's as `etcdUsPerOp` (the floor of
+       * the raw-etcd baselines) and, given `floorPid`, that process's as `floorUsPerOp` (a bare
+       * floor server's).
        */
-      cpuProbe: async () => {
+      cpuProbe: async (floorPid) => {
         const t0 = performance.now();
         const h0 = process.hrtime.bigint();
         const r0 = await readCpuSeconds(replica.pid);
         const e0 = await readCpuSeconds(etcdProc.pid);
+        const f0 = floorPid === undefined ? undefined : await readCpuSeconds(floorPid);
         const b0 = process.cpuUsage();
         return async (ops) => {
           const s = (performance.now() - t0) / 1000;
@@ -119,11 +122,17 @@ async function main() {
           measuredWindows.push([Number(h0 / 1000n), Number(process.hrtime.bigint() / 1000n)]);
           const b = process.cpuUsage(b0);
           const r = (await readCpuSeconds(replica.pid)) - r0;
+          const e = (await readCpuSeconds(etcdProc.pid)) - e0;
+          const f = f0 === undefined ? undefined : (await readCpuSeconds(floorPid)) - f0;
           const pct = (x) => `${((x / s) * 100).toFixed(0)}%`;
-          const replicaUsPerOp = ops > 0 ? (r / ops) * 1e6 : undefined;
-          const perOp = replicaUsPerOp === undefined ? '' : `, replica ${replicaUsPerOp.toFixed(0)} µs CPU/op`;
-          const text = `cpu: replica ${pct(r)}, etcd ${pct((await readCpuSeconds(etcdProc.pid)) - e0)}, bench ${pct((b.user + b.system) / 1e6)}${perOp}`;
-          return { text, replicaUsPerOp };
+          const perOp = (x) => (ops > 0 && Number.isFinite(x) ? (x / ops) * 1e6 : undefined);
+          const replicaUsPerOp = perOp(r);
+          const etcdUsPerOp = perOp(e);
+          const floorUsPerOp = f === undefined ? undefined : perOp(f);
+          const per = replicaUsPerOp === undefined ? '' : `, replica ${replicaUsPerOp.toFixed(0)} µs CPU/op, etcd ${etcdUsPerOp?.toFixed(0) ?? '-'} µs CPU/op`;
+          const floorText = f === undefined ? '' : `, floor server ${pct(f)}${floorUsPerOp === undefined ? '' : ` (${floorUsPerOp.toFixed(0)} µs CPU/op)`}`;
+          const text = `cpu: replica ${pct(r)}, etcd ${pct(e)}${floorText}, bench ${pct((b.user + b.system) / 1e6)}${per}`;
+          return { text, replicaUsPerOp, etcdUsPerOp, floorUsPerOp };
         };
       },
       /** A workload's own cap, shortened to what is left of the whole run. */

@@ -5,7 +5,12 @@
 // server's CPU and RSS read from /proc by PID, and prints both results and their ratios.
 // Everything it starts is stopped by PID at the end, on errors and on Ctrl-C.
 //
-//   node hack/bench/side-by-side.mjs [--rounds=N]      (BENCH_SCALE and BENCH_ONLY pass through)
+//   node hack/bench/side-by-side.mjs [--rounds=N] [--no-floors]   (BENCH_SCALE and BENCH_ONLY pass through)
+//
+// Each round first runs `make bench` itself (run.mjs, its own etcd and replica) for the floors'
+// CPU per operation (raw etcd, the bare servers) at the same scale, then the remote runs; from the
+// floors' and upstream's CPU it derives the CPU budgets (lib/cpu-budgets.mjs) and prints them
+// beside those in lib/budgets.mjs. `--no-floors` skips that run.
 //
 // UPSTREAM_KUBE_APISERVER: the upstream binary (default /work/anchor/bin/kube-apiserver);
 // UPSTREAM_ANCHOR_TOOLS: the anchor scripts (default ../shared/tools/upstream-anchor from the
@@ -21,12 +26,17 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { issueClientCertificate } from '../../packages/server/dist/src/index.js';
 import { HttpClient } from './lib/http-client.mjs';
+import { BEAT_UPSTREAM_BY, deriveBudgets } from './lib/cpu-budgets.mjs';
+import { CPU_BUDGETS } from './lib/budgets.mjs';
 import { repoRoot, startBenchEtcd, startReplica, stopAll } from './lib/processes.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const run = promisify(execFile);
 const USER = 'bench-user';
 const rounds = Number(process.argv.find((a) => a.startsWith('--rounds='))?.slice('--rounds='.length) ?? '1');
+const floors = !process.argv.includes('--no-floors');
+/** The workloads that have a floor (and a CPU budget); memory and noisy-neighbour have none. */
+const FLOOR_WORKLOADS = ['create', 'get', 'get-cached', 'list', 'watch-fanout'];
 const log = (msg) => process.stderr.write(`[side-by-side] ${msg}\n`);
 
 function anchorTools() {
@@ -108,9 +118,21 @@ function kubeconfig({ url, ca, cert, key }) {
 
 /** One remote run of hack/bench/run.mjs; resolves with its JSON result (last stdout line). */
 function remoteRun(name, kubeconfigFile, pids) {
+  return benchRun(name, [`--kubeconfig=${kubeconfigFile}`], { BENCH_REMOTE_PIDS: pids.join(',') });
+}
+
+/** The local run (its own etcd and replica) for the floors' CPU; undefined when nothing selected has a floor. */
+function floorsRun() {
+  const only = process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',').map((s) => s.trim()) : FLOOR_WORKLOADS;
+  const keys = FLOOR_WORKLOADS.filter((k) => only.includes(k));
+  if (keys.length === 0) return undefined;
+  return benchRun('floors', [], { BENCH_ONLY: keys.join(',') });
+}
+
+function benchRun(name, args, env) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(here, 'run.mjs'), `--kubeconfig=${kubeconfigFile}`], {
-      env: { ...process.env, BENCH_REMOTE_PIDS: pids.join(',') },
+    const child = spawn(process.execPath, [join(here, 'run.mjs'), ...args], {
+      env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -136,7 +158,7 @@ const cpuUnit = (r) => (r?.cpuUsPerOp !== undefined ? 'µs' : r?.cpuMsPerList !=
 
 /** The comparison table: value and server CPU per operation of each side, and ours / upstream. */
 function compare(upstream, ours) {
-  const rows = [['workload', 'upstream', 'ours', 'ours / upstream (value)', 'CPU upstream / ours']];
+  const rows = [['workload', 'upstream', 'ours', 'ours / upstream (value)', 'CPU upstream / ours', `CPU ours / upstream (goal <= ${(1 / BEAT_UPSTREAM_BY).toFixed(2)})`]];
   for (const name of Object.keys(upstream.workloads)) {
     const u = upstream.workloads[name];
     const o = ours.workloads[name];
@@ -144,10 +166,43 @@ function compare(upstream, ours) {
     const cell = (r) => `${fmt(r.value)} ${r.unit}${cpuOf(r) !== undefined ? `, ${fmt(cpuOf(r))} ${cpuUnit(r)} CPU` : ''}${r.ok ? '' : ' (not ok)'}`;
     const ratio = u.value && o.value ? (o.value / u.value).toFixed(2) : '-';
     const cpu = cpuOf(u) && cpuOf(o) ? (cpuOf(u) / cpuOf(o)).toFixed(2) : '-';
-    rows.push([name, cell(u), cell(o), ratio, cpu]);
+    const cpuOurs = cpuOf(u) && cpuOf(o) ? (cpuOf(o) / cpuOf(u)).toFixed(2) : '-';
+    rows.push([name, cell(u), cell(o), ratio, cpu, cpuOurs]);
   }
+  return table(rows);
+}
+
+/** Rows (the first a header) as a text table. */
+function table(rows) {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   return rows.map((r, j) => r.map((c, i) => c.padEnd(widths[i])).join(' | ') + (j === 0 ? `\n${widths.map((w) => '-'.repeat(w)).join('-|-')}` : '')).join('\n');
+}
+
+const num = (x) => (x === undefined || x === null ? '-' : x >= 100 ? String(Math.round(x)) : x >= 1 ? x.toFixed(1) : x.toPrecision(3));
+
+/**
+ * The CPU budgets one round gives: floor and upstream CPU per operation (lists per item), floor /
+ * upstream, times BEAT_UPSTREAM_BY, against the budgets in lib/budgets.mjs; ours / upstream from
+ * the remote run; and the local replica's cpuRatio (floor / replica) of the floors run.
+ */
+function budgetTable(derived, floorsResult) {
+  const rows = [['workload', 'floor CPU', 'upstream CPU', 'floor / upstream', `budget (x ${BEAT_UPSTREAM_BY})`, 'budgets.mjs', 'ours / upstream', 'local cpuRatio']];
+  for (const [name, d] of Object.entries(derived)) {
+    const unit = name.startsWith('list-') ? 'µs/item' : name === 'watch-fanout' ? 'µs/event' : 'µs';
+    const perItemUs = (x) => (name.startsWith('list-') ? x * 1000 : x);
+    const local = floorsResult?.workloads?.[name]?.cpuRatio;
+    rows.push([
+      name,
+      `${num(perItemUs(d.floor))} ${unit}`,
+      `${num(perItemUs(d.upstream))} ${unit}`,
+      (d.floor / d.upstream).toFixed(3),
+      String(d.budget),
+      CPU_BUDGETS[name] === undefined ? '-' : String(CPU_BUDGETS[name]),
+      d.oursOverUpstream === undefined ? '-' : d.oursOverUpstream.toFixed(2),
+      local === undefined || local === null ? '-' : local.toFixed(3),
+    ]);
+  }
+  return table(rows);
 }
 
 async function main() {
@@ -191,15 +246,27 @@ async function main() {
       await writeFile(side.kubeconfig, kubeconfig(side), { mode: 0o600 });
     }
 
-    const results = { upstream: [], ours: [] };
+    const results = { upstream: [], ours: [], floors: [], derived: [] };
     for (let r = 0; r < rounds; r++) {
+      if (floors) {
+        log(`round ${r + 1}/${rounds}: floors (a local run), load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+        results.floors.push(await floorsRun());
+      }
       for (const side of r % 2 === 0 ? sides : [...sides].reverse()) {
         log(`round ${r + 1}/${rounds}: ${side.name}, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
         results[side.name].push(await remoteRun(side.name, side.kubeconfig, side.pids));
       }
     }
     const out = [`\nside by side: scale ${process.env.BENCH_SCALE ?? '1'}, ${rounds} round(s), load average at the end ${loadavg().map((x) => x.toFixed(2)).join(' ')}`];
-    for (let r = 0; r < rounds; r++) out.push('', `round ${r + 1}:`, compare(results.upstream[r], results.ours[r]));
+    for (let r = 0; r < rounds; r++) {
+      out.push('', `round ${r + 1}:`, compare(results.upstream[r], results.ours[r]));
+      const f = results.floors[r];
+      if (f) {
+        const derived = deriveBudgets({ floors: f.workloads, upstream: results.upstream[r].workloads, ours: results.ours[r].workloads });
+        results.derived.push(derived);
+        out.push('', `round ${r + 1}: CPU budgets (floor / upstream x ${BEAT_UPSTREAM_BY}; floors from the local run, upstream from its remote run):`, budgetTable(derived, f));
+      }
+    }
     out.push('', JSON.stringify(results));
     process.stdout.write(`${out.join('\n')}\n`);
   } finally {

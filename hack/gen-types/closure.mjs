@@ -75,3 +75,54 @@ export function checkReferences(outputs, packages, namesByOutput, declaredIn) {
     }
   }
 }
+
+/** The messages of `pkg` (names without the package) that fields of message `name` refer to. */
+function ownReferences(pkg, pkgInfo, name) {
+  return pkgInfo.messages
+    .get(name)
+    .flatMap(typesOfField)
+    .map((t) => resolveType(t, pkg).message)
+    .filter((m) => m?.startsWith(`${pkg}.`))
+    .map((m) => m.slice(pkg.length + 1));
+}
+
+/**
+ * `names` (messages of `out`'s package) reordered so that each comes after the ones it refers to,
+ * the sorted order kept otherwise: runs cut from this order import only earlier runs.
+ */
+export function dependencyOrder(out, names, pkgInfo) {
+  const own = new Set(names);
+  const seen = new Set();
+  const order = [];
+  const visit = (name) => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    for (const ref of ownReferences(out.pkg, pkgInfo, name)) if (own.has(ref)) visit(ref);
+    order.push(name);
+  };
+  for (const name of names) visit(name);
+  return order;
+}
+
+/**
+ * The generated .proto files must not import each other in a circle (protoc refuses that):
+ * `files` are [{out, path, names}], `declaredIn` maps each full message name to its file.
+ * @throws Error naming a file that imports itself through others.
+ */
+export function checkNoImportCycle(files, packages, declaredIn) {
+  const importsOf = new Map(
+    files.map(({ out, path, names }) => {
+      const pkgInfo = packages.get(out.pkg);
+      const refs = names.flatMap((name) => pkgInfo.messages.get(name).flatMap(typesOfField).map((t) => resolveType(t, out.pkg).message));
+      return [path, new Set(refs.filter(Boolean).map((m) => declaredIn.get(m)).filter((f) => f !== path))];
+    }),
+  );
+  const done = new Set();
+  const visit = (path, open) => {
+    if (open.includes(path)) throw new Error(`${path} imports itself through ${open.slice(open.indexOf(path) + 1).join(', ')}`);
+    if (done.has(path) || !importsOf.has(path)) return;
+    for (const next of importsOf.get(path)) visit(next, [...open, path]);
+    done.add(path);
+  };
+  for (const path of importsOf.keys()) visit(path, []);
+}

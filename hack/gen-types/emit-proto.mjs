@@ -12,6 +12,11 @@ function optionsOf(f, gf) {
   return opts.length ? ` [${opts.join(', ')}]` : '';
 }
 
+/** How many lines message `name` takes in a .proto: its fields, the braces and a blank line. */
+export function messageLineCount(name, pkgInfo) {
+  return pkgInfo.messages.get(name).length + 3;
+}
+
 /**
  * The text of the .proto of `out`: `names` are the messages it declares, `declaredIn` maps every
  * full message name to its file (for the imports), `self` is this file's own path.

@@ -1,13 +1,15 @@
-// What the generator writes: one .proto (and its share of a TypeScript definitions module) per
-// entry, in this order. An upstream message is written once, by the first entry whose roots reach
-// it within its own package; later entries and other packages reference it. Messages that a
-// hand-written proto/*.proto already declares are referenced, never written.
+// What the generator writes: one .proto (and one part of a TypeScript definitions module) per
+// entry, in this order, each cut into numbered runs where it is too long for one file. An upstream
+// message is written once, by the first entry whose roots reach it within its own package; later
+// entries and other packages reference it. Messages that a hand-written proto/*.proto already
+// declares are referenced, never written.
 
 /** An upstream package of k8s.io/api; `old` ones are read from the v1.24 tree (gone since). */
 const api = (dir, extra = {}) => ({ dir, pkg: `k8s.io.api.${dir.replace('/', '.')}`, ...extra });
 
-// The TypeScript modules (packages/apiserver/src/generated/<name>.generated.ts) and the
-// hand-written modules that add the kinds' descriptions, envelopes and group-version-kinds.
+// The TypeScript modules (packages/apiserver/src/generated/<name>.generated.ts, an index over its
+// parts in <name>/) and the hand-written modules that add the kinds' descriptions, envelopes and
+// group-version-kinds.
 const PODS = { name: 'core-pods-schemas', exportName: 'generatedPodDefinitions', addedBy: 'resources/core/pod-schemas.ts' };
 const APPS = { name: 'apps-schemas', exportName: 'generatedAppsDefinitions', addedBy: 'resources/apps/schemas.ts' };
 const SCALE = { name: 'autoscaling-scale-schemas', exportName: 'generatedScaleDefinitions', addedBy: 'resources/autoscaling/schemas.ts' };
@@ -35,9 +37,10 @@ const flowcontrol = (version) =>
   });
 
 /**
- * proto: the file name under proto/generated/ (without `.generated.proto`); ts: the module, or
- * none where the kinds' OpenAPI definitions are hand-written with field descriptions of our own
- * (core basics, rbac, coordination, certificates: resources/<group>/schemas.ts).
+ * proto: the file name under proto/generated/ (without `.generated.proto`), and of the entry's part
+ * of its TypeScript module; ts: the module, or none where the kinds' OpenAPI definitions are
+ * hand-written with field descriptions of our own (core basics, rbac, coordination, certificates:
+ * resources/<group>/schemas.ts).
  */
 export const OUTPUTS = [
   // Comes first so that it, not the pod types, declares the references every group shares.

@@ -3,7 +3,7 @@
 import { runLoad, describeRun } from '../lib/load.mjs';
 import { compactNow, configMapBody, objectName, storedConfigMapBytes, deletePrefix } from '../lib/objects.mjs';
 import { result } from '../lib/report.mjs';
-import { BUDGETS } from '../lib/budgets.mjs';
+import { BUDGETS, CPU_BUDGETS } from '../lib/budgets.mjs';
 
 export const CREATE_NAMESPACE = 'bench-create';
 const RAW_PREFIX = '/bench-raw/create/';
@@ -27,7 +27,9 @@ export async function runCreate(ctx) {
   await runLoad({ total: warm, concurrency: ctx.concurrency, timeCapMs: 30_000, op: (i) => rawCreate(total + i) });
   let cpu = await ctx.cpuProbe();
   const base = await runLoad({ total, concurrency: ctx.concurrency, timeCapMs: 60_000, op: rawCreate });
-  ctx.log(`create baseline (raw etcd txn): ${describeRun(base)}; ${(await cpu()).text}`);
+  // The CPU floor: etcd's own CPU per raw transactional create.
+  const baseCpu = await cpu(base.done);
+  ctx.log(`create baseline (raw etcd txn): ${describeRun(base)}; ${baseCpu.text}`);
 
   const path = `/api/v1/namespaces/${ns}/configmaps`;
   const bodies = Array.from({ length: total + warm }, (_, i) =>
@@ -59,8 +61,9 @@ export async function runCreate(ctx) {
       kind: 'throughput',
       budget: BUDGETS.create,
       fail: problems(run, base),
-      note: `${run.done}/${total} created in ${(run.elapsedMs / 1000).toFixed(1)} s${cpuNote(cpuUse)}`,
+      note: `${run.done}/${total} created in ${(run.elapsedMs / 1000).toFixed(1)} s${cpuNote(cpuUse, baseCpu.etcdUsPerOp, 'etcd')}`,
       extra: cpuExtra(cpuUse),
+      cpu: cpuCheck(cpuUse, baseCpu.etcdUsPerOp, CPU_BUDGETS.create),
     }),
   };
 }
@@ -75,9 +78,16 @@ export function problems(run, base) {
   return out.join('; ') || undefined;
 }
 
-/** The replica's CPU per operation for a result's note ('' when unknown). */
-export function cpuNote(cpuUse) {
-  return cpuUse.replicaUsPerOp === undefined ? '' : `; replica CPU ${cpuUse.replicaUsPerOp.toFixed(0)} µs/op`;
+/** The replica's CPU per operation (and the floor's, named) for a result's note ('' when unknown). */
+export function cpuNote(cpuUse, floorUs, floorName) {
+  if (cpuUse.replicaUsPerOp === undefined) return '';
+  const floor = floorUs === undefined ? '' : `, ${floorName} (floor) ${floorUs.toFixed(0)} µs/op`;
+  return `; replica CPU ${cpuUse.replicaUsPerOp.toFixed(0)} µs/op${floor}`;
+}
+
+/** The CPU check of a result (report.mjs `result({cpu})`) in µs per operation. */
+export function cpuCheck(cpuUse, floorUs, budget) {
+  return { server: cpuUse.replicaUsPerOp, floor: floorUs, budget, key: 'cpuUsPerOp' };
 }
 
 /** The replica's CPU per operation as a JSON field of a result (µs). */

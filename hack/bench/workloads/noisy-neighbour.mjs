@@ -72,7 +72,8 @@ export async function runNoisyNeighbour(ctx) {
     await timed('warm-up');
     const cpuAlone = await ctx.cpuProbe();
     const alone = await timed('alone');
-    ctx.log(`noisy-neighbour: alone ${(await cpuAlone()).text}`);
+    const cpuAloneUse = await cpuAlone(alone.latencies.length);
+    ctx.log(`noisy-neighbour: alone ${cpuAloneUse.text}`);
     flood.close();
     worker = new Worker(new URL('../lib/flood-worker.mjs', import.meta.url), {
       workerData: { host: ctx.replica.host, port: ctx.replica.port, ca: ctx.replica.ca, token: tr.status.token, path: listPath, connections: FLOOD_CONNECTIONS },
@@ -94,7 +95,9 @@ export async function runNoisyNeighbour(ctx) {
     const floodSeconds = (performance.now() - floodStart) / 1000 + 1;
     const served = f.statuses.get(200) ?? 0;
     const rejected = f.statuses.get(429) ?? 0;
-    ctx.log(`noisy-neighbour: flood ${served} lists answered (${(served / floodSeconds).toFixed(1)}/s), ${rejected} 429s, statuses ${JSON.stringify(Object.fromEntries(f.statuses))}; ${(await cpuFlood()).text}`);
+    // The flood phase's replica CPU per list served (the quiet GETs' share included: an upper bound).
+    const cpuFloodUse = await cpuFlood(served);
+    ctx.log(`noisy-neighbour: flood ${served} lists answered (${(served / floodSeconds).toFixed(1)}/s), ${rejected} 429s, statuses ${JSON.stringify(Object.fromEntries(f.statuses))}; ${cpuFloodUse.text.replace(/CPU\/op/g, 'CPU/list')}`);
     const p99Alone = quantile(alone.latencies, 0.99);
     const p99Flood = quantile(during.latencies, 0.99);
     const quietErrors = [...during.statuses.keys()].filter((s) => s !== 200);
@@ -107,6 +110,12 @@ export async function runNoisyNeighbour(ctx) {
         budget: BUDGETS['noisy-neighbour'],
         fail: served === 0 ? 'the flood was starved (no list answered)' : quietErrors.length ? `quiet GETs failed: ${quietErrors.join(', ')}` : undefined,
         note: `${n} ConfigMaps; ${FLOOD_CONNECTIONS} listing connections (service account) against ${QUIET_CONNECTIONS} getting ones for ${seconds} s; quiet p50 ${quantile(alone.latencies, 0.5).toFixed(1)} ms alone, ${quantile(during.latencies, 0.5).toFixed(1)} ms with the flood; flood ${(served / floodSeconds).toFixed(1)} lists/s, ${rejected} 429s`,
+        // Replica CPU per quiet GET alone, and per flood list (the quiet GETs' share included).
+        // No CPU budget: neither a floor nor an upstream figure for this workload.
+        extra: {
+          ...(cpuAloneUse.replicaUsPerOp === undefined ? {} : { cpuUsPerOp: Math.round(cpuAloneUse.replicaUsPerOp) }),
+          ...(cpuFloodUse.replicaUsPerOp === undefined ? {} : { cpuMsPerFloodList: Number((cpuFloodUse.replicaUsPerOp / 1000).toFixed(2)) }),
+        },
       }),
     };
   } finally {

@@ -3,9 +3,11 @@
 // connections), each with its own etcd clients and watch caches.
 import cluster, { type Worker } from 'node:cluster';
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { AggregatorRegistry, Counter, Registry, type RegistryContentType } from 'prom-client';
+import { sliceScheduler } from '@cluster/apiserver';
 import type { SupervisedEtcd } from '@cluster/storage';
 import type { ServerOptions } from './flags.js';
 import { ensureAdminToken, writeAdminKubeconfig } from './admin-credentials.js';
@@ -14,7 +16,7 @@ import { withFrontProxyDefaults } from './start-aggregator.js';
 import { loadServiceAccountConfig } from './service-accounts.js';
 import { servingHosts, startEmbeddedEtcd, startServer, type RunningServer } from './start.js';
 import { loadReclaimers } from './memory-reclaimer.js';
-import { DEFAULT_RESTART_BACKOFF, labelPerWorkerSeries, nextFailureCount, restartDelayMs, type MetricJson } from './workers.js';
+import { DEFAULT_RESTART_BACKOFF, labelPerWorkerSeries, nextFailureCount, resolveWorkerCount, restartDelayMs, workerV8Flags, type MetricJson } from './workers.js';
 
 /** Set by the primary in a worker's environment: its slot, and the etcd it shares. */
 const ENV_WORKER_ID = 'CLUSTER_APISERVER_WORKER_ID';
@@ -58,6 +60,10 @@ export async function startReplicaWorker(opts: ServerOptions, logger: Logger): P
   delete process.env[ENV_LOOPBACK_TOKEN];
   if (loopbackToken === '') throw new Error('worker started without the replica loopback token');
   const workerOpts: ServerOptions = etcdServers ? { ...opts, etcdServers: etcdServers.split(',') } : opts;
+  // Sliced responses take a level's share of this worker's core only as far as the worker has
+  // one: with more workers than cores each has cores/workers of one (see sharingShare).
+  const cores = availableParallelism();
+  sliceScheduler.setCoresPerWorker(cores / resolveWorkerCount(opts.workers, cores));
   let registry: Registry | undefined;
   let nextRequest = 0;
   const waiting = new Map<number, (m: Extract<Message, { type: 'cluster-apiserver:aggregated-metrics' }>) => void>();
@@ -271,6 +277,8 @@ export async function runReplicaPrimary(opts: ServerOptions, logger: Logger, cou
   process.on('SIGINT', () => onSignal('SIGINT'));
 
   for (let id = 1; id <= count; id++) slots.set(id, { id, startedAt: 0, ready: false, failures: 0 });
+  const nodeOptions = [...process.execArgv, ...(process.env['NODE_OPTIONS'] ?? '').split(/\s+/).filter(Boolean)];
+  cluster.setupPrimary({ execArgv: [...process.execArgv, ...workerV8Flags(count, availableParallelism(), nodeOptions)] });
   for (const slot of slots.values()) fork(slot);
   let url: string;
   try {

@@ -170,11 +170,17 @@ export const isBadRequest = hasReason('BadRequest');
 export const isForbidden = hasReason('Forbidden');
 export const isGone = (e: unknown): boolean => hasReason('Gone')(e) || hasReason('Expired')(e);
 
-/** Success Status, as returned by deletecollection and some deletes. */
+/** Success Status, as returned by deletecollection and some deletes (details before code, as upstream writes them). */
 export function successStatus(details?: StatusDetails): Status {
-  const s: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 200 };
-  if (details) s.details = details;
-  return s;
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', ...(details ? { details } : {}), code: 200 };
+}
+
+/**
+ * Success Status answered by a create that makes no object of its own (pods/binding,
+ * pods/eviction): code 201, as upstream's create handler answers it.
+ */
+export function createdStatus(): Status {
+  return { ...successStatus(), code: 201 };
 }
 
 /**

@@ -1,12 +1,5 @@
-import {
-  isJsonObject,
-  newInvalid,
-  notSupported,
-  invalid,
-  type FieldError,
-  type JsonObject,
-} from '@cluster/apimachinery';
-import type { Preconditions } from '@cluster/storage';
+import { newInvalid, notSupported, invalid, type FieldError, type JsonObject } from '@cluster/apimachinery';
+import { invalidDeleteOptions, readDeleteOptions, type DeleteOptions, type DeleteOptionsBase } from '../registry/delete-options.js';
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 
@@ -53,62 +46,26 @@ function parseDryRun(query: URLSearchParams, errs: FieldError[]): boolean {
   return true;
 }
 
-export interface DeleteQuery {
-  dryRun: boolean;
-  preconditions?: Preconditions;
-  propagationPolicy?: string;
-  gracePeriodSeconds?: number;
-}
-
-const propagationPolicies = ['Orphan', 'Background', 'Foreground'];
+export type DeleteQuery = DeleteOptions;
 
 /**
  * DeleteOptions from the query and/or the decoded body (decodeDeleteOptionsBody; kubectl sends both
- * forms). Bad values are 422 Invalid on DeleteOptions.
+ * forms; the body's values win). Bad values are 422 Invalid on DeleteOptions.
  */
 export function parseDeleteOptions(query: URLSearchParams, body: JsonObject | undefined): DeleteQuery {
   const errs: FieldError[] = [];
-  const out: DeleteQuery = { dryRun: parseDryRun(query, errs) };
+  const fromQuery: DeleteOptionsBase = { dryRun: parseDryRun(query, errs) };
   const policy = query.get('propagationPolicy');
-  if (policy) out.propagationPolicy = policy;
+  if (policy) fromQuery.propagationPolicy = policy;
   const grace = query.get('gracePeriodSeconds');
-  if (grace !== null && grace !== '') out.gracePeriodSeconds = Number(grace);
+  if (grace !== null && grace !== '') fromQuery.gracePeriodSeconds = Number(grace);
   const orphanText = query.get('orphanDependents');
-  let orphanDependents = orphanText === null || orphanText === '' ? undefined : orphanText === 'true' || orphanText === '1';
-  if (body) {
-    if (typeof body.propagationPolicy === 'string') out.propagationPolicy = body.propagationPolicy;
-    if (typeof body.gracePeriodSeconds === 'number') out.gracePeriodSeconds = body.gracePeriodSeconds;
-    if (typeof body.orphanDependents === 'boolean') orphanDependents = body.orphanDependents;
-    if (Array.isArray(body.dryRun)) {
-      for (const v of body.dryRun) {
-        if (v !== 'All') errs.push(notSupported('dryRun', v, ['All']));
-      }
-      if (body.dryRun.length > 0) out.dryRun = true;
-    }
-    const pre = body.preconditions;
-    if (isJsonObject(pre)) {
-      out.preconditions = {};
-      if (typeof pre.uid === 'string') out.preconditions.uid = pre.uid;
-      if (typeof pre.resourceVersion === 'string') out.preconditions.resourceVersion = pre.resourceVersion;
-    }
-  }
-  // The deprecated orphanDependents (still sent by old Go clients) is the Orphan policy or none.
-  if (orphanDependents !== undefined) {
-    if (out.propagationPolicy !== undefined) {
-      errs.push(invalid('propagationPolicy', out.propagationPolicy, 'orphanDependents and deletionPropagation cannot be both set'));
-    } else if (orphanDependents) {
-      out.propagationPolicy = 'Orphan';
-    } else {
-      out.propagationPolicy = 'Background';
-    }
-  }
-  if (out.propagationPolicy !== undefined && !propagationPolicies.includes(out.propagationPolicy)) {
-    errs.push(notSupported('propagationPolicy', out.propagationPolicy, propagationPolicies));
-  }
+  if (orphanText !== null && orphanText !== '') fromQuery.orphanDependents = orphanText === 'true' || orphanText === '1';
+  const out = readDeleteOptions(body, errs, fromQuery);
   if (out.gracePeriodSeconds !== undefined && (!Number.isInteger(out.gracePeriodSeconds) || out.gracePeriodSeconds < 0)) {
     errs.push(invalid('gracePeriodSeconds', out.gracePeriodSeconds, 'must be a non-negative integer'));
   }
-  if (errs.length) throw invalidOptions('DeleteOptions', errs);
+  if (errs.length) throw invalidDeleteOptions(errs);
   return out;
 }
 

@@ -11,6 +11,7 @@ import {
   type KubeList,
   type Status,
   setManagedFields,
+  successStatus,
   updateManagedFields,
   type JsonObject,
 } from '@cluster/apimachinery';
@@ -310,7 +311,7 @@ export class GenericRegistry {
   deletedStatus(obj: KubeObject): Status {
     const details: Status['details'] = { name: obj.metadata.name ?? '', kind: this.info.resource, uid: obj.metadata.uid ?? '' };
     if (this.info.group) details.group = this.info.group;
-    return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details, code: 200 };
+    return successStatus(details);
   }
 
   apiVersion(): string {

@@ -1,4 +1,4 @@
-import type { JsonObject, KubeObject } from '@cluster/apimachinery';
+import type { JsonObject, KubeObject, Status } from '@cluster/apimachinery';
 import type { Store } from '@cluster/storage';
 import type { UserInfo } from '../authn/user.js';
 import type { ResourceInfo } from './resource-info.js';
@@ -41,6 +41,14 @@ export interface VirtualCreate {
  */
 export interface SubresourceCreater {
   create(req: OperationRequest & { name: string }, parent: KubeObject, body: KubeObject): Promise<KubeObject>;
+}
+
+/**
+ * A v1 Status as the answer of a creater (pods/eviction) or virtual create (bindings): the create
+ * handler sends it as is, with 201.
+ */
+export function statusAnswer(status: Status): KubeObject {
+  return { ...status } as unknown as KubeObject;
 }
 
 /** Operations a registration may add beyond the generic store. */

@@ -155,4 +155,25 @@ describe('pods/eviction', () => {
     expect(bad.json.reason).toBe('BadRequest');
     expect(await exists('beta-bad')).toBe(true);
   });
+
+  test('deleteOptions upstream\'s ValidateDeleteOptions refuses: 422 Invalid on DeleteOptions from the pod\'s delete, after the budget\'s 429', async () => {
+    await runningPod('badopts', { app: 'free' });
+    for (const deleteOptions of [{ dryRun: ['Foo'] }, { propagationPolicy: 'Sideways' }, { orphanDependents: true, propagationPolicy: 'Orphan' }]) {
+      const res = await evict('badopts', { deleteOptions });
+      expect(res.status).toBe(422);
+      expect(res.json).toMatchObject({ reason: 'Invalid', details: { group: 'meta.k8s.io', kind: 'DeleteOptions' } });
+    }
+    expect(await exists('badopts')).toBe(true);
+    // upstream's propagateDryRun: the URL's dryRun and another list in the body are a 500.
+    const mismatch = await evict('badopts', { deleteOptions: { dryRun: ['Foo'] } }, '?dryRun=All');
+    expect(mismatch.status).toBe(500);
+    expect(mismatch.json.message).toBe('Internal error occurred: Non-matching dry-run options in request and content: [All] and [Foo]');
+    const pdb = await ts().request('POST', PDBS, { body: { metadata: { name: 'opts-budget' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'opts' } } } } });
+    expect(pdb.status).toBe(201);
+    await runningPod('badopts-guarded', { app: 'opts' });
+    await setBudgetStatus('opts-budget', { disruptionsAllowed: 0, currentHealthy: 1, desiredHealthy: 1, expectedPods: 1 });
+    const blocked = await evict('badopts-guarded', { deleteOptions: { propagationPolicy: 'Sideways' } });
+    expect(blocked.status).toBe(429);
+    expect(await exists('badopts-guarded')).toBe(true);
+  });
 });

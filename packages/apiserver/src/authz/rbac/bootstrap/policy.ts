@@ -1,23 +1,9 @@
-import type { BindingObject, PolicyRule, RoleObject } from '../types.js';
+import type { BindingObject, PolicyRule, RoleObject, Subject } from '../types.js';
 import { rbacGroup } from '../types.js';
 import { nodeRules } from '../../node/node-rules.js';
+import { clusterRoleBinding, PUBLIC_NAMESPACE, policyKeys, READ, READ_UPDATE, READ_WRITE, rule, subjects, SYSTEM_NAMESPACE, urls, WRITE } from './builders.js';
 
-const READ = ['get', 'list', 'watch'];
-const WRITE = ['create', 'delete', 'deletecollection', 'patch', 'update'];
-const READ_WRITE = [...READ, ...WRITE];
-
-const rule = (verbs: string[], apiGroups: string[], resources: string[]): PolicyRule => ({ apiGroups, resources, verbs });
-const urls = (verbs: string[], nonResourceURLs: string[]): PolicyRule => ({ nonResourceURLs, verbs });
-
-/** Names of the labels and annotations default policy carries, under the API domain. */
-export function policyKeys(apiDomain: string) {
-  const g = rbacGroup(apiDomain);
-  return {
-    autoupdate: `${g}/autoupdate`,
-    bootstrapping: `${apiDomain}/bootstrapping`,
-    aggregateTo: (role: 'admin' | 'edit' | 'view') => `${g}/aggregate-to-${role}`,
-  };
-}
+export { policyKeys };
 
 /**
  * Upstream's default ClusterRoles (bootstrappolicy ClusterRoles()), with every group under
@@ -143,6 +129,44 @@ export function defaultClusterRoles(apiDomain: string): RoleObject[] {
     role(`system:certificates.${d}:certificatesigningrequests:selfnodeclient`, [
       rule(['create'], [`certificates.${d}`], ['certificatesigningrequests/selfnodeclient']),
     ]),
+    // Heapster's reads (unbound upstream too).
+    role('system:heapster', [rule(READ, [''], ['events', 'pods', 'nodes', 'namespaces']), rule(READ, ['extensions'], ['deployments'])]),
+    // An aggregator must see every service to know whether the ones it points to exist.
+    role('system:kube-aggregator', [rule(READ, [''], ['services', 'endpoints'])]),
+    // kube-controller-manager's own identity: leader election, the service accounts and tokens it
+    // makes for the controllers' identities, and list/watch of everything for shared informers.
+    role('system:kube-controller-manager', [
+      eventsRule,
+      rule(['create'], [`coordination.${d}`], ['leases']),
+      rule(['get', 'update'], [`coordination.${d}`], ['leases'], ['kube-controller-manager']),
+      rule(['create'], [''], ['endpoints']),
+      rule(['get', 'update'], [''], ['endpoints'], ['kube-controller-manager']),
+      rule(['create'], [''], ['secrets', 'serviceaccounts']),
+      rule(['delete'], [''], ['secrets']),
+      rule(['get'], [''], ['configmaps', 'namespaces', 'secrets', 'serviceaccounts']),
+      rule(['update'], [''], ['secrets', 'serviceaccounts']),
+      rule(['create'], [`authentication.${d}`], ['tokenreviews']),
+      rule(['create'], [`authorization.${d}`], ['subjectaccessreviews']),
+      rule(['list', 'watch'], ['*'], ['*']),
+      rule(['create'], [''], ['serviceaccounts/token']),
+    ]),
+    role('system:kube-dns', [rule(['list', 'watch'], [''], ['endpoints', 'services'])]),
+    // An external (out-of-tree) volume provisioner; unbound.
+    role('system:persistent-volume-provisioner', [
+      rule(['get', 'list', 'watch', 'create', 'delete'], [''], ['persistentvolumes']),
+      rule(['get', 'list', 'watch', 'update'], [''], ['persistentvolumeclaims']),
+      rule(READ, [`storage.${d}`], ['storageclasses']),
+      rule(['watch'], [''], ['events']),
+      eventsRule,
+    ]),
+    // The scheduler's volume binding.
+    role('system:volume-scheduler', [
+      rule(READ_UPDATE, [''], ['persistentvolumes']),
+      rule(READ, [`storage.${d}`], ['storageclasses']),
+      rule(READ_UPDATE, [''], ['persistentvolumeclaims']),
+    ]),
+    // Only the service-account issuer's OIDC discovery documents.
+    role('system:service-account-issuer-discovery', [urls(['get'], ['/.well-known/openid-configuration', '/openid/v1/jwks'])]),
     // Who may approve requests for each built-in signer (SPEC 4.10; upstream's *-approver roles).
     ...['api-server-client', 'api-server-client-node-agent', 'node-agent-serving', 'legacy-unknown'].map((signer) =>
       role(`system:certificates.${d}:${signer}-approver`, [
@@ -154,93 +178,30 @@ export function defaultClusterRoles(apiDomain: string): RoleObject[] {
 
 /** Upstream's default ClusterRoleBindings (bootstrappolicy ClusterRoleBindings()). */
 export function defaultClusterRoleBindings(apiDomain: string): BindingObject[] {
-  const g = rbacGroup(apiDomain);
-  const keys = policyKeys(apiDomain);
-  const binding = (role: string, groups: string[], users: string[] = []): BindingObject => ({
-    apiVersion: `${g}/v1`,
-    kind: 'ClusterRoleBinding',
-    metadata: { name: role, labels: { [keys.bootstrapping]: 'rbac-defaults' }, annotations: { [keys.autoupdate]: 'true' } },
-    roleRef: { apiGroup: g, kind: 'ClusterRole', name: role },
-    ...(groups.length || users.length
-      ? { subjects: [...groups.map((name) => ({ kind: 'Group', apiGroup: g, name })), ...users.map((name) => ({ kind: 'User', apiGroup: g, name }))] }
-      : {}),
-  });
+  const { user, group, serviceAccount } = subjects(apiDomain);
+  const binding = (name: string, ...who: Subject[]) => clusterRoleBinding(apiDomain, name, who);
   return [
-    binding('cluster-admin', ['system:masters']),
-    binding('system:monitoring', ['system:monitoring']),
-    binding('system:discovery', ['system:authenticated']),
-    binding('system:basic-user', ['system:authenticated']),
-    binding('system:public-info-viewer', ['system:authenticated', 'system:unauthenticated']),
-    binding('system:node-proxier', [], ['system:kube-proxy']),
-    binding('system:kube-scheduler', [], ['system:kube-scheduler']),
+    binding('cluster-admin', group('system:masters')),
+    binding('system:monitoring', group('system:monitoring')),
+    binding('system:discovery', group('system:authenticated')),
+    binding('system:basic-user', group('system:authenticated')),
+    binding('system:public-info-viewer', group('system:authenticated'), group('system:unauthenticated')),
+    binding('system:node-proxier', user('system:kube-proxy')),
+    binding('system:kube-controller-manager', user('system:kube-controller-manager')),
+    binding('system:kube-dns', serviceAccount(SYSTEM_NAMESPACE, 'kube-dns')),
+    binding('system:kube-scheduler', user('system:kube-scheduler')),
+    binding('system:volume-scheduler', user('system:kube-scheduler')),
     // Upstream keeps this binding with no subjects since the Node authorizer replaced it.
-    binding('system:node', []),
+    binding('system:node'),
+    // Every service account may read the OIDC discovery documents of the issuer of its tokens.
+    binding('system:service-account-issuer-discovery', group('system:serviceaccounts')),
   ];
 }
 
 /** Where extension API servers read how to trust this server's forwarded identities (upstream's kube-system). */
-export const EXTENSION_AUTH_NAMESPACE = 'cluster-system';
+export const EXTENSION_AUTH_NAMESPACE = SYSTEM_NAMESPACE;
 export const EXTENSION_AUTH_CONFIGMAP = 'extension-apiserver-authentication';
-const EXTENSION_AUTH_READER = 'extension-apiserver-authentication-reader';
 
 /** Where unauthenticated clients find the cluster's public bootstrap information (SPEC 4.12). */
-export const CLUSTER_PUBLIC_NAMESPACE = 'cluster-public';
+export const CLUSTER_PUBLIC_NAMESPACE = PUBLIC_NAMESPACE;
 export const CLUSTER_INFO_NAME = 'cluster-info';
-const CLUSTER_INFO_READER = 'system:bootstrap-signer-clusterinfo';
-
-/**
- * Default namespaced Roles (upstream's bootstrappolicy NamespaceRoles() plus the grant kubeadm
- * adds): anyone, authenticated or not, may `get` the ConfigMap `cluster-public/cluster-info`,
- * so that a joining machine can fetch it with nothing but a bootstrap token to verify it with.
- */
-export function defaultNamespacedRoles(apiDomain: string): RoleObject[] {
-  const keys = policyKeys(apiDomain);
-  return [
-    {
-      apiVersion: `${rbacGroup(apiDomain)}/v1`,
-      kind: 'Role',
-      metadata: {
-        name: CLUSTER_INFO_READER,
-        namespace: CLUSTER_PUBLIC_NAMESPACE,
-        labels: { [keys.bootstrapping]: 'rbac-defaults' },
-        annotations: { [keys.autoupdate]: 'true' },
-      },
-      rules: [{ verbs: ['get'], apiGroups: [''], resources: ['configmaps'], resourceNames: [CLUSTER_INFO_NAME] }],
-    },
-    {
-      apiVersion: `${rbacGroup(apiDomain)}/v1`,
-      kind: 'Role',
-      metadata: {
-        name: EXTENSION_AUTH_READER,
-        namespace: EXTENSION_AUTH_NAMESPACE,
-        labels: { [keys.bootstrapping]: 'rbac-defaults' },
-        annotations: { [keys.autoupdate]: 'true' },
-      },
-      rules: [{ verbs: ['get', 'list', 'watch'], apiGroups: [''], resources: ['configmaps'], resourceNames: [EXTENSION_AUTH_CONFIGMAP] }],
-    },
-  ];
-}
-
-/** Default namespaced RoleBindings: the reader of cluster-info, for anonymous requests. */
-export function defaultNamespacedRoleBindings(apiDomain: string): BindingObject[] {
-  const g = rbacGroup(apiDomain);
-  const keys = policyKeys(apiDomain);
-  return [
-    {
-      apiVersion: `${g}/v1`,
-      kind: 'RoleBinding',
-      metadata: {
-        name: CLUSTER_INFO_READER,
-        namespace: CLUSTER_PUBLIC_NAMESPACE,
-        labels: { [keys.bootstrapping]: 'rbac-defaults' },
-        annotations: { [keys.autoupdate]: 'true' },
-      },
-      roleRef: { apiGroup: g, kind: 'Role', name: CLUSTER_INFO_READER },
-      // Wildcard subjects never cover anonymous requests (SPEC 5.4), so both are named.
-      subjects: [
-        { kind: 'User', apiGroup: g, name: 'system:anonymous' },
-        { kind: 'Group', apiGroup: g, name: 'system:unauthenticated' },
-      ],
-    },
-  ];
-}

@@ -1,5 +1,6 @@
 import { reconcileBinding, reconcileRole } from './reconcile.js';
-import { defaultClusterRoleBindings, defaultClusterRoles, defaultNamespacedRoleBindings, defaultNamespacedRoles } from './policy.js';
+import { defaultNamespacedRoleBindings, defaultNamespacedRoles } from './namespace-policy.js';
+import { defaultClusterRoleBindings, defaultClusterRoles } from './policy.js';
 import type { BindingObject, RoleObject } from '../types.js';
 
 const KEY = 'rbac.authorization.k8s.io/autoupdate';

@@ -1,4 +1,5 @@
 import {
+  createdStatus,
   fieldErrorMessage,
   newBadRequest,
   newConflict,
@@ -11,10 +12,9 @@ import {
   StatusError,
   type FieldError,
   type KubeObject,
-  type Status,
 } from '@cluster/apimachinery';
 import { formatTime } from '../../../registry/object-meta.js';
-import type { SubresourceCreater, VirtualCreate } from '../../../registry/registration.js';
+import { statusAnswer, type SubresourceCreater, type VirtualCreate } from '../../../registry/registration.js';
 import type { RegistrySet } from '../../../registry/registry-set.js';
 import type { Definitions } from '../../../registry/resource-info.js';
 
@@ -122,8 +122,7 @@ async function bind(registries: () => RegistrySet | undefined, namespace: string
     },
     { preconditions, dryRun },
   );
-  const success: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 };
-  return { ...success } as unknown as KubeObject;
+  return statusAnswer(createdStatus());
 }
 
 /** pods/binding (POST a core/v1 Binding named as the pod). */

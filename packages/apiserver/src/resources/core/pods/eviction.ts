@@ -1,8 +1,10 @@
 import {
+  createdStatus,
   isConflict,
   labelSelectorFromLabelSelectorObject,
   newBadRequest,
   newForbidden,
+  newInternalError,
   newServiceUnavailable,
   newTimeout,
   objectSchema,
@@ -10,15 +12,16 @@ import {
   refProp,
   META_V1,
   StatusError,
+  type FieldError,
   type JsonObject,
   type KubeObject,
   type LabelSelectorObject,
   type Status,
 } from '@cluster/apimachinery';
+import { invalidDeleteOptions, readDeleteOptions, type DeleteOptions } from '../../../registry/delete-options.js';
 import { formatTime } from '../../../registry/object-meta.js';
-import type { SubresourceCreater } from '../../../registry/registration.js';
+import { statusAnswer, type SubresourceCreater } from '../../../registry/registration.js';
 import type { RegistrySet } from '../../../registry/registry-set.js';
-import type { DeleteRequest } from '../../../registry/registry-types.js';
 import type { Definitions } from '../../../registry/resource-info.js';
 
 /** policy/v1 Eviction (upstream keeps the bare `policy` group name, as this server does). */
@@ -73,9 +76,6 @@ export function evictionDefinitions(): Definitions {
   };
 }
 
-/** A Status answered as the subresource's result (the handler sends a v1 Status as is). */
-const asAnswer = (status: Status): KubeObject => ({ ...status }) as unknown as KubeObject;
-
 const isReady = (pod: PodLike) => (pod.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 
 /** Upstream's canIgnorePDB: a pod not running (or already going) is deleted without a budget check. */
@@ -97,21 +97,20 @@ function tooManyRequests(causeMessage: string, retryAfterSeconds: number): Statu
   return new StatusError(status, retryAfterSeconds > 0 ? { 'Retry-After': String(retryAfterSeconds) } : {});
 }
 
-/** The eviction's delete options as a delete request (the URL's dryRun and the body's must agree). */
-function deleteRequestOf(eviction: Eviction, urlDryRun: boolean): DeleteRequest {
-  const o = eviction.deleteOptions ?? {};
-  const bodyDryRun = Array.isArray(o['dryRun']) ? o['dryRun'] : [];
-  if (bodyDryRun.some((v) => v !== 'All')) throw newBadRequest(`dryRun: Unsupported value: ${JSON.stringify(bodyDryRun.find((v) => v !== 'All'))}: supported values: "All"`);
-  const req: DeleteRequest = { dryRun: urlDryRun || bodyDryRun.length > 0 };
-  if (typeof o['gracePeriodSeconds'] === 'number') req.gracePeriodSeconds = o['gracePeriodSeconds'];
-  if (typeof o['propagationPolicy'] === 'string') req.propagationPolicy = o['propagationPolicy'];
-  const pre = o['preconditions'];
-  if (pre && typeof pre === 'object' && !Array.isArray(pre)) {
-    req.preconditions = {};
-    if (typeof pre['uid'] === 'string') req.preconditions.uid = pre['uid'];
-    if (typeof pre['resourceVersion'] === 'string') req.preconditions.resourceVersion = pre['resourceVersion'];
+/**
+ * The eviction's delete options (upstream's propagateDryRun): the URL's dryRun applies when the body
+ * names none; when both do they must be the same list (a URL's is `[All]`), else 500 as upstream.
+ * What ValidateDeleteOptions refuses is returned as the error the pod's delete answers.
+ */
+function deleteRequestOf(eviction: Eviction, urlDryRun: boolean): { options: DeleteOptions; invalid?: StatusError } {
+  const body = eviction.deleteOptions ?? undefined;
+  const bodyDryRun = Array.isArray(body?.['dryRun']) ? body['dryRun'] : [];
+  if (urlDryRun && bodyDryRun.length > 0 && !(bodyDryRun.length === 1 && bodyDryRun[0] === 'All')) {
+    throw newInternalError(new Error(`Non-matching dry-run options in request and content: [All] and [${bodyDryRun.join(' ')}]`));
   }
-  return req;
+  const errs: FieldError[] = [];
+  const options = readDeleteOptions(body, errs, { dryRun: urlDryRun });
+  return errs.length ? { options, invalid: invalidDeleteOptions(errs) } : { options };
 }
 
 /** Upstream's UpdateDisruptionAllowedCondition after an eviction took the last allowed disruption. */
@@ -134,7 +133,8 @@ function insufficientPodsCondition(pdb: Pdb, now: string): Condition[] {
  *   or with no disruptions allowed, 429 TooManyRequests with a DisruptionBudget cause; else the budget
  *   is charged (disruptionsAllowed - 1, the pod in disruptedPods, through its status) and the pod
  *   deleted. A not-Ready pod under a healthy budget is deleted without a charge.
- * The answer is a Success Status (201).
+ * deleteOptions that upstream's ValidateDeleteOptions refuses are 422 Invalid when the pod would be
+ * deleted (after the budget's answer, as upstream). The answer is a Success Status (201).
  */
 export function evictionCreater(registries: () => RegistrySet | undefined): SubresourceCreater {
   return {
@@ -145,12 +145,18 @@ export function evictionCreater(registries: () => RegistrySet | undefined): Subr
       const pods = set?.byResource('', 'pods');
       const pdbs = set?.byResource('policy', 'poddisruptionbudgets');
       if (!pods || !pdbs) throw newServiceUnavailable('the eviction subresource is not ready');
-      const original = deleteRequestOf(eviction, req.dryRun);
-      const options = (pod: PodLike, guard: boolean): DeleteRequest =>
+      const { options: original, invalid } = deleteRequestOf(eviction, req.dryRun);
+      const options = (pod: PodLike, guard: boolean): DeleteOptions =>
         guard && !original.preconditions?.resourceVersion
           ? { ...original, preconditions: { ...original.preconditions, resourceVersion: pod.metadata.resourceVersion ?? '' } }
           : original;
-      const success = asAnswer({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
+      // Upstream validates the options in the pod's delete (BeforeDelete): a budget check, even a
+      // charge, comes first.
+      const deletePod = async (opts: DeleteOptions): Promise<void> => {
+        if (invalid) throw invalid;
+        await pods.delete(req.namespace, req.name, { ...opts, user: req.user });
+      };
+      const success = statusAnswer(createdStatus());
 
       // A pod the budget does not protect: deleted at once (retried on a conflict when the request set no resourceVersion).
       let pod = parent as PodLike;
@@ -158,7 +164,7 @@ export function evictionCreater(registries: () => RegistrySet | undefined): Subr
         if (attempt > 1) pod = (await pods.get(req.namespace, req.name)) as PodLike;
         if (!canIgnorePdb(pod)) break;
         try {
-          await pods.delete(req.namespace, req.name, { ...options(pod, shouldEnforceResourceVersion(pod)), user: req.user });
+          await deletePod(options(pod, shouldEnforceResourceVersion(pod)));
           return success;
         } catch (e) {
           if (!isConflict(e) || original.preconditions?.resourceVersion || attempt >= RETRY_STEPS) throw e;
@@ -174,7 +180,7 @@ export function evictionCreater(registries: () => RegistrySet | undefined): Subr
         }
       });
       if (matching.length > 1) {
-        return asAnswer({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.', code: 500 });
+        return statusAnswer({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.', code: 500 });
       }
       let guard = false;
       if (matching.length === 1) {
@@ -198,7 +204,7 @@ export function evictionCreater(registries: () => RegistrySet | undefined): Subr
         }
       }
       try {
-        await pods.delete(req.namespace, req.name, { ...options(pod, guard), user: req.user });
+        await deletePod(options(pod, guard));
       } catch (e) {
         // The not-Ready pod changed since the budget was read: it may be Ready now, so refuse.
         if (isConflict(e) && guard && !original.preconditions?.resourceVersion) throw tooManyRequests(`The disruption budget ${matching[0]!.metadata.name ?? ''} is still being processed by the server.`, 10);
