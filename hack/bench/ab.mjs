@@ -8,16 +8,19 @@
 // the next round), so both sides see the same machine within seconds. For every batch the
 // replica's CPU (user + system of all its processes, from /proc) is divided by the operations.
 // The report gives per workload and side the median and the minimum over the rounds (the
-// minimum is what the build costs when least disturbed), and B/A of both.
+// minimum is what the build costs when least disturbed), B/A of both, and the median of each
+// round's own B/A (paired: both sides of a round see nearly the same machine).
 //
 // --a-args / --b-args add replica flags to one side only (e.g. a feature off on one side).
 // --b defaults to this tree's build (packages/server/dist/src/main.js). Needs etcd on PATH.
-import { mkdtemp, rm } from 'node:fs/promises';
+// --floor adds a third column to get-cached: bare-server.mjs (the get-cached baseline, one Node
+// process, A's certificate) answering the body of one of A's objects to the same batches.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { newEtcdClient } from '../../packages/storage/dist/src/index.js';
 import { HttpClient, prepareNamespace, WORKLOAD_ROLE } from './lib/http-client.mjs';
-import { startBenchEtcd, startReplica, stopAll, readCpuSeconds, repoRoot } from './lib/processes.mjs';
+import { startBenchEtcd, startReplica, startBareServer, stopAll, readCpuSeconds, repoRoot } from './lib/processes.mjs';
 import { runLoad, quantile } from './lib/load.mjs';
 import { configMapBody, objectName, putStoredConfigMaps } from './lib/objects.mjs';
 
@@ -36,6 +39,7 @@ const ROUNDS = Number(arg('rounds', '5'));
 const BATCH = Number(arg('batch', '2000'));
 const LIST_ITEMS = Number(arg('list-items', '2000'));
 const ONLY = arg('only', 'create,get,get-cached,list-cached,list-paged').split(',');
+const FLOOR = process.argv.includes('--floor');
 const dd = process.argv.indexOf('--');
 const REPLICA_ARGS = dd >= 0 ? process.argv.slice(dd + 1) : [];
 // Flags for one side only (split at spaces), e.g. --b-args=--enable-priority-and-fairness=false.
@@ -127,6 +131,7 @@ async function main() {
   const tmp = await mkdtemp(join(tmpdir(), 'cluster-ab-'));
   const sides = [];
   const figures = {};
+  let floor;
   try {
     sides.push(await startSide('A', A, tmp));
     sides.push(await startSide('B', B, tmp));
@@ -138,21 +143,32 @@ async function main() {
       await batch(s, 'create', 0);
       for (const w of ONLY) if (w !== 'create') await batch(s, w, 0);
     }
+    if (FLOOR && ONLY.includes('get-cached')) {
+      const a = sides[0];
+      const bodyFile = join(tmp, 'floor-body.json');
+      await writeFile(bodyFile, (await expect200(a.api, 'GET', `/api/v1/namespaces/${NS}/configmaps/${objectName('cm', 0)}`)).body);
+      const bare = await startBareServer({ certFile: a.replica.certFile, keyFile: a.replica.keyFile, bodyFile });
+      const api = new HttpClient({ host: '127.0.0.1', port: bare.port, ca: a.replica.ca, clientCert: a.replica.clientCert, maxSockets: CONCURRENCY });
+      floor = { label: 'floor', api, replica: { pid: bare.pid }, readable: a.readable, close: () => api.close() };
+      await batch(floor, 'get-cached', 0);
+    }
     for (let r = 1; r <= ROUNDS; r++) {
       for (const w of ONLY) {
-        const order = r % 2 ? sides : [...sides].reverse();
+        const order = r % 2 ? [...sides] : [...sides].reverse();
+        if (floor && w === 'get-cached') order.push(floor);
         for (const s of order) {
           const c0 = await readCpuSeconds(s.replica.pid);
           const t0 = performance.now();
           const ops = await batch(s, w, r);
           const secs = (performance.now() - t0) / 1000;
           const cpu = (await readCpuSeconds(s.replica.pid)) - c0;
-          ((figures[w] ??= { A: [], B: [] })[s.label]).push({ us: (cpu / ops) * 1e6, rate: ops / secs });
+          ((figures[w] ??= { A: [], B: [], floor: [] })[s.label]).push({ us: (cpu / ops) * 1e6, rate: ops / secs });
         }
       }
       log(`round ${r}/${ROUNDS} done`);
     }
   } finally {
+    floor?.close();
     for (const s of sides) {
       s.api.close();
       s.admin.close();
@@ -163,17 +179,22 @@ async function main() {
   }
   const fmt = (us) => (us >= 10_000 ? `${(us / 1000).toFixed(1)} ms` : `${us.toFixed(0)} µs`);
   const out = [`A = ${A} ${SIDE_ARGS.A.join(' ')}`, `B = ${B} ${SIDE_ARGS.B.join(' ')}`, `${ROUNDS} rounds of ${BATCH} requests (lists: ${Math.max(5, Math.round(BATCH / 100))} of ${LIST_ITEMS} items); replica flags: ${REPLICA_ARGS.join(' ') || '(default)'}`, ''];
-  out.push('workload      A median   A min   B median   B min   B/A median   B/A min   per-round A | B');
+  out.push('workload      A median   A min   B median   B min   B/A median   B/A min   B/A paired   per-round A | B');
   const json = {};
   for (const [w, f] of Object.entries(figures)) {
     const med = (xs) => quantile(xs.map((x) => x.us), 0.5);
     const min = (xs) => Math.min(...xs.map((x) => x.us));
     const [am, an, bm, bn] = [med(f.A), min(f.A), med(f.B), min(f.B)];
-    json[w] = { aMedianUs: Math.round(am), aMinUs: Math.round(an), bMedianUs: Math.round(bm), bMinUs: Math.round(bn) };
+    // Each round's B/A on its own (both sides ran within seconds of each other): the machine's
+    // slower drifts cancel out, which the medians of each side do not.
+    const paired = quantile(f.A.map((x, i) => (f.B[i]?.us ?? NaN) / x.us).filter(Number.isFinite), 0.5);
+    json[w] = { aMedianUs: Math.round(am), aMinUs: Math.round(an), bMedianUs: Math.round(bm), bMinUs: Math.round(bn), pairedBA: Number(paired.toFixed(3)) };
+    if (f.floor.length) json[w].floorMedianUs = Math.round(med(f.floor));
     out.push(
-      `${w.padEnd(12)} ${fmt(am).padStart(9)} ${fmt(an).padStart(7)} ${fmt(bm).padStart(10)} ${fmt(bn).padStart(7)} ${(bm / am).toFixed(2).padStart(12)} ${(bn / an).toFixed(2).padStart(9)}   ` +
+      `${w.padEnd(12)} ${fmt(am).padStart(9)} ${fmt(an).padStart(7)} ${fmt(bm).padStart(10)} ${fmt(bn).padStart(7)} ${(bm / am).toFixed(2).padStart(12)} ${(bn / an).toFixed(2).padStart(9)} ${paired.toFixed(2).padStart(12)}   ` +
         `${f.A.map((x) => fmt(x.us)).join(' ')} | ${f.B.map((x) => fmt(x.us)).join(' ')}`,
     );
+    if (f.floor.length) out.push(`${'  floor'.padEnd(12)} ${fmt(med(f.floor)).padStart(9)} ${fmt(min(f.floor)).padStart(7)}   (bare-server.mjs, one process)   ${f.floor.map((x) => fmt(x.us)).join(' ')}`);
   }
   out.push('', JSON.stringify(json));
   process.stdout.write(`${out.join('\n')}\n`);

@@ -1,12 +1,14 @@
 // A worker of a multi-process replica (`--workers` > 1): it serves the whole API on the shared
 // secure port (node:cluster hands it connections), with its own etcd clients and watch caches.
 // The primary's side is replica-primary.ts.
+import { availableParallelism } from 'node:os';
 import type { Logger } from 'pino';
 import { AggregatorRegistry, type Registry, type RegistryContentType } from 'prom-client';
+import { sliceScheduler } from '@cluster/apiserver';
 import type { ServerOptions } from './flags.js';
 import { ENV_ETCD_SERVERS, ENV_LOOPBACK_TOKEN, ENV_WORKER_ID, SINGLETON_WORKER, isMessage, send, type Message } from './replica-protocol.js';
 import { startServer, type RunningServer } from './start.js';
-import type { MetricJson } from './workers.js';
+import { resolveWorkerCount, type MetricJson } from './workers.js';
 
 /** A worker's bound on the whole aggregated answer (the primary's own bound plus slack). */
 const METRICS_ANSWER_TIMEOUT_MS = 10_000;
@@ -23,6 +25,10 @@ export async function startReplicaWorker(opts: ServerOptions, logger: Logger): P
   delete process.env[ENV_LOOPBACK_TOKEN];
   if (loopbackToken === '') throw new Error('worker started without the replica loopback token');
   const workerOpts: ServerOptions = etcdServers ? { ...opts, etcdServers: etcdServers.split(',') } : opts;
+  // Sliced responses take a level's share of this worker's core only as far as the worker has
+  // one: with more workers than cores each has cores/workers of one (see sharingShare).
+  const cores = availableParallelism();
+  sliceScheduler.setCoresPerWorker(cores / resolveWorkerCount(opts.workers, cores));
   let registry: Registry | undefined;
   let nextRequest = 0;
   const waiting = new Map<number, (m: Extract<Message, { type: 'cluster-apiserver:aggregated-metrics' }>) => void>();

@@ -95,35 +95,50 @@ export interface EndableResponse {
  * joins the turn it comes in.
  */
 export class ResponseEndBatcher {
-  private held: Array<() => void> = [];
+  private held: HeldResponse[] = [];
   private readonly flush = (): void => {
     const held = this.held;
     this.held = [];
-    for (const run of held) run();
+    for (const res of held) {
+      const end = res[ORIGINAL_END]!;
+      const calls = res[HELD_CALLS]!;
+      res.end = end;
+      res[HELD_CALLS] = undefined;
+      for (const a of calls) (end as (...a: unknown[]) => unknown).apply(res, a);
+    }
   };
+  /** The `end` every held response has until its flush: one function for all, not closures per response. */
+  private readonly heldEnd: (this: HeldResponse, ...args: unknown[]) => unknown;
 
-  constructor(private readonly defer: (run: () => void) => void = (run) => void setImmediate(run)) {}
+  constructor(private readonly defer: (run: () => void) => void = (run) => void setImmediate(run)) {
+    const batcher = this;
+    this.heldEnd = function (this: HeldResponse, ...args: unknown[]): unknown {
+      const calls = this[HELD_CALLS];
+      if (calls) {
+        calls.push(args);
+        return this;
+      }
+      this[HELD_CALLS] = [args];
+      batcher.held.push(this);
+      if (batcher.held.length === 1) batcher.defer(batcher.flush);
+      return this;
+    };
+  }
 
   /** Wraps `res.end` so that its calls take effect at the end of the turn they are made in. */
   hold(res: EndableResponse): void {
-    const end = res.end;
-    let calls: unknown[][] = [];
-    const wrapper = (...args: unknown[]): unknown => {
-      calls.push(args);
-      if (calls.length === 1) {
-        this.held.push(() => {
-          res.end = end;
-          const pending = calls;
-          calls = [];
-          for (const a of pending) (end as (...a: unknown[]) => unknown).apply(res, a);
-        });
-        if (this.held.length === 1) this.defer(this.flush);
-      }
-      return res;
-    };
-    res.end = wrapper as EndableResponse['end'];
+    const r = res as HeldResponse;
+    // Held already: its end is deferred once, not twice.
+    if (r[ORIGINAL_END] !== undefined) return;
+    r[ORIGINAL_END] = res.end;
+    res.end = this.heldEnd as EndableResponse['end'];
   }
 }
+
+const ORIGINAL_END = Symbol('originalEnd');
+const HELD_CALLS = Symbol('heldEndCalls');
+/** A response whose `end` is held: its own `end` and the calls made to it this turn. */
+type HeldResponse = EndableResponse & { [ORIGINAL_END]?: EndableResponse['end']; [HELD_CALLS]?: unknown[][] };
 
 /** Go's ReadHeaderTimeout as upstream sets it: an HTTP/1.1 request's headers must arrive within 32 s. */
 export const READ_HEADER_TIMEOUT_MS = 32_000;

@@ -3,6 +3,7 @@
 // takes (no server modules: see primary-startup.ts for the start-up work that needs them).
 import cluster, { type Worker } from 'node:cluster';
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { SupervisedEtcd } from '@cluster/storage/etcd-process';
@@ -11,7 +12,7 @@ import { startEmbeddedEtcd } from './embedded-etcd.js';
 import { loadReclaimers } from './memory-reclaimer.js';
 import type { PrimaryStartup } from './primary-startup.js';
 import { ENV_ETCD_SERVERS, ENV_LOOPBACK_TOKEN, ENV_WORKER_ID, isMessage, send } from './replica-protocol.js';
-import { DEFAULT_RESTART_BACKOFF, labelPerWorkerSeries, nextFailureCount, restartDelayMs, type MetricJson } from './workers.js';
+import { DEFAULT_RESTART_BACKOFF, labelPerWorkerSeries, nextFailureCount, restartDelayMs, workerV8Flags, type MetricJson } from './workers.js';
 
 /** How long the primary waits for the workers' registries before answering with those it has. */
 const METRICS_COLLECT_TIMEOUT_MS = 5_000;
@@ -208,6 +209,8 @@ export async function runReplicaPrimary(prepared: PreparedPrimary, logger: Logge
   process.on('SIGINT', () => onSignal('SIGINT'));
 
   for (let id = 1; id <= count; id++) slots.set(id, { id, startedAt: 0, ready: false, failures: 0 });
+  const nodeOptions = [...process.execArgv, ...(process.env['NODE_OPTIONS'] ?? '').split(/\s+/).filter(Boolean)];
+  cluster.setupPrimary({ execArgv: [...process.execArgv, ...workerV8Flags(count, availableParallelism(), nodeOptions)] });
   for (const slot of slots.values()) fork(slot);
   let url: string;
   try {

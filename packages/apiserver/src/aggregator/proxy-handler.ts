@@ -5,6 +5,7 @@ import type { Middleware } from 'koa';
 import { newServiceUnavailable, newTimeout } from '@cluster/apimachinery';
 import type { RequestState } from '../filters/state.js';
 import { requestDeadlineMs } from '../filters/with-request-deadline.js';
+import { requestQuery } from '../filters/request-query.js';
 import { isAvailable, type ApiService } from '../resources/apiregistration/types.js';
 import type { ApiServiceIndex } from './apiservice-index.js';
 import { proxyRequestHeaders, proxyResponseHeaders } from './proxy-headers.js';
@@ -53,10 +54,17 @@ export interface ProxyHandlerOptions {
  */
 export function withAggregatorProxy(opts: ProxyHandlerOptions): Middleware<RequestState> {
   const log = opts.log ?? (() => {});
-  return async (ctx, next) => {
-    const m = GROUP_VERSION_PATH.exec(ctx.path);
+  // Not an async function: a request for no extension's group version (nearly all) goes on at once.
+  return (ctx, next) => {
+    // The path as the request-info step read it (Koa's getter parses the URL's cache again).
+    const path = ctx.state.requestInfo?.path ?? ctx.path;
+    if (!path.startsWith('/apis/')) return next();
+    const m = GROUP_VERSION_PATH.exec(path);
     const svc = m ? opts.index.lookup(m[1]!, m[2]!) : undefined;
-    if (!svc) return next();
+    return svc ? proxy(ctx, svc) : next();
+  };
+
+  async function proxy(ctx: Parameters<Middleware<RequestState>>[0], svc: ApiService): Promise<void> {
     if (!isAvailable(svc)) throw unavailable();
     let target: ProxyTarget;
     try {
@@ -66,7 +74,7 @@ export function withAggregatorProxy(opts: ProxyHandlerOptions): Middleware<Reque
       throw unavailable();
     }
     const watch = ctx.state.requestInfo.verb === 'watch';
-    const timeoutMs = watch ? 0 : requestDeadlineMs(ctx.URL.searchParams.get('timeout'), opts.requestTimeoutMs);
+    const timeoutMs = watch ? 0 : requestDeadlineMs(requestQuery(ctx).get('timeout'), opts.requestTimeoutMs);
     const headers = proxyRequestHeaders(ctx.req.headers, {
       user: ctx.state.user!,
       host: `${target.endpoint.serverName}:${target.options.port}`,
@@ -196,7 +204,7 @@ export function withAggregatorProxy(opts: ProxyHandlerOptions): Middleware<Reque
         start();
       }
     });
-  };
+  }
 }
 
 /**

@@ -26,8 +26,20 @@ export interface RulesResult {
   evaluationError?: string;
 }
 
+/** An authorizer's answer: its decision and why (for audit annotations and 403 messages). */
+export interface Verdict {
+  decision: Decision;
+  reason: string;
+}
+
 export interface Authorizer {
-  authorize(attrs: AuthorizationAttributes): Promise<{ decision: Decision; reason: string }>;
+  authorize(attrs: AuthorizationAttributes): Promise<Verdict>;
+  /**
+   * The very decision `authorize` gives, without a promise, when this authorizer can make it at
+   * once; undefined when it cannot now (its index is not listed yet, or it must ask elsewhere),
+   * and then `authorize` is to be asked. Lets the request chain authorize without a microtask turn.
+   */
+  authorizeNow?(attrs: AuthorizationAttributes): Verdict | undefined;
   /** The rules this authorizer grants `user` in `namespace`; absent when it cannot enumerate them. */
   rulesFor?(user: UserInfo, namespace: string): Promise<RulesResult>;
 }
@@ -38,10 +50,15 @@ const EVERYTHING: PolicyRule[] = [
 ];
 
 /** --authorization-mode=AlwaysAllow: every request is allowed (development). */
+const ALLOW: Verdict = Object.freeze({ decision: 'allow', reason: '' });
+const DENY: Verdict = Object.freeze({ decision: 'deny', reason: '' });
+const NO_OPINION: Verdict = Object.freeze({ decision: 'no-opinion', reason: '' });
+
 export const alwaysAllow: Authorizer = {
   async authorize() {
     return { decision: 'allow', reason: '' };
   },
+  authorizeNow: () => ALLOW,
   async rulesFor() {
     return { rules: EVERYTHING, incomplete: false };
   },
@@ -52,6 +69,7 @@ export const alwaysDeny: Authorizer = {
   async authorize() {
     return { decision: 'deny', reason: '' };
   },
+  authorizeNow: () => DENY,
   async rulesFor() {
     return { rules: [], incomplete: false };
   },
@@ -64,6 +82,7 @@ export const privilegedGroup: Authorizer = {
       ? { decision: 'allow', reason: '' }
       : { decision: 'no-opinion', reason: '' };
   },
+  authorizeNow: ({ user }) => (user.groups.includes('system:masters') ? ALLOW : NO_OPINION),
   // Lists nothing, as upstream's privileged-group authorizer is no rule resolver: the
   // cluster-admin binding of system:masters lists the same rules once through RBAC.
   async rulesFor() {
@@ -83,6 +102,18 @@ export class UnionAuthorizer implements Authorizer {
     let reason = '';
     for (const a of this.authorizers) {
       const d = await a.authorize(attrs);
+      if (d.decision !== 'no-opinion') return d;
+      if (d.reason) reason = d.reason;
+    }
+    return { decision: 'no-opinion', reason };
+  }
+
+  /** The same union of every authorizer's `authorizeNow`; undefined as soon as one cannot answer at once. */
+  authorizeNow(attrs: AuthorizationAttributes): Verdict | undefined {
+    let reason = '';
+    for (const a of this.authorizers) {
+      const d = a.authorizeNow?.(attrs);
+      if (d === undefined) return undefined;
       if (d.decision !== 'no-opinion') return d;
       if (d.reason) reason = d.reason;
     }

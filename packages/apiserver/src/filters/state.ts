@@ -5,6 +5,11 @@ import type { SliceOwner } from '../flowcontrol/slice-scheduler.js';
 /** Facts filters record on a request, read by later filters and the handler. */
 export interface RequestState {
   requestInfo: RequestInfo;
+  /**
+   * The query parameters, parsed once by the request-info step (read them through
+   * `requestQuery(ctx)`); shared by every later step, which must not change them.
+   */
+  query?: URLSearchParams;
   user?: UserInfo;
   body?: Buffer;
   warnings: string[];

@@ -14,7 +14,11 @@ import type { RequestState } from './state.js';
  */
 export function withImpersonation(authorizer: Authorizer, apiDomain: string): Middleware<RequestState> {
   const authenticationGroup = `authentication.${apiDomain}`;
-  return async (ctx, next) => {
+  // Not an async function: a request without Impersonate-* headers (nearly all) goes on at once,
+  // without building the header table or a promise of its own.
+  return (ctx, next) => (hasImpersonationHeader(ctx.req.rawHeaders) ? impersonate(ctx, next) : next());
+
+  async function impersonate(ctx: Parameters<Middleware<RequestState>>[0], next: () => Promise<unknown>): Promise<unknown> {
     const asked = parseImpersonationHeaders(headerLines(ctx.req.rawHeaders));
     if (!asked) return next();
     let requests;
@@ -33,8 +37,19 @@ export function withImpersonation(authorizer: Authorizer, apiDomain: string): Mi
     for (const name of Object.keys(ctx.req.headers)) {
       if (name.startsWith('impersonate-')) delete ctx.req.headers[name];
     }
-    await next();
-  };
+    return next();
+  }
+}
+
+const IMPERSONATE_PREFIX = 'impersonate-';
+
+/** Whether some header line's name starts with `Impersonate-` (any case): every header this step reads does. */
+function hasImpersonationHeader(raw: readonly string[]): boolean {
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length >= IMPERSONATE_PREFIX.length && (name.charCodeAt(0) | 0x20) === 0x69 && name.slice(0, IMPERSONATE_PREFIX.length).toLowerCase() === IMPERSONATE_PREFIX) return true;
+  }
+  return false;
 }
 
 /**

@@ -7,6 +7,7 @@ import type { ProtobufCodec } from '../handlers/scope.js';
 import type { RequestInfo } from '../request/request-info.js';
 import type { RequestState } from './state.js';
 import { writeStatusError } from './write-status.js';
+import { requestQuery } from './request-query.js';
 
 /** Upstream's metric verb: LIST/WATCH for collection reads, APPLY for apply patches, else the method. */
 export function metricsVerb(method: string, info: RequestInfo, contentType: string): string {
@@ -58,8 +59,9 @@ export function withObservability(deps: {
     }
     const seconds = (performance.now() - start) / 1e3;
     const info = ctx.state.requestInfo;
-    const verb = metricsVerb(ctx.method, info, ctx.get('Content-Type'));
-    const dryRun = ctx.URL.searchParams.has('dryRun') ? 'All' : '';
+    // Only a patch's verb label depends on its Content-Type.
+    const verb = metricsVerb(ctx.method, info, info.verb === 'patch' ? ctx.get('Content-Type') : '');
+    const dryRun = requestQuery(ctx).has('dryRun') ? 'All' : '';
     const scope = metricsScope(info);
     const key = seriesKey([verb, dryRun, info.apiGroup, info.apiVersion, info.resource, info.subresource, scope]);
     const labels = () => ({

@@ -7,6 +7,7 @@ import { RejectedRequest, type FlowControl } from '../flowcontrol/flow-control.j
 import { estimateSeats } from '../flowcontrol/width.js';
 import { sliceScheduler, type SliceScheduler } from '../flowcontrol/slice-scheduler.js';
 import type { RequestState } from './state.js';
+import { requestQuery } from './request-query.js';
 import { inflightWatermark, MUTATING_VERBS } from './inflight-watermark.js';
 
 /** What the filter needs: the replica's flow control and, for list seats, stored object counts. */
@@ -48,7 +49,7 @@ export function withPriorityAndFairness(deps: PriorityAndFairnessDeps): Middlewa
     if (!c) return next();
     ctx.set('X-Kubernetes-PF-FlowSchema-UID', c.flowSchemaUid);
     ctx.set('X-Kubernetes-PF-PriorityLevel-UID', c.level.uid);
-    const flow = { level: c.level.name, flow: `${c.flowSchema}\n${c.distinguisher}` };
+    const flow = { level: c.level.name, flow: `${c.flowSchema}\n${c.distinguisher}`, share: c.level.share };
     ctx.state.flow = flow;
     if (c.level.exempt || !c.level.queueSet || (!info.isResourceRequest && isHealthProbe(ctx.method, ctx.path))) {
       if (info.verb === 'watch') return next();
@@ -62,7 +63,7 @@ export function withPriorityAndFairness(deps: PriorityAndFairnessDeps): Middlewa
       });
     }
     const count = info.verb === 'list' && deps.objectCount ? deps.objectCount(info.apiGroup, info.resource) : undefined;
-    const seats = estimateSeats(info, count === undefined ? undefined : ctx.URL.searchParams, count);
+    const seats = estimateSeats(info, count === undefined ? undefined : requestQuery(ctx), count);
     let ticket;
     try {
       // A response that closes while the request still waits (the client went away, or the

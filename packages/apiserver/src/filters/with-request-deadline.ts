@@ -1,6 +1,8 @@
 import type { Middleware } from 'koa';
 import { newBadRequest, newTimeout, parseGoDuration } from '@cluster/apimachinery';
 import type { RequestState } from './state.js';
+import { requestQuery } from './request-query.js';
+import { DeadlineTimers, type Deadline } from './deadline-timers.js';
 
 /** Upstream's text for a `timeout` parameter that is not a Go duration. */
 const INVALID_TIMEOUT = 'invalid timeout specified in the request URL';
@@ -32,18 +34,33 @@ export function requestDeadlineMs(timeoutParam: string | null, serverTimeoutMs: 
  * a write may still complete after the 504; the client learns its outcome by reading again).
  */
 export function withRequestDeadline(serverTimeoutMs: number): Middleware<RequestState> {
-  return async (ctx, next) => {
+  // The server's own length, which nearly every request has, shares one timer (DeadlineTimers).
+  const shared = serverTimeoutMs > 0 ? new DeadlineTimers(serverTimeoutMs) : undefined;
+  // One promise per request, settled by the rest of the chain or by the deadline, whichever comes
+  // first (what a race of the two would give, without its extra promises and closures).
+  return (ctx, next) => {
     if (ctx.state.requestInfo.verb === 'watch') return next();
-    const timeoutMs = requestDeadlineMs(ctx.URL.searchParams.get('timeout'), serverTimeoutMs);
+    const timeoutMs = requestDeadlineMs(requestQuery(ctx).get('timeout'), serverTimeoutMs);
     if (timeoutMs <= 0) return next();
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(newTimeout(DEADLINE_EXCEEDED, 0)), timeoutMs);
+    return new Promise<void>((resolve, reject) => {
+      const expire = (): void => reject(newTimeout(DEADLINE_EXCEEDED, 0));
+      let deadline: Deadline;
+      if (shared && timeoutMs === serverTimeoutMs) {
+        deadline = shared.start(expire);
+      } else {
+        const timer = setTimeout(expire, timeoutMs);
+        deadline = { stop: () => clearTimeout(timer) };
+      }
+      next().then(
+        () => {
+          deadline.stop();
+          resolve();
+        },
+        (e: unknown) => {
+          deadline.stop();
+          reject(e);
+        },
+      );
     });
-    try {
-      await Promise.race([next(), deadline]);
-    } finally {
-      clearTimeout(timer);
-    }
   };
 }

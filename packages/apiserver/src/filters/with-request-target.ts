@@ -21,7 +21,8 @@ function hostHeaders(req: IncomingMessage): string[] {
  * connections stay usable after these answers.
  */
 export function withRequestTarget(metaGroup: string, protobuf?: ProtobufCodec): Middleware<RequestState> {
-  return async (ctx, next) => {
+  // Not an async function: nothing runs after the rest of the chain, whose promise is handed on.
+  return (ctx, next) => {
     const req = ctx.req;
     const isHttp1 = !('stream' in req);
     const problem = requestLineProblem({
@@ -37,8 +38,8 @@ export function withRequestTarget(metaGroup: string, protobuf?: ProtobufCodec): 
       req.resume();
       if (isHttp1 && (problem.code === 505 || problem.message.includes('Host'))) ctx.set('Connection', 'close');
       writeStatusError(ctx, newRequestError(problem.code, problem.message), metaGroup, protobuf);
-      return;
+      return Promise.resolve();
     }
-    await next();
+    return next();
   };
 }

@@ -13,6 +13,7 @@ import { encodeBody, warningHeader } from '../handlers/responders.js';
 import type { HandlerResult, RequestScope } from '../handlers/scope.js';
 import { runHealth } from '../health/health.js';
 import { negotiate } from '../negotiation/negotiate.js';
+import { NegotiationCache } from '../negotiation/negotiation-cache.js';
 import { asPartialObjectMetadata, asPartialObjectMetadataList } from '../negotiation/partial-metadata.js';
 import type { GenericRegistry } from '../registry/generic-registry.js';
 import type { RegistrySet } from '../registry/registry-set.js';
@@ -21,6 +22,7 @@ import type { ApiCatalog } from './api-catalog.js';
 import type { ApiServerConfig } from './app.js';
 import { deprecatedApiSignals } from './deprecated-apis.js';
 import { withStability } from '../metrics/stability.js';
+import { requestQuery } from '../filters/request-query.js';
 
 /** Upstream's answer for a path under /api or /apis that names nothing served. */
 function notFoundResource(): StatusError {
@@ -40,6 +42,22 @@ export function apiHandler(config: ApiServerConfig, registries: RegistrySet, cat
   const itemEncodings = new ItemEncodings();
   const flusher = new WatchFlusher();
   const markDeprecated = deprecatedApiSignals(config.metrics, config.apiDomain);
+  // Per registry, what depends on it alone (--runtime-config and the Protobuf kinds are fixed for
+  // the process's life; a registry object is replaced, never changed, when its resource changes).
+  const served = new WeakMap<GenericRegistry, boolean>();
+  const isServed = (registry: GenericRegistry): boolean => {
+    let yes = served.get(registry);
+    if (yes === undefined) served.set(registry, (yes = !config.serves || registry.info.customResource === true || config.serves(registry.info)));
+    return yes;
+  };
+  const protobufKinds = new WeakMap<GenericRegistry, boolean>();
+  const protobufOk = (registry: GenericRegistry): boolean => {
+    let yes = protobufKinds.get(registry);
+    if (yes === undefined) protobufKinds.set(registry, (yes = (!registry.info.customResource && config.protobuf?.supports(registry.apiVersion(), registry.info.kind)) ?? false));
+    return yes;
+  };
+  const negotiations = new NegotiationCache(metaGroup);
+  const decodeProtobufDeleteOptions = config.protobuf ? (bytes: Uint8Array) => config.protobuf!.decodeDeleteOptions(bytes) : undefined;
   return async (ctx) => {
     const info = ctx.state.requestInfo;
     if (!info.isResourceRequest) {
@@ -51,12 +69,13 @@ export function apiHandler(config: ApiServerConfig, registries: RegistrySet, cat
       return;
     }
     const registry = registries.lookup(info.apiGroup, info.apiVersion, info.resource);
-    if (!registry || (config.serves && !registry.info.customResource && !config.serves(registry.info)) || (info.subresource && !registry.info.subresources?.some((s) => s.name === info.subresource))) {
+    if (!registry || !isServed(registry) || (info.subresource && !registry.info.subresources?.some((s) => s.name === info.subresource))) {
       throw notFoundResource();
     }
     if (registry.info.namespaced === false && info.namespace && info.resource !== 'namespaces') throw notFoundResource();
     markDeprecated(ctx as Context & { state: RequestState }, registry.info, info.subresource);
-    checkQueryParams(ctx.URL.searchParams);
+    const query = requestQuery(ctx);
+    checkQueryParams(query);
     // A watch ends when its client leaves, or cleanly (the stream's last chunk is written) when
     // the replica shuts down, so clients see the stream end rather than a reset.
     const signal =
@@ -64,14 +83,14 @@ export function apiHandler(config: ApiServerConfig, registries: RegistrySet, cat
     const scope: RequestScope = {
       registry,
       info,
-      query: config.listChunking === false && info.verb === 'list' ? withoutChunking(ctx.URL.searchParams) : ctx.URL.searchParams,
+      query: config.listChunking === false && info.verb === 'list' ? withoutChunking(query) : query,
       body: ctx.state.body,
       contentType: ctx.get('Content-Type') || undefined,
       user: ctx.state.user!,
       userAgent: ctx.get('User-Agent'),
       // Custom resources have no Protobuf form: such bodies are 415, as upstream answers.
       protobuf: registry.info.customResource ? undefined : config.protobuf,
-      ...(config.protobuf ? { decodeProtobufDeleteOptions: (bytes: Uint8Array) => config.protobuf!.decodeDeleteOptions(bytes) } : {}),
+      ...(decodeProtobufDeleteOptions ? { decodeProtobufDeleteOptions } : {}),
       apiDomain: config.apiDomain,
       plainJsonResponse: false,
       authorizer: config.authorizer,
@@ -87,15 +106,10 @@ export function apiHandler(config: ApiServerConfig, registries: RegistrySet, cat
         audit.requestObjectMeta = { name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: m.resourceVersion };
       };
     }
-    const pretty = isPretty(ctx);
+    const pretty = isPretty(query);
     const readVerb = info.verb === 'get' || info.verb === 'list' || info.verb === 'watch';
-    const n = negotiate(ctx.get('Accept'), {
-      metaGroup,
-      // Kinds without a Protobuf schema answer a client that also accepts JSON in JSON.
-      protobufOk: (!registry.info.customResource && config.protobuf?.supports(registry.apiVersion(), registry.info.kind)) ?? false,
-      tableOk: readVerb,
-      pretty,
-    });
+    // Kinds without a Protobuf schema answer a client that also accepts JSON in JSON.
+    const n = negotiations.negotiate(ctx.get('Accept'), protobufOk(registry), readVerb, pretty);
     scope.plainJsonResponse = n.encoding === 'json' && !n.as && !n.pretty;
     if (info.verb === 'watch') {
       if (!registry.info.verbs.includes('watch')) throw newMethodNotSupported(registry.groupResource, 'watch');
@@ -147,8 +161,8 @@ function clientGoneSignal(ctx: Context): AbortSignal {
   return controller.signal;
 }
 
-function isPretty(ctx: Context): boolean {
-  const p = ctx.URL.searchParams.get('pretty');
+function isPretty(query: URLSearchParams): boolean {
+  const p = query.get('pretty');
   if (p === null) return false;
   return p === '' || p === 'true' || p === '1';
 }
@@ -164,7 +178,7 @@ function writeResult(
 ): void {
   let object: KubeObject | Status = result.object;
   if (n.as === 'Table' && object.kind !== 'Status') {
-    const includeObject = (ctx.URL.searchParams.get('includeObject') ?? 'Metadata') as IncludeObject;
+    const includeObject = (requestQuery(ctx).get('includeObject') ?? 'Metadata') as IncludeObject;
     const list = result.isList ? (object as unknown as KubeList) : undefined;
     object = toTable(
       list ? list.items : [object as KubeObject],
@@ -198,7 +212,7 @@ function writeResult(
       // and only ever match themselves.
       ctx.status = 200;
       ctx.set('Content-Type', 'application/json');
-      ctx.body = Buffer.from(itemEncodings.encode(object, true));
+      ctx.body = itemEncodings.encode(object, true);
       return;
     }
   }

@@ -54,10 +54,16 @@ function newerOf(a: KubeObject | undefined, b: KubeObject | undefined): KubeObje
  * `/registry/<group>/<resource>/`. Undefined when the key is not under `/registry/<group>/<resource>/`.
  */
 export function resourcePrefixOf(keyOrPrefix: string): string | undefined {
-  const parts = keyOrPrefix.split('/');
-  if (parts.length < 5 || parts[0] !== '' || parts[1] !== 'registry' || !parts[2] || !parts[3]) return undefined;
-  return `/registry/${parts[2]}/${parts[3]}/`;
+  // `/registry/<group>/<resource>/` with both names non-empty, found without splitting the whole key.
+  if (!keyOrPrefix.startsWith(REGISTRY_ROOT)) return undefined;
+  const groupEnd = keyOrPrefix.indexOf('/', REGISTRY_ROOT.length);
+  if (groupEnd <= REGISTRY_ROOT.length) return undefined;
+  const resourceEnd = keyOrPrefix.indexOf('/', groupEnd + 1);
+  if (resourceEnd <= groupEnd + 1) return undefined;
+  return keyOrPrefix.slice(0, resourceEnd + 1);
 }
+
+const REGISTRY_ROOT = '/registry/';
 
 /**
  * A Store that serves watches, "Any" lists (resourceVersion=0) and "Any" gets from one watch cache

@@ -40,6 +40,8 @@ export class NodeAuthorizer implements Authorizer {
   readonly graph: NodeGraph;
   private readonly rules: ReturnType<typeof nodeRules>;
   private synced: Promise<void> | undefined;
+  /** Set once every watch has listed (then decisions need no wait). */
+  private listed = false;
   private readonly abort = new AbortController();
 
   constructor(
@@ -72,7 +74,9 @@ export class NodeAuthorizer implements Authorizer {
         upsert: (obj) => this.graph.upsertVolumeAttachment(obj as VolumeAttachmentShape),
         remove: (obj) => this.graph.removeVolumeAttachment(obj as VolumeAttachmentShape),
       }),
-    ]).then(() => undefined);
+    ]).then(() => {
+      this.listed = true;
+    });
     return this.synced;
   }
 
@@ -104,7 +108,16 @@ export class NodeAuthorizer implements Authorizer {
     const { isNode, nodeName } = nodeIdentity(user);
     if (!isNode) return NO_OPINION;
     if (!nodeName) return no(`unknown node for user "${user.username}"`);
-    if (this.synced) await this.synced;
+    if (this.synced && !this.listed) await this.synced;
+    return this.decide(nodeName, info);
+  }
+
+  /** `authorize`'s decision at once; undefined for a node's request before the graph is listed. */
+  authorizeNow({ user, info }: AuthorizationAttributes): Verdict | undefined {
+    const { isNode, nodeName } = nodeIdentity(user);
+    if (!isNode) return NO_OPINION;
+    if (!nodeName) return no(`unknown node for user "${user.username}"`);
+    if (this.synced && !this.listed) return undefined;
     return this.decide(nodeName, info);
   }
 

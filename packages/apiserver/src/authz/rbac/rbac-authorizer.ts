@@ -1,6 +1,6 @@
 import type { UserInfo } from '../../authn/user.js';
 import type { RegistrySet } from '../../registry/registry-set.js';
-import type { AuthorizationAttributes, Authorizer, Decision, PolicyRule, RulesResult } from '../authorizer.js';
+import type { AuthorizationAttributes, Authorizer, PolicyRule, RulesResult, Verdict } from '../authorizer.js';
 import { runInformer } from './informer.js';
 import { ruleAllows } from './matching.js';
 import { RbacIndex, type ResolvedRules } from './rbac-index.js';
@@ -8,6 +8,19 @@ import { RBAC_RESOURCES, rbacGroup, type BindingObject, type RoleObject, type Ro
 
 /** Resolved rule sets kept at most; the cache is dropped whole when it grows past this. */
 const MAX_CACHED = 10_000;
+/** Decisions kept per user object at most; its table is emptied when full. */
+const MAX_DECISIONS_PER_USER = 256;
+
+/** Whether some rule of these has resourceNames (then a request's name can change the decision). */
+const withNames = new WeakMap<ResolvedRules, boolean>();
+function namesMatter(resolved: ResolvedRules): boolean {
+  let yes = withNames.get(resolved);
+  if (yes === undefined) {
+    yes = resolved.sources.some((src) => src.rules.some((r) => (r.resourceNames?.length ?? 0) > 0));
+    withNames.set(resolved, yes);
+  }
+  return yes;
+}
 
 export interface RbacAuthorizerOptions {
   apiDomain: string;
@@ -25,8 +38,12 @@ export class RbacAuthorizer implements Authorizer {
   private readonly cache = new Map<string, ResolvedRules>();
   /** The same, per user object (users are never mutated after authentication). */
   private byUser = new WeakMap<UserInfo, Map<string, ResolvedRules>>();
+  /** Decisions of resource requests per user object, dropped with the resolved rules (see decide). */
+  private decisions = new WeakMap<UserInfo, Map<string, Verdict>>();
   private cachedGeneration = -1;
   private synced: Promise<void> | undefined;
+  /** Set once every kind has been listed (then decisions need no wait). */
+  private listed = false;
   private readonly abort = new AbortController();
 
   constructor(
@@ -58,7 +75,9 @@ export class RbacAuthorizer implements Authorizer {
           { log: this.opts.log },
         ).synced;
       });
-      this.synced = Promise.all(all).then(() => undefined);
+      this.synced = Promise.all(all).then(() => {
+        this.listed = true;
+      });
     }
     return this.synced;
   }
@@ -68,20 +87,54 @@ export class RbacAuthorizer implements Authorizer {
     this.abort.abort();
   }
 
-  async authorize(attrs: AuthorizationAttributes): Promise<{ decision: Decision; reason: string }> {
-    if (this.synced) await this.synced;
+  async authorize(attrs: AuthorizationAttributes): Promise<Verdict> {
+    if (this.synced && !this.listed) await this.synced;
+    return this.decide(attrs);
+  }
+
+  /** `authorize`'s decision at once, once every kind has been listed (undefined before). */
+  authorizeNow(attrs: AuthorizationAttributes): Verdict | undefined {
+    return this.synced && !this.listed ? undefined : this.decide(attrs);
+  }
+
+  /**
+   * The decision from the index as it stands: cluster role bindings first, then the namespace's.
+   * A resource request's decision is kept per user object (authenticators that keep one per
+   * connection) and the attributes the user's rules can tell apart, until the next RBAC change
+   * (the index's generation, as the resolved rules are): the name counts only when one of the
+   * user's rules in these scopes has resourceNames.
+   */
+  private decide(attrs: AuthorizationAttributes): Verdict {
     const { user, info } = attrs;
-    const errors: string[] = [];
-    for (const resolved of [this.resolved(user, ''), this.resolved(user, info.isResourceRequest ? info.namespace : '')]) {
+    if (!info.isResourceRequest) return this.evaluate(attrs);
+    const cluster = this.resolved(user, '');
+    const inNamespace = info.namespace !== '' ? this.resolved(user, info.namespace) : undefined;
+    const named = namesMatter(cluster) || (inNamespace !== undefined && namesMatter(inNamespace));
+    const key = `${info.verb}\u0000${info.apiGroup}\u0000${info.resource}\u0000${info.subresource}\u0000${info.namespace}${named ? `\u0000${info.name}` : ''}`;
+    let perUser = this.decisions.get(user);
+    const hit = perUser?.get(key);
+    if (hit) return hit;
+    const d = Object.freeze(this.evaluate(attrs));
+    if (!perUser) this.decisions.set(user, (perUser = new Map()));
+    if (perUser.size >= MAX_DECISIONS_PER_USER) perUser.clear();
+    perUser.set(key, d);
+    return d;
+  }
+
+  /** The decision, worked out from the rules. */
+  private evaluate({ user, info }: AuthorizationAttributes): Verdict {
+    let errors: string[] | undefined;
+    const namespaced = info.isResourceRequest && info.namespace !== '';
+    for (let scope = 0; scope < (namespaced ? 2 : 1); scope++) {
+      const resolved = this.resolved(user, scope === 0 ? '' : info.namespace);
       for (const src of resolved.sources) {
-        if (src.rules.some((r) => ruleAllows(info, r))) {
-          return { decision: 'allow', reason: `RBAC: allowed by ${src.binding} to ${describeUser(user)}` };
+        for (const r of src.rules) {
+          if (ruleAllows(info, r)) return { decision: 'allow', reason: `RBAC: allowed by ${src.binding} to ${describeUser(user)}` };
         }
       }
-      errors.push(...resolved.errors);
-      if (!info.isResourceRequest || !info.namespace) break;
+      if (resolved.errors.length) (errors ??= []).push(...resolved.errors);
     }
-    return { decision: 'no-opinion', reason: errors.length ? `RBAC: ${aggregate(errors)}` : '' };
+    return { decision: 'no-opinion', reason: errors ? `RBAC: ${aggregate(errors)}` : '' };
   }
 
   /** Every rule granted to `user` in `namespace` (cluster role bindings included). */
@@ -118,6 +171,8 @@ export class RbacAuthorizer implements Authorizer {
     if (this.cachedGeneration !== this.index.generation || this.cache.size > MAX_CACHED) {
       this.cache.clear();
       this.byUser = new WeakMap();
+      // Decisions were made from the rules dropped here: none may outlive them.
+      this.decisions = new WeakMap();
       this.cachedGeneration = this.index.generation;
     }
     // Fast path: authenticators that reuse one user object per connection (x509) skip even the key.
