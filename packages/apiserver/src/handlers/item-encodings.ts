@@ -1,6 +1,6 @@
 /** Options of an {@link ItemEncodings}. */
 export interface ItemEncodingsOptions {
-  /** Most bytes of JSON kept in all (default 32 MiB). */
+  /** Most characters of JSON kept in all (default 32 Mi, ~32 MiB for ASCII JSON). */
   maxChars?: number;
   /** An encoding unused for between one and two periods is dropped (default 10 s). */
   periodMs?: number;
@@ -12,23 +12,21 @@ const DEFAULT_MAX_CHARS = 32 * 1024 * 1024;
 const DEFAULT_PERIOD_MS = 10_000;
 
 /**
- * The JSON of recently listed or read watch-cache objects, by object identity, so a collection
- * listed again (clients relisting, every page of a paged list, many clients listing the same
- * namespace) or an object read again is not serialized again: JSON.stringify of the items is most
- * of a cached list's CPU time (about 2.5 µs per 1 KiB ConfigMap, three times joining kept
- * strings). Only for objects that are never modified and stay the same object while their state
- * does (ListResult.sharedItems, the watch cache's objects a GET answers), so an encoding can never
- * be stale. Kept as UTF-8 bytes, what a response writes: a GET answers them as they are and a list
- * copies them into its chunks, neither encodes text again.
+ * The JSON of recently listed watch-cache objects, by object identity, so a collection listed
+ * again (clients relisting, every page of a paged list, many clients listing the same namespace)
+ * is not serialized again: JSON.stringify of the items is most of a cached list's CPU time (about
+ * 2.5 µs per 1 KiB ConfigMap, three times joining kept strings). Only for objects that are never
+ * modified and stay the same object while their state does (ListResult.sharedItems), so an
+ * encoding can never be stale.
  *
- * Bounded in bytes, and kept in two generations: each period the older one is dropped and
+ * Bounded in characters, and kept in two generations: each period the older one is dropped and
  * the newer becomes older; a hit in the older one moves the entry forward. So an idle server
  * holds none of it after two periods (a timer runs only while entries exist), and a replaced
  * object's encoding keeps it alive at most that long.
  */
 export class ItemEncodings {
-  private current = new Map<object, Buffer>();
-  private previous = new Map<object, Buffer>();
+  private current = new Map<object, string>();
+  private previous = new Map<object, string>();
   private chars = 0;
   private previousChars = 0;
   private rotatedAt: number;
@@ -44,7 +42,7 @@ export class ItemEncodings {
     this.rotatedAt = this.now();
   }
 
-  /** Bytes held (both generations). */
+  /** Characters held (both generations). */
   get size(): number {
     return this.chars + this.previousChars;
   }
@@ -59,11 +57,8 @@ export class ItemEncodings {
     return count * sample <= this.maxChars / 2;
   }
 
-  /**
-   * The JSON of `item` (JSON.stringify's, as UTF-8), kept when `keep` and there is room. The bytes
-   * may be shared with other callers: never change them.
-   */
-  encode(item: object, keep: boolean): Buffer {
+  /** The JSON of `item` (JSON.stringify's), kept when `keep` and there is room. */
+  encode(item: object, keep: boolean): string {
     this.maybeRotate();
     const hit = this.current.get(item);
     if (hit !== undefined) return hit;
@@ -74,7 +69,7 @@ export class ItemEncodings {
       this.add(item, old);
       return old;
     }
-    const json = Buffer.from(JSON.stringify(item));
+    const json = JSON.stringify(item);
     if (keep) this.add(item, json);
     return json;
   }
@@ -89,7 +84,7 @@ export class ItemEncodings {
     this.timer = undefined;
   }
 
-  private add(item: object, json: Buffer): void {
+  private add(item: object, json: string): void {
     if (this.chars + this.previousChars + json.length > this.maxChars) {
       // Full: make room by dropping the older generation, else keep nothing new.
       if (this.previous.size === 0 || this.chars + json.length > this.maxChars) return;

@@ -111,20 +111,18 @@ export function jsonListStream(list: KubeList, encodings?: ItemEncodings, owner?
 
 /**
  * The items' chunks from kept encodings (see ItemEncodings), adding those of this list when it
- * is small enough to be worth keeping. A chunk is the kept bytes copied together, commas between.
+ * is small enough to be worth keeping. Joining the kept strings of a chunk makes one flat string,
+ * as the one stringify of a slice does.
  */
 function* encodedChunks(items: readonly object[], encodings: ItemEncodings): Generator<Buffer> {
   const first = encodings.encode(items[0]!, true);
   const keep = encodings.worthKeeping(items.length, first.length);
   for (let i = 0; i < items.length; i += ITEMS_PER_CHUNK) {
     const end = Math.min(items.length, i + ITEMS_PER_CHUNK);
-    const parts: Buffer[] = [];
-    // Each item after the list's first has the separator from the one before in front.
-    for (let j = i; j < end; j++) {
-      if (j > 0) parts.push(COMMA);
-      parts.push(j === 0 ? first : encodings.encode(items[j]!, keep));
-    }
-    yield Buffer.concat(parts);
+    // A leading '' puts the separator from the previous chunk in front.
+    const parts: string[] = i === 0 ? [] : [''];
+    for (let j = i; j < end; j++) parts.push(j === 0 ? first : encodings.encode(items[j]!, keep));
+    yield Buffer.from(parts.join(','));
   }
 }
 
