@@ -6,6 +6,8 @@ const common = {
   transform: { '^.+\\.ts$': tsJest },
   moduleNameMapper: {
     '^@cluster/([a-z-]+)$': '<rootDir>/packages/$1/src/index.ts',
+    // Subpath exports name a folder with an index of its own (e.g. @cluster/storage/etcd-process).
+    '^@cluster/([a-z-]+)/([a-z-]+)$': '<rootDir>/packages/$1/src/$2/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   testEnvironment: 'node',

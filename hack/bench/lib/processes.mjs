@@ -117,7 +117,9 @@ function spawnNode(name, args, ready, timeoutMs) {
  * the load generator's thread). With `cpuProfDir`, the replica writes a V8 CPU profile there on exit.
  */
 export async function startReplica({ etcdEndpoint, dataDir, cpuProfDir, main = serverMain, extraArgs = [] }) {
-  const profArgs = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [];
+  // BENCH_CPU_PROF_INTERVAL: the sampling interval in µs (V8's default 1000 gives few samples per request).
+  const interval = process.env.BENCH_CPU_PROF_INTERVAL ? [`--cpu-prof-interval=${process.env.BENCH_CPU_PROF_INTERVAL}`] : [];
+  const profArgs = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`, ...interval] : [];
   const args = [
     ...profArgs,
     main,

@@ -34,6 +34,7 @@ export { parseAuditPolicy, type AuditPolicy } from './audit/policy.js';
 export { AuditLogBackend } from './audit/log-backend.js';
 export type { AuditConfig, AuditSink } from './filters/with-audit.js';
 export { validateShowHiddenMetricsVersion } from './metrics/stability.js';
+export { KeyedHistogram, seriesKey } from './metrics/keyed-metrics.js';
 export { OidcAuthenticator, OIDC_ALLOWED_SIGNING_ALGS, type OidcAuthenticatorOptions } from './authn/oidc.js';
 export { httpsJsonGetter, type JsonGetter } from './authn/oidc-fetch.js';
 export { RequestHeaderAuthenticator, certificatesOf, userFromHeaders, type RequestHeaderOptions } from './authn/request-header.js';

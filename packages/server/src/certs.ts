@@ -1,11 +1,23 @@
 import { X509Certificate, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
-import forge from 'node-forge';
+import type Forge from 'node-forge';
 import { loadSigningAuthority, type SigningAuthority } from '@cluster/controllers';
 import type { ServerOptions } from './flags.js';
 import { writeAtomic } from './write-atomic.js';
+
+/**
+ * node-forge only makes certificates (reading and checking them is node:crypto's), so it is
+ * loaded with the first one made: a replica whose data directory has its certificates (every
+ * worker of a multi-process replica, every restart) never holds its ~2 MiB of modules.
+ */
+let forgeModule: typeof Forge | undefined;
+function forge(): typeof Forge {
+  forgeModule ??= createRequire(import.meta.url)('node-forge') as typeof Forge;
+  return forgeModule;
+}
 
 /** Options for {@link ensureCertificates}. */
 export interface EnsureCertificatesOptions {
@@ -96,7 +108,7 @@ export interface PemPair {
 }
 
 /** RSA keys from Node's native generator: forge's pure-JS one takes seconds per key. */
-function newRsaKeys(): { keyPem: string; privateKey: forge.pki.rsa.PrivateKey; publicKey: forge.pki.rsa.PublicKey } {
+function newRsaKeys(): { keyPem: string; privateKey: Forge.pki.rsa.PrivateKey; publicKey: Forge.pki.rsa.PublicKey } {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', {
     modulusLength: 2048,
     publicKeyEncoding: { type: 'spki', format: 'pem' },
@@ -104,13 +116,13 @@ function newRsaKeys(): { keyPem: string; privateKey: forge.pki.rsa.PrivateKey; p
   });
   return {
     keyPem: privateKey,
-    privateKey: forge.pki.privateKeyFromPem(privateKey),
-    publicKey: forge.pki.publicKeyFromPem(publicKey) as forge.pki.rsa.PublicKey,
+    privateKey: forge().pki.privateKeyFromPem(privateKey),
+    publicKey: forge().pki.publicKeyFromPem(publicKey) as Forge.pki.rsa.PublicKey,
   };
 }
 
-function newCertificate(publicKey: forge.pki.rsa.PublicKey, now: Date, years: number): forge.pki.Certificate {
-  const cert = forge.pki.createCertificate();
+function newCertificate(publicKey: Forge.pki.rsa.PublicKey, now: Date, years: number): Forge.pki.Certificate {
+  const cert = forge().pki.createCertificate();
   cert.publicKey = publicKey;
   // A positive serial: clear the top bit so DER does not read it as negative.
   const serial = randomBytes(16);
@@ -135,13 +147,13 @@ export function createCa(now: Date, commonName = CA_COMMON_NAME): PemPair {
     { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
     { name: 'subjectKeyIdentifier' },
   ]);
-  cert.sign(keys.privateKey, forge.md.sha256.create());
-  return { certPem: forge.pki.certificateToPem(cert), keyPem: keys.keyPem };
+  cert.sign(keys.privateKey, forge().md.sha256.create());
+  return { certPem: forge().pki.certificateToPem(cert), keyPem: keys.keyPem };
 }
 
 function createServingCert(caCertPem: string, caKeyPem: string, hosts: string[], now: Date): PemPair {
-  const caCert = forge.pki.certificateFromPem(caCertPem);
-  const caKey = forge.pki.privateKeyFromPem(caKeyPem);
+  const caCert = forge().pki.certificateFromPem(caCertPem);
+  const caKey = forge().pki.privateKeyFromPem(caKeyPem);
   const keys = newRsaKeys();
   const cert = newCertificate(keys.publicKey, now, SERVING_YEARS);
   cert.setSubject([{ name: 'commonName', value: SERVING_COMMON_NAME }]);
@@ -155,8 +167,8 @@ function createServingCert(caCertPem: string, caKeyPem: string, hosts: string[],
     { name: 'subjectKeyIdentifier' },
     { name: 'authorityKeyIdentifier', keyIdentifier: caCert.generateSubjectKeyIdentifier().getBytes() },
   ]);
-  cert.sign(caKey, forge.md.sha256.create());
-  return { certPem: forge.pki.certificateToPem(cert), keyPem: keys.keyPem };
+  cert.sign(caKey, forge().md.sha256.create());
+  return { certPem: forge().pki.certificateToPem(cert), keyPem: keys.keyPem };
 }
 
 /** Subject and lifetime of a client certificate (SPEC 5: CN is the user name, each O a group). */
@@ -174,8 +186,8 @@ export interface ClientCertificateRequest {
  */
 export function issueClientCertificate(caCertPem: string, caKeyPem: string, req: ClientCertificateRequest): PemPair {
   const now = req.now ?? new Date();
-  const caCert = forge.pki.certificateFromPem(caCertPem);
-  const caKey = forge.pki.privateKeyFromPem(caKeyPem);
+  const caCert = forge().pki.certificateFromPem(caCertPem);
+  const caKey = forge().pki.privateKeyFromPem(caKeyPem);
   const keys = newRsaKeys();
   const cert = newCertificate(keys.publicKey, now, 0);
   cert.validity.notAfter = new Date(now.getTime() + (req.days ?? 365) * 86_400_000);
@@ -190,8 +202,8 @@ export function issueClientCertificate(caCertPem: string, caKeyPem: string, req:
     { name: 'extKeyUsage', clientAuth: true },
     { name: 'authorityKeyIdentifier', keyIdentifier: caCert.generateSubjectKeyIdentifier().getBytes() },
   ]);
-  cert.sign(caKey, forge.md.sha256.create());
-  return { certPem: forge.pki.certificateToPem(cert), keyPem: keys.keyPem };
+  cert.sign(caKey, forge().md.sha256.create());
+  return { certPem: forge().pki.certificateToPem(cert), keyPem: keys.keyPem };
 }
 
 function uniqueHosts(hosts: string[]): string[] {

@@ -74,7 +74,7 @@ function underscoreOK(s: string): boolean {
 }
 
 // Go's time.ParseDuration is pure API machinery (the request deadline filter parses ?timeout= too).
-export { parseGoDuration } from '@cluster/apimachinery';
+export { parseGoDuration } from '@cluster/apimachinery/meta';
 
 /** Formats milliseconds the way Go prints a `time.Duration` (`1h30m0s`, `500ms`, `0s`). */
 export function formatGoDuration(ms: number): string {

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { getHeapSpaceStatistics } from 'node:v8';
-import { loadReclaimers, startMemoryReclaimer } from './memory-reclaimer.js';
+import { loadReclaimers, startMemoryReclaimer, type ProcessMemory } from './memory-reclaimer.js';
 
 const MiB = 1024 * 1024;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -67,8 +67,12 @@ describe('memory reclaimer', () => {
     ['the resident set grew (native memory) and requests are few', { heapTotal: 100 * MiB, rss: 400 * MiB }, 0, 2],
     ['nothing grew much', { heapTotal: 120 * MiB, rss: 330 * MiB }, 0, 0],
     ['it grew but the server is busy', { heapTotal: 200 * MiB, rss: 400 * MiB }, 1000, 0],
+    // Shrunk on the first quiet look (the stub's shrink brings it to 1 MiB), and not again.
+    ['the young generation is grown (start-up) and requests are few', { heapTotal: 120 * MiB, rss: 330 * MiB, youngGeneration: 32 * MiB }, 0, 1],
+    ['the young generation is at its idle size', { heapTotal: 120 * MiB, rss: 330 * MiB, youngGeneration: 1 * MiB }, 0, 0],
+    ['the young generation is grown but the server is busy', { heapTotal: 120 * MiB, rss: 330 * MiB, youngGeneration: 32 * MiB }, 1000, 0],
   ])('reclaims when %s', async (_name, grown, requestsPerTick, expectedCalls) => {
-    let memory = { heapTotal: 100 * MiB, rss: 300 * MiB };
+    let memory: ProcessMemory = { heapTotal: 100 * MiB, rss: 300 * MiB };
     let requests = 0;
     let calls = 0;
     let looks = 0;
@@ -77,7 +81,13 @@ describe('memory reclaimer', () => {
         looks++;
         return (requests += requestsPerTick);
       },
-      { gc: () => calls++, trim: () => true },
+      {
+        gc: () => calls++,
+        shrink: () => {
+          if (memory.youngGeneration !== undefined) memory = { ...memory, youngGeneration: 1 * MiB };
+        },
+        trim: () => true,
+      },
       () => memory,
       10,
     );

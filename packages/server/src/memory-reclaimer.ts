@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { setFlagsFromString } from 'node:v8';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 /** How often the reclaimer looks; a quiet period is one with few requests since the last look. */
@@ -8,6 +8,12 @@ const CHECK_INTERVAL_MS = 10_000;
 const QUIET_REQUESTS = 50;
 /** Only worth reclaiming when the heap or the process grew this much since the last time. */
 const GROWTH_BYTES = 64 * 1024 * 1024;
+/**
+ * The young generation V8 grows for a burst (start-up included) to 32 MiB of semi-spaces, and
+ * keeps: at idle it is most of the difference between the heap's size and what it holds. Past
+ * this size it is given back (V8's own idle size is 1 MiB) on a quiet look.
+ */
+const YOUNG_GENERATION_IDLE_BYTES = 8 * 1024 * 1024;
 
 /** Allocation size from which glibc maps pages of their own (see loadReclaimers). */
 const MMAP_THRESHOLD_BYTES = 1024 * 1024;
@@ -78,12 +84,13 @@ function nativeAddon(name: string): string | undefined {
  * storm long after the garbage is gone, and glibc keeps memory freed in the middle of its heap
  * (the buffers of a thousand closed TLS connections, say). When the server is quiet and the heap
  * or the resident set grew, one full collection compacts the heap and a malloc_trim hands the
- * allocator's free pages back; one more follows on the next quiet look.
+ * allocator's free pages back; one more follows on the next quiet look. A young generation grown
+ * past its idle size (start-up grows it to the maximum) is shrunk on a quiet look too.
  */
 export function startMemoryReclaimer(
   requestCount: () => number,
   reclaimers: Reclaimers = loadReclaimers(),
-  readMemory: () => { heapTotal: number; rss: number } = readProcessMemory,
+  readMemory: () => ProcessMemory = readProcessMemory,
   intervalMs = CHECK_INTERVAL_MS,
 ): () => void {
   const { gc, shrink, trim } = reclaimers;
@@ -100,7 +107,9 @@ export function startMemoryReclaimer(
     if (!quiet) return;
     const now = readMemory();
     const grew = now.heapTotal - baseline.heapTotal > GROWTH_BYTES || now.rss - baseline.rss > GROWTH_BYTES;
-    if (!grew && !followUp) return;
+    // Start-up and any burst since leave the young generation grown; only the shrink gives it back.
+    const youngGrown = shrink !== undefined && (now.youngGeneration ?? 0) > YOUNG_GENERATION_IDLE_BYTES;
+    if (!grew && !followUp && !youngGrown) return;
     followUp = grew;
     gc?.();
     shrink?.();
@@ -111,7 +120,15 @@ export function startMemoryReclaimer(
   return () => clearInterval(timer);
 }
 
-function readProcessMemory(): { heapTotal: number; rss: number } {
+/** What the reclaimer looks at: V8's heap size, the resident set and the young generation's size. */
+export interface ProcessMemory {
+  heapTotal: number;
+  rss: number;
+  youngGeneration?: number;
+}
+
+function readProcessMemory(): ProcessMemory {
   const { heapTotal, rss } = process.memoryUsage();
-  return { heapTotal, rss };
+  const young = getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
+  return { heapTotal, rss, ...(young ? { youngGeneration: young.physical_space_size } : {}) };
 }

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { Gauge, type Registry } from 'prom-client';
-import { CachedStore, Compactor, Etcd3Store, EtcdKvClient, newEtcdClient } from '@cluster/storage';
+import { CachedStore, Compactor, Etcd3Store, EtcdKvClient, EtcdWatchClient, newEtcdClient, RecentWrites } from '@cluster/storage';
 import type { ServerOptions } from './flags.js';
 import type { ResolvedGates } from './feature-gates.js';
 import { registerEtcdRequestHistogram, registerStorageObjectsGauge } from './storage-metrics.js';
@@ -30,11 +30,20 @@ export function buildStorage(opts: ServerOptions, gates: ResolvedGates, endpoint
   // Ours (on by default): most-recent gets from the watch cache the same way; off: from etcd.
   const consistentGetFromCache = gates.enabled['ConsistentGetFromCache']!;
   // Ranges and transactions go through the lean KV client, each store on a connection of its own
-  // (the cache's lists must not queue behind writes); watches stay on the etcd3 clients.
+  // (the cache's lists must not queue behind writes); so do watches (the cache's feeds on a
+  // connection of their own, events must not wait behind lists). Leases and compaction stay on
+  // the etcd3 clients.
+  // The cache's event of a write made here reuses the written object (see RecentWrites).
+  const recentWrites = new RecentWrites();
   const store = new CachedStore(
-    new Etcd3Store(client, { kv: new EtcdKvClient(endpoints), observeRequest: registerEtcdRequestHistogram(metrics) }),
+    new Etcd3Store(client, {
+      kv: new EtcdKvClient(endpoints),
+      watch: new EtcdWatchClient(new EtcdKvClient(endpoints)),
+      recentWrites,
+      observeRequest: registerEtcdRequestHistogram(metrics),
+    }),
     {
-      cacheSource: new Etcd3Store(newEtcdClient(endpoints), { kv: new EtcdKvClient(endpoints) }),
+      cacheSource: new Etcd3Store(newEtcdClient(endpoints), { kv: new EtcdKvClient(endpoints), watch: new EtcdWatchClient(new EtcdKvClient(endpoints)), recentWrites }),
       windowMs: opts.watchCacheHistory,
       consistentListFromCache,
       consistentGetFromCache,

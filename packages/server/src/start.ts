@@ -6,7 +6,8 @@ import { garbageCollectorControllers } from './start-garbage-collector.js';
 import { pino, type Logger } from 'pino';
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import { builtinResourceInfos, firstIP, startKubernetesServiceReconciler, type ApiServer } from '@cluster/apiserver';
-import { superviseEtcd, type SupervisedEtcd } from '@cluster/storage';
+import type { SupervisedEtcd } from '@cluster/storage';
+import { startEmbeddedEtcd } from './embedded-etcd.js';
 import type { ServerOptions } from './flags.js';
 import { clusterSigningAuthority } from './certs.js';
 import { resolveFeatureGates } from './feature-gates.js';
@@ -23,6 +24,7 @@ import { startApi, type Api } from './start-api.js';
 import { availabilitySettings, startAggregation, withFrontProxyDefaults } from './start-aggregator.js';
 
 export { servingHosts } from './start-tls.js';
+export { startEmbeddedEtcd } from './embedded-etcd.js';
 
 /** Upstream's "golang's default" for --http2-max-streams-per-connection=0. */
 const DEFAULT_HTTP2_MAX_STREAMS = 250;
@@ -80,20 +82,6 @@ export async function startServer(opts: ServerOptions, logger: Logger = pino({ l
     await etcd?.stop();
     throw e;
   }
-}
-
-/**
- * The etcd of the embedded default, under `<dataDir>/etcd`. It is supervised: if it dies it comes
- * back (same ports and data) with backoff, and readyz reports etcd until then.
- */
-export async function startEmbeddedEtcd(dataDir: string, logger: Logger): Promise<SupervisedEtcd> {
-  const etcd = await superviseEtcd({
-    dataDir: join(dataDir, 'etcd'),
-    log: (line) => logger.debug({ etcd: line }),
-    onEvent: (e) => (e.type === 'restarted' ? logger.info({ etcd: e.detail }, 'embedded etcd restarted') : logger.warn({ etcd: e.detail }, `embedded etcd ${e.type}`)),
-  });
-  logger.info({ endpoint: etcd.endpoint, pid: etcd.pid() }, 'embedded etcd started');
-  return etcd;
 }
 
 /**

@@ -1,4 +1,5 @@
-import { Gauge, Histogram, type Registry } from 'prom-client';
+import { Gauge, type Registry } from 'prom-client';
+import { KeyedHistogram, seriesKey } from '@cluster/apiserver';
 import { resourcePrefixOf, type EtcdOperation } from '@cluster/storage';
 
 /**
@@ -45,13 +46,8 @@ const ETCD_REQUEST_BUCKETS = [0.005, 0.025, 0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 1, 1.
  * resource (the health probe) are not counted.
  */
 export function registerEtcdRequestHistogram(registry: Registry): (operation: EtcdOperation, key: string, seconds: number) => void {
-  const histogram = new Histogram({
-    name: 'etcd_request_duration_seconds',
-    help: 'Etcd request latency in seconds for each operation and object type.',
-    labelNames: ['operation', 'type'],
-    buckets: ETCD_REQUEST_BUCKETS,
-    registers: [registry],
-  });
+  // Keyed (see KeyedHistogram): prom-client's Histogram hashes the label object on every observe.
+  const histogram = new KeyedHistogram('etcd_request_duration_seconds', 'Etcd request latency in seconds for each operation and object type.', ETCD_REQUEST_BUCKETS, registry);
   // Every etcd request passes here: each resource's label is worked out once.
   const labels = new Map<string, string | undefined>();
   return (operation, key, seconds) => {
@@ -59,6 +55,6 @@ export function registerEtcdRequestHistogram(registry: Registry): (operation: Et
     if (prefix === undefined) return;
     let type = labels.get(prefix);
     if (type === undefined && !labels.has(prefix)) labels.set(prefix, (type = storageResourceLabel(prefix)));
-    if (type) histogram.observe({ operation, type }, seconds);
+    if (type) histogram.observe(seriesKey([operation, type]), () => ({ operation, type }), seconds);
   };
 }

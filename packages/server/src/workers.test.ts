@@ -1,5 +1,5 @@
 import { AggregatorRegistry } from 'prom-client';
-import { labelPerWorkerSeries, nextFailureCount, resolveWorkerCount, restartDelayMs, type MetricJson, type RestartBackoff } from './workers.js';
+import { labelPerWorkerSeries, nextFailureCount, resolveWorkerCount, restartDelayMs, workerV8Flags, type MetricJson, type RestartBackoff } from './workers.js';
 
 describe('resolveWorkerCount', () => {
   test.each<[number, number, number]>([
@@ -12,6 +12,24 @@ describe('resolveWorkerCount', () => {
     [3, 2, 3], // an explicit count wins over the core count
   ])('--workers=%d with %d cores -> %d', (flag, cores, expected) => {
     expect(resolveWorkerCount(flag, cores)).toBe(expected);
+  });
+});
+
+describe('workerV8Flags', () => {
+  test.each<[number, number, string[], string[]]>([
+    // [workers, cores, node options already given, flags added]
+    [2, 2, [], ['--no-parallel-scavenge']], // the default: one worker per core, no spare core
+    [3, 2, [], ['--no-parallel-scavenge']],
+    [1, 1, [], ['--no-parallel-scavenge']],
+    [2, 4, [], []], // spare cores: V8's parallel scavenge can use them
+    [1, 2, [], []],
+    [2, 0, [], ['--no-parallel-scavenge']], // no core reported counts as one
+    [2, 2, ['--parallel-scavenge'], []], // the operator's choice stands
+    [2, 2, ['--no-parallel_scavenge'], []],
+    [2, 2, ['--single-threaded-gc'], []],
+    [2, 2, ['--max-old-space-size=4096', '--inspect'], ['--no-parallel-scavenge']],
+  ])('%d workers on %d cores with %j -> %j', (workers, cores, given, expected) => {
+    expect(workerV8Flags(workers, cores, given)).toEqual(expected);
   });
 });
 

@@ -10,6 +10,22 @@ export function resolveWorkerCount(flag: number, availableCores: number): number
   return Math.max(1, Math.floor(availableCores));
 }
 
+/**
+ * V8 flags added to each worker's command line. With at least as many workers as cores, every
+ * core already runs a worker's event loop, so V8's parallel scavenge (the young-generation
+ * collection split over helper threads, the main thread waiting until every helper finished)
+ * finds no spare core: a helper thread waits behind another worker and the collecting worker
+ * waits for it, pausing its requests for tens of milliseconds instead of one or two. Those
+ * workers collect on their own thread. Nothing is added when the operator already chose
+ * (`--parallel-scavenge`, `--no-parallel-scavenge` or `--single-threaded-gc` in the node
+ * options or NODE_OPTIONS).
+ */
+export function workerV8Flags(workers: number, cores: number, nodeOptions: readonly string[]): string[] {
+  if (workers < Math.max(1, Math.floor(cores))) return [];
+  const chosen = nodeOptions.some((o) => /^--(no-)?parallel[-_]scavenge$|^--single[-_]threaded[-_]gc$/.test(o.split('=')[0]!));
+  return chosen ? [] : ['--no-parallel-scavenge'];
+}
+
 /** Restart backoff of a worker slot: doubling from `initialMs`, never above `maxMs`. */
 export interface RestartBackoff {
   initialMs: number;

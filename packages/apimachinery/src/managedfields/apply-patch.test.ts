@@ -119,6 +119,16 @@ describe('applyPatch: ownership (SPEC 4.8 rule 4)', () => {
     ]);
   });
 
+  test('a live key named like an Object.prototype member survives an apply that does not name it', () => {
+    const r1 = apply(undefined, widget({ data: { constructor: '1' } }), 'm1');
+    const r2 = apply(r1.object, widget({ data: { a: '2' } }), 'm2');
+    expect(r2.object['data']).toEqual({ constructor: '1', a: '2' });
+    expect(owners(r2)).toEqual([
+      ['m1', 'Apply', { 'f:data': { 'f:constructor': {} } }],
+      ['m2', 'Apply', { 'f:data': { 'f:a': {} } }],
+    ]);
+  });
+
   test('the same value is shared ownership, not a conflict', () => {
     const r1 = apply(undefined, widget({ data: { a: '1' } }), 'm1');
     const r2 = apply(r1.object, widget({ data: { a: '1' } }), 'm2');

@@ -1,6 +1,6 @@
 import type { JsonValue } from '../meta/types.js';
 import { FieldSet } from './field-set.js';
-import { deepEqual, indexListItems, isObject, withPrefix } from './list-items.js';
+import { deepEqual, indexListItems, isObject, own, withPrefix } from './list-items.js';
 import type { FieldPath } from './path-element.js';
 import { childOfMap, typeOfValue, type StructuredType } from './structured-type.js';
 
@@ -56,10 +56,10 @@ function walk(lhs: JsonValue | undefined, rhs: JsonValue | undefined, declared: 
     const ro = isObject(rhs) ? rhs : {};
     for (const [k, v] of Object.entries(lo)) {
       if (v === undefined) continue;
-      withPrefix({ field: k }, () => walk(v, ro[k], childOfMap(t, k), [...path, { field: k }], c));
+      withPrefix({ field: k }, () => walk(v, own(ro, k), childOfMap(t, k), [...path, { field: k }], c));
     }
     for (const [k, v] of Object.entries(ro)) {
-      if (v === undefined || lo[k] !== undefined) continue;
+      if (v === undefined || own(lo, k) !== undefined) continue;
       withPrefix({ field: k }, () => walk(undefined, v, childOfMap(t, k), [...path, { field: k }], c));
     }
   }

@@ -1,6 +1,8 @@
 import type { JsonObject, JsonValue, ManagedFieldsEntry } from '../meta/types.js';
 import { capUpdateManagers } from './cap-managers.js';
+import { fieldsOfNewObject } from './created-fields.js';
 import { FieldSet } from './field-set.js';
+import { toFieldsV1 } from './fields-v1.js';
 import { isObject } from './list-items.js';
 import {
   decodeManagedFields,
@@ -116,6 +118,27 @@ export function updateChain(live: JsonObject, updated: JsonObject, managed: Mana
   return out;
 }
 
+/**
+ * What {@link updateChain} gives for a create that brings no managed fields of its own: one Update
+ * entry of the manager owning every field the object sets (identity and server metadata
+ * stripped), or none when that is nothing. Built directly: there is nothing to compare against,
+ * no other manager to take fields from, and a single entry is under the cap.
+ */
+function createdEntries(updated: JsonObject, input: UpdateManagedFieldsInput): ManagedFieldsEntry[] | undefined {
+  const set = fieldsOfNewObject(updated, input.schema).difference(STRIP_SET);
+  if (set.isEmpty()) return undefined;
+  return [
+    {
+      manager: input.manager || 'unknown',
+      operation: 'Update',
+      apiVersion: input.apiVersion,
+      time: formatTime(input.now),
+      fieldsType: 'FieldsV1',
+      fieldsV1: toFieldsV1(set),
+    },
+  ];
+}
+
 /** Input of {@link updateManagedFields}. */
 export interface UpdateManagedFieldsInput extends FieldManagerScope {
   /** Stored object; undefined on create. */
@@ -169,6 +192,7 @@ export function updateManagedFields(input: UpdateManagedFieldsInput): ManagedFie
     const live = input.live ? readOnlyWithoutManagedFields(input.live) : {};
     const updated = readOnlyWithoutManagedFields(input.updated);
     if (managed.fields.size === 0) {
+      if (!input.live && !input.subresource) return createdEntries(updated, input);
       const liveMeta = live['metadata'];
       const isCreate = !input.live || !(isObject(liveMeta) && typeof liveMeta['uid'] === 'string' && liveMeta['uid'] !== '');
       if (!isCreate && !(reset && (input.ownFieldsAfterReset ?? true))) return undefined;

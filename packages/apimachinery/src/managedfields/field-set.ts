@@ -32,9 +32,9 @@ export class FieldSet {
     return this;
   }
 
-  /** Adds `pe` as a member at this level (mutates). */
-  insertMember(pe: PathElement): void {
-    this.members.set(serializePathElement(pe), pe);
+  /** Adds `pe` (whose FieldsV1 key is `key`) as a member at this level (mutates). */
+  insertMember(pe: PathElement, key = serializePathElement(pe)): void {
+    this.members.set(key, pe);
   }
 
   /** The child set under `pe`, created when missing (mutates). */

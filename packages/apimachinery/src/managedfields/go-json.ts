@@ -42,6 +42,20 @@ export function goJson(v: JsonValue | undefined, sortKeys = true): string {
 /** Byte-wise (UTF-8 order) string comparison, as Go's strings.Compare. */
 export function compareStrings(a: string, b: string): number {
   if (a === b) return 0;
+  // Below the surrogates UTF-16 code units order as UTF-8 bytes do: compare those directly.
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x < 0xd800 && y < 0xd800) return x < y ? -1 : 1;
+    return compareCodePoints(a, b);
+  }
+  return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
+}
+
+/** {@link compareStrings} by code points, for strings that differ at or above the surrogates. */
+function compareCodePoints(a: string, b: string): number {
   // UTF-16 order differs from UTF-8 order only for astral vs. U+E000..U+FFFF; compare code points.
   const ai = a[Symbol.iterator]();
   const bi = b[Symbol.iterator]();

@@ -17,6 +17,9 @@ export class TypedValueError extends Error {
 export const isObject = (v: JsonValue | undefined): v is JsonObject =>
   v !== null && v !== undefined && typeof v === 'object' && !Array.isArray(v);
 
+/** `o[k]` when `k` is o's own key: `constructor`, `toString`... are keys like any other, not Object.prototype's. */
+export const own = (o: JsonObject, k: string): JsonValue | undefined => (Object.hasOwn(o, k) ? o[k] : undefined);
+
 /** Deep equality of JSON values (object key order ignored; absent and undefined alike). */
 export function deepEqual(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
   if (a === b) return true;

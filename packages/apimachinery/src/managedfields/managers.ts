@@ -112,6 +112,9 @@ export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | un
 
 /** RFC 3339 with second precision in UTC, as metav1.Time serializes. */
 export function formatTime(now: Date): string {
+  const iso = now.toISOString();
+  // YYYY-MM-DDTHH:mm:ss.sssZ (years 0-9999): drop the milliseconds, which rounds down to the second.
+  if (iso.length === 24) return `${iso.slice(0, 19)}Z`;
   return new Date(Math.floor(now.getTime() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
 

@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue } from '../meta/types.js';
-import { indexListItems, isObject, withPrefix, type ListItem } from './list-items.js';
+import { indexListItems, isObject, own, withPrefix, type ListItem } from './list-items.js';
 import { childOfMap, typeOfValue, type ListType, type StructuredType } from './structured-type.js';
 
 /**
@@ -24,11 +24,11 @@ export function mergeObjects(lhs: JsonValue | undefined, rhs: JsonValue | undefi
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(lo)) {
     if (v === undefined) continue;
-    const merged = withPrefix({ field: k }, () => mergeObjects(v, ro[k], childOfMap(t, k)));
+    const merged = withPrefix({ field: k }, () => mergeObjects(v, own(ro, k), childOfMap(t, k)));
     if (merged !== undefined) out[k] = merged;
   }
   for (const [k, v] of Object.entries(ro)) {
-    if (v === undefined || lo[k] !== undefined) continue;
+    if (v === undefined || own(lo, k) !== undefined) continue;
     const merged = withPrefix({ field: k }, () => mergeObjects(undefined, v, childOfMap(t, k)));
     if (merged !== undefined) out[k] = merged;
   }

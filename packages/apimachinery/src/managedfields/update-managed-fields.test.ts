@@ -122,6 +122,17 @@ describe('updateManagedFields', () => {
     });
   });
 
+  test('keys named like Object.prototype members are owned, kept and removed like any other', () => {
+    const created = update(undefined, widget({ data: { constructor: '1', toString: '1' } }), 'creator');
+    expect(owners(created)).toEqual([['creator', 'Update', { 'f:data': { '.': {}, 'f:constructor': {}, 'f:toString': {} } }]]);
+    // An update removing one of them and adding another: removal leaves the creator, the addition is the editor's.
+    const mf = update(stored(widget({ data: { constructor: '1', toString: '1' } }), created), widget({ data: { toString: '1', valueOf: '2' } }), 'editor', { now: T1 });
+    expect(owners(mf)).toEqual([
+      ['creator', 'Update', { 'f:data': { '.': {}, 'f:toString': {} } }],
+      ['editor', 'Update', { 'f:data': { 'f:valueOf': {} } }],
+    ]);
+  });
+
   test('an update of an existing object without managedFields stays untracked', () => {
     expect(update(stored(widget({ data: { a: '1' } }), undefined), widget({ data: { a: '2' } }), 'editor')).toBeUndefined();
   });

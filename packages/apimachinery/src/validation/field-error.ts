@@ -82,7 +82,13 @@ export function notSupported(field: string, badValue: unknown, valid: readonly s
 
 /** Field path helpers: `child('metadata','name')`, `key('data','a b')` -> `data[a b]`, `index('items',0)`. */
 export function child(parent: string, ...names: string[]): string {
-  return [parent, ...names].filter((p) => p !== '').join('.');
+  // Validation builds paths for every field it looks at, errors or not: no array filter/join here.
+  let out = parent;
+  for (const n of names) {
+    if (n === '') continue;
+    out = out === '' ? n : `${out}.${n}`;
+  }
+  return out;
 }
 export function key(parent: string, k: string): string {
   return `${parent}[${k}]`;

@@ -37,6 +37,6 @@ export function defaultIngressClassAdmission(networkingGroup: string, listClasse
       if (error) throw newForbidden({ group: networkingGroup, resource: 'ingresses' }, a.name, error);
       if (className) ingress.spec = { ...(ingress.spec ?? {}), ingressClassName: className };
     },
-    async validate() {},
+    validate() {},
   };
 }

@@ -36,6 +36,6 @@ export function defaultStorageClassAdmission(listClasses: () => Promise<readonly
       if (error) throw newForbidden({ group: '', resource: 'persistentvolumeclaims' }, a.name, error);
       if (className) claim.spec = { ...(claim.spec ?? {}), storageClassName: className };
     },
-    async validate() {},
+    validate() {},
   };
 }

@@ -79,7 +79,7 @@ export function mutatingWebhookAdmission(source: WebhookSource, deps: WebhookDep
       // (Only IfNeeded webhooks called since the last change care whether the object changes later.)
       if (state.previouslyInvoked.size > 0) state.lastOutput = JSON.stringify(a.object ?? null);
     },
-    async validate() {},
+    validate() {},
   };
 }
 

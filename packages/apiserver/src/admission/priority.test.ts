@@ -19,7 +19,7 @@ const attrs = (resource: string, group: string, operation: AdmissionAttributes['
   dryRun: false,
 });
 const pod = (spec: Record<string, unknown> = {}): KubeObject & { spec: Record<string, unknown> } => ({ metadata: { name: 'p' }, spec: { containers: [], ...spec } });
-const message = async (p: Promise<void>) => p.then(() => 'admitted', (e: { status: { code: number; message: string } }) => `${e.status.code} ${e.status.message}`);
+const message = async (p: Promise<void> | void) => Promise.resolve(p).then(() => 'admitted', (e: { status: { code: number; message: string } }) => `${e.status.code} ${e.status.message}`);
 
 describe('Priority admission (upstream v1.24)', () => {
   const classes = [pc('system-cluster-critical', 2000000000), pc('high', 1000, { preemptionPolicy: 'Never' }), pc('low', 10, { globalDefault: true }), pc('lower', 5, { globalDefault: true })];

@@ -45,8 +45,8 @@ const attrs = (name: string, extra: Partial<AdmissionAttributes> = {}): Admissio
   ...extra,
 });
 
-const outcome = (p: Promise<void>) =>
-  p.then(
+const outcome = (p: Promise<void> | void) =>
+  Promise.resolve(p).then(
     () => 'admitted',
     (e: StatusError) => `${e.status.code} ${e.status.message}`,
   );

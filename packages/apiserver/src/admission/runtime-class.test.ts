@@ -20,7 +20,7 @@ const attrs = (object: KubeObject, operation: AdmissionAttributes['operation'] =
   object,
   dryRun: false,
 });
-const outcome = async (p: Promise<void>) => p.then(() => 'admitted', (e: { status: { code: number; reason: string; message: string } }) => `${e.status.code} ${e.status.reason} ${e.status.message}`);
+const outcome = async (p: Promise<void> | void) => Promise.resolve(p).then(() => 'admitted', (e: { status: { code: number; reason: string; message: string } }) => `${e.status.code} ${e.status.reason} ${e.status.message}`);
 const admitThenValidate = async (o: KubeObject) => {
   await plugin.admit!(attrs(o));
   await plugin.validate(attrs(o));

@@ -45,7 +45,7 @@ describe('serviceAccountAdmission', () => {
     const attrs: AdmissionAttributes = { operation, resource: info(resource), subresource, namespace: 'ns', name: 'p', object: obj, dryRun: false };
     const plugin = serviceAccountAdmission(D);
     await plugin.admit!(attrs);
-    await expect(plugin.validate(attrs)).resolves.toBeUndefined();
+    await expect(Promise.resolve(plugin.validate(attrs))).resolves.toBeUndefined();
     expect(obj.spec.serviceAccountName).toBe(defaulted ? 'default' : undefined);
   });
 });

@@ -130,6 +130,6 @@ export function serviceAccountAdmission(apiDomain: string, getServiceAccount?: S
         pod.spec.imagePullSecrets = pulls.map((s) => ({ name: s?.name }));
       }
     },
-    async validate() {},
+    validate() {},
   };
 }

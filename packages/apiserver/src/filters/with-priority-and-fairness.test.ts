@@ -73,7 +73,8 @@ describe('withPriorityAndFairness: watches', () => {
     await tick();
     expect(watch.started).toBe(true);
     expect(typeof wctx.state.watchInitialized).toBe('function');
-    expect(wctx.state.flow).toEqual({ level: 'one', flow: 'bobs\nbob' });
+    // 5 shares of 10: level one and the mandatory catch-all (5) are the limited levels.
+    expect(wctx.state.flow).toEqual({ level: 'one', flow: 'bobs\nbob', share: 0.5 });
     expect(wctx.headers['X-Kubernetes-PF-PriorityLevel-UID']).toBe('pl-one');
     // While the initial events are being written, another request of the level waits.
     const get = held();

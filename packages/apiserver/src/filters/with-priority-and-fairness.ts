@@ -49,7 +49,7 @@ export function withPriorityAndFairness(deps: PriorityAndFairnessDeps): Middlewa
     if (!c) return next();
     ctx.set('X-Kubernetes-PF-FlowSchema-UID', c.flowSchemaUid);
     ctx.set('X-Kubernetes-PF-PriorityLevel-UID', c.level.uid);
-    const flow = { level: c.level.name, flow: `${c.flowSchema}\n${c.distinguisher}` };
+    const flow = { level: c.level.name, flow: `${c.flowSchema}\n${c.distinguisher}`, share: c.level.share };
     ctx.state.flow = flow;
     if (c.level.exempt || !c.level.queueSet || (!info.isResourceRequest && isHealthProbe(ctx.method, ctx.path))) {
       if (info.verb === 'watch') return next();

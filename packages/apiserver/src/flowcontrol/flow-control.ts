@@ -17,6 +17,8 @@ export interface LevelState {
   exempt: boolean;
   /** Seats from the server's total by the level's share. */
   nominalSeats: number;
+  /** The level's nominal share of the server: its shares over all limited levels' (1 when exempt). */
+  share: number;
   queueSet?: QueueSet;
   handSize: number;
   deckSize: number;
@@ -116,7 +118,7 @@ export class FlowControl {
       const old = this.levels.get(name);
       const uid = pl.metadata.uid ?? '';
       if (exempt) {
-        next.set(name, { name, uid, exempt, nominalSeats: 0, handSize: 0, deckSize: 0 });
+        next.set(name, { name, uid, exempt, nominalSeats: 0, share: 1, handSize: 0, deckSize: 0 });
         continue;
       }
       const l = pl.spec?.limited;
@@ -127,7 +129,7 @@ export class FlowControl {
       let queueSet = old?.queueSet;
       if (queueSet) queueSet.setConfig(config, nowMs);
       else queueSet = new QueueSet(config, nowMs);
-      next.set(name, { name, uid, exempt, nominalSeats, queueSet, handSize: config.handSize, deckSize: config.queues });
+      next.set(name, { name, uid, exempt, nominalSeats, share: shares / Math.max(1, totalShares), queueSet, handSize: config.handSize, deckSize: config.queues });
     }
     this.levels = next;
     const entries: SchemaEntry[] = [];

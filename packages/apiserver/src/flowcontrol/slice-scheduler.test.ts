@@ -1,4 +1,4 @@
-import { FairRotation, SliceScheduler } from './slice-scheduler.js';
+import { FairRotation, MIN_SLICE_SHARE, SliceScheduler, sharingShare } from './slice-scheduler.js';
 
 type Op = ['add', string, string, string] | ['next', string | undefined] | ['remove', string, string, string, boolean];
 
@@ -52,6 +52,29 @@ describe('FairRotation', () => {
       ],
     ],
   ])('%s', (_, ops) => play(ops));
+});
+
+describe('sharingShare', () => {
+  const shares: Record<string, number> = { 'workload-low': 100 / 245, 'global-default': 20 / 245, system: 30 / 245, exempt: 1 };
+  const share = (level: string): number => shares[level] ?? 1;
+  test.each<[string, string[], Array<[string, number]>, number, number]>([
+    // [name, levels with slices waiting, flows with small requests in flight per level, cores per worker, share]
+    ['nobody else in flight: all of the time', ['workload-low'], [], 1, 1],
+    ['a level with no such flow left counts as none', ['workload-low'], [['global-default', 0]], 1, 1],
+    ['a small request of another flow of the same level: half', ['workload-low'], [['workload-low', 1]], 1, 0.5],
+    ['another level busy: the level nominal share', ['workload-low'], [['global-default', 2]], 1, 100 / 245],
+    ['another level and the same one: still the nominal share', ['workload-low'], [['global-default', 1], ['workload-low', 1]], 1, 100 / 245],
+    ['two workers per core: half of it per worker', ['workload-low'], [['global-default', 1]], 0.5, 50 / 245],
+    ['a small level against a bigger one', ['global-default'], [['workload-low', 3]], 1, 20 / 245],
+    ['two sliced levels add their shares', ['workload-low', 'global-default'], [['system', 1]], 1, 120 / 245],
+    ['an exempt or unknown level: never more than half', ['exempt'], [['global-default', 1]], 1, 0.5],
+    ['against an exempt level (the controllers, an admin): half, not the nominal share', ['global-default'], [['exempt', 1]], 1, 0.5],
+    ['exempt and a limited level busy: the nominal share', ['global-default'], [['exempt', 1], ['workload-low', 1]], 1, 20 / 245],
+    ['a tiny share is still served', ['tiny'], [['global-default', 1]], 1, MIN_SLICE_SHARE],
+  ])('%s', (_, waiting, unsliced, coresPerWorker, expected) => {
+    const sharesWithTiny = (level: string): number => (level === 'tiny' ? 0.001 : share(level));
+    expect(sharingShare(waiting, new Map(unsliced), sharesWithTiny, coresPerWorker)).toBeCloseTo(expected, 10);
+  });
 });
 
 /** A scheduler on a fake clock whose turns run when the test says; `delays` records paused turns. */
@@ -163,6 +186,26 @@ describe('SliceScheduler', () => {
       release();
     }
     expect(h.s.sharing).toBe(false);
+  });
+
+  test.each<[string, number, string, number[], string[][]]>([
+    // [name, the flood level's share, the quiet flow's level, pauses, slices run per turn]
+    ['another level busy: turns shortened to the level share, one-timer pauses', 0.4, 'global-default', [1, 1], [['f0', 'f1', 'f2'], ['f3', 'f4', 'f5'], ['f6', 'f7']]],
+    ['the same level busy: half, as without shares', 0.4, 'workload-low', [1], [['f0', 'f1', 'f2', 'f3'], ['f4', 'f5', 'f6', 'f7']]],
+    ['a small share: one slice a turn and a longer pause', 0.05, 'global-default', [5, 5, 5, 5, 5, 5, 5], [['f0'], ['f1'], ['f2'], ['f3'], ['f4'], ['f5'], ['f6'], ['f7']]],
+  ])('level shares: %s', (_, floodShare, quietLevel, pauses, perTurn) => {
+    const h = harness(1);
+    const leave = h.s.enter({ level: quietLevel, flow: 'quiet', share: quietLevel === 'global-default' ? 20 / 245 : floodShare });
+    for (let i = 0; i < 8; i++) h.s.submit({ level: 'workload-low', flow: 'flood', share: floodShare }, h.slice(`f${i}`, 0.25));
+    const ran: string[][] = [];
+    while (h.turns.length > 0) {
+      const before = h.ran.length;
+      h.runTurn();
+      ran.push(h.ran.slice(before));
+    }
+    expect(ran).toEqual(perTurn);
+    expect(h.delays).toEqual(pauses);
+    leave();
   });
 
   test('a slice submitted after a turn while sharing waits for the rest of the pause', () => {

@@ -9,8 +9,9 @@
  * socket took the previous one). Slices run in a check-phase callback (setImmediate) for about a
  * millisecond of work at a time, so the requests that arrived meanwhile, which are not sliced,
  * are handled between two such turns: a small request waits for at most one turn, however many
- * large ones are being written. While other flows' small requests are in flight, each turn is
- * followed by an idle pause (a timer) instead (see SliceScheduler).
+ * large ones are being written. While other flows' small requests are in flight, turns are
+ * shorter and each is followed by an idle pause (a timer): the sliced work then takes at most its
+ * share of the worker's time (see SliceScheduler and sharingShare).
  */
 
 /** Pending work in rotation: levels in turn, a level's flows in turn, a flow's tasks in order. Pure. */
@@ -21,6 +22,11 @@ export class FairRotation<T> {
   /** Tasks waiting. */
   get size(): number {
     return this.count;
+  }
+
+  /** The levels with tasks waiting. */
+  levelNames(): IterableIterator<string> {
+    return this.levels.keys();
   }
 
   /** Queues `task` for `flow` of `level`; a new level or flow joins at the end of its rotation. */
@@ -70,6 +76,59 @@ export class FairRotation<T> {
 export interface SliceOwner {
   level: string;
   flow: string;
+  /**
+   * The level's nominal share of the server (its concurrency shares over the sum of every limited
+   * level's, as its seats are divided; 1 or absent for an exempt or unknown level).
+   */
+  share?: number;
+}
+
+/** The smallest share sliced work is given while others share the worker: it is slowed, never starved. */
+export const MIN_SLICE_SHARE = 0.05;
+
+/**
+ * The most of a worker's time the waiting sliced responses (of `waitingLevels`) may take, given
+ * the flows that have requests in flight and no sliced response among them (`unslicedByLevel`:
+ * how many such flows each level has). Pure.
+ *
+ * - No such flow: 1 (work-conserving: slices run turn after turn).
+ * - Only flows of the sliced levels themselves, or of exempt levels (share 1: system:masters,
+ *   the probes, whose requests take no seats from anyone): `sameLevelShare` (1/2: fair queuing
+ *   divides a level between its active flows, so a sliced flow and a small one each get half).
+ * - A flow of another limited level: the sliced levels' nominal shares of the server added up, times the
+ *   cores per worker (a replica of W workers on C cores gives each worker C/W of a core, so a
+ *   level entitled to a share of the replica's C cores gets that share of C/W per worker), and
+ *   never more than `sameLevelShare`. Upstream v1.24's priority levels do not lend seats: a level
+ *   gets its nominal concurrency while others are busy. Here, in time, a level of the default
+ *   configuration's workload-low (100 of 245 shares) takes 41% of each worker while another
+ *   level's requests are in flight, and all of the worker while none are.
+ *
+ * Never below MIN_SLICE_SHARE.
+ */
+export function sharingShare(
+  waitingLevels: Iterable<string>,
+  unslicedByLevel: ReadonlyMap<string, number>,
+  levelShare: (level: string) => number,
+  coresPerWorker = 1,
+  sameLevelShare = DEFAULT_SHARED_SHARE,
+): number {
+  const waiting = new Set(waitingLevels);
+  let same = false;
+  let other = false;
+  for (const [level, flows] of unslicedByLevel) {
+    if (flows <= 0) continue;
+    // An exempt level (share 1) has no nominal share to keep: its requests get half, as a flow's.
+    if (waiting.has(level) || levelShare(level) >= 1) same = true;
+    else other = true;
+  }
+  if (!same && !other) return 1;
+  let share = sameLevelShare;
+  if (other) {
+    let sum = 0;
+    for (const level of waiting) sum += Math.min(1, Math.max(0, levelShare(level)));
+    share = Math.min(share, sum * Math.min(1, Math.max(0, coresPerWorker)));
+  }
+  return Math.min(1, Math.max(MIN_SLICE_SHARE, share));
 }
 
 export interface SliceSchedulerOptions {
@@ -77,10 +136,14 @@ export interface SliceSchedulerOptions {
   turnMs?: number;
   /**
    * The most of the process's time slices may take while another flow has a request in flight
-   * that is not a sliced response (default 0.5): after a turn of t ms the next waits
+   * that is not a sliced response (default 0.5; less for a level's nominal share while another
+   * level's requests are in flight, see sharingShare): a turn then lasts at most
+   * share / (1 - share) ms (the shortest timer) and after a turn of t ms the next waits
    * t * (1 - share) / share ms (at least 1), with the event loop idle meanwhile.
    */
   sharedShare?: number;
+  /** Cores per worker process: the machine's cores over the replica's workers, at most 1 (default 1). */
+  coresPerWorker?: number;
   /** Clock (ms). */
   now?: () => number;
   /** Schedules a turn (default setImmediate: after the I/O that is ready). */
@@ -91,6 +154,8 @@ export interface SliceSchedulerOptions {
 
 const DEFAULT_TURN_MS = 1;
 const DEFAULT_SHARED_SHARE = 0.5;
+/** The shortest idle pause a timer gives (ms). */
+const MIN_PAUSE_MS = 1;
 
 /** Requests of one flow in flight, and how many of them are sliced responses being written. */
 interface FlowLoad {
@@ -98,19 +163,32 @@ interface FlowLoad {
   streams: number;
 }
 
+/** A queued slice and the level it is of. */
+interface Task {
+  run: () => void;
+  level: string;
+}
+
 /**
  * Runs queued slices fairly (see FairRotation), a turn at a time. While some flow has requests in
  * flight and none of them is a sliced response (a user's GETs, say, while another user's lists are
- * written), slices take at most `sharedShare` of the time and the process is idle in between:
- * those requests then find it waiting for I/O rather than busy (the operating system wakes an
- * idle process at once, a busy one when its time comes), and a load generator or another process
- * on the same cores keeps its share. Without such requests slices run turn after turn.
+ * written), slices take at most their share of the time (sharingShare: half against a flow of
+ * their own level, their level's nominal share against another level's) and the process is idle
+ * in between: those requests then find it waiting for I/O rather than busy (the operating system
+ * wakes an idle process at once, a busy one when its time comes), and a load generator or another
+ * process on the same cores keeps its share. Without such requests slices run turn after turn.
  */
 export class SliceScheduler {
-  private readonly queue = new FairRotation<() => void>();
+  private readonly queue = new FairRotation<Task>();
   private scheduled = false;
   private readonly turnMs: number;
   private readonly sharedShare: number;
+  private coresPerWorker: number;
+  /** Each level's nominal share, as its owners last gave it. */
+  private readonly levelShares = new Map<string, number>();
+  /** Per level, its flows with requests in flight and no sliced response among them. */
+  private readonly unslicedByLevel = new Map<string, number>();
+  private readonly shareOf = (level: string): number => this.levelShares.get(level) ?? 1;
   private readonly now: () => number;
   private readonly defer: (turn: () => void) => void;
   private readonly delay: (turn: () => void, ms: number) => void;
@@ -123,7 +201,8 @@ export class SliceScheduler {
 
   constructor(opts: SliceSchedulerOptions = {}) {
     this.turnMs = opts.turnMs ?? DEFAULT_TURN_MS;
-    this.sharedShare = Math.min(1, Math.max(0.05, opts.sharedShare ?? DEFAULT_SHARED_SHARE));
+    this.sharedShare = Math.min(1, Math.max(MIN_SLICE_SHARE, opts.sharedShare ?? DEFAULT_SHARED_SHARE));
+    this.coresPerWorker = opts.coresPerWorker ?? 1;
     this.now = opts.now ?? (() => performance.now());
     this.defer = opts.defer ?? ((turn) => void setImmediate(turn));
     this.delay = opts.delay ?? ((turn, ms) => void setTimeout(turn, ms));
@@ -137,6 +216,17 @@ export class SliceScheduler {
   /** Whether some flow has requests in flight, none of them a sliced response. */
   get sharing(): boolean {
     return this.unsliced > 0;
+  }
+
+  /** The share of the worker's time the slices waiting now may take (sharingShare). */
+  get share(): number {
+    if (this.unsliced === 0) return 1;
+    return sharingShare(this.queue.levelNames(), this.unslicedByLevel, this.shareOf, this.coresPerWorker, this.sharedShare);
+  }
+
+  /** Sets the cores per worker process (the machine's cores over the replica's workers, at most 1). */
+  setCoresPerWorker(cores: number): void {
+    this.coresPerWorker = Math.min(1, Math.max(0, cores));
   }
 
   /** Counts a request of `owner`'s flow in flight until the returned function is called (once). */
@@ -154,18 +244,28 @@ export class SliceScheduler {
     let load = this.loads.get(key);
     if (!load) this.loads.set(key, (load = { requests: 0, streams: 0 }));
     const l = load;
+    const level = owner.level;
+    if (owner.share !== undefined) this.levelShares.set(level, owner.share);
     const before = isUnsliced(l);
     l[what]++;
-    this.unsliced += Number(isUnsliced(l)) - Number(before);
+    this.countUnsliced(level, Number(isUnsliced(l)) - Number(before));
     let counted = true;
     return () => {
       if (!counted) return;
       counted = false;
       const was = isUnsliced(l);
       l[what]--;
-      this.unsliced += Number(isUnsliced(l)) - Number(was);
+      this.countUnsliced(level, Number(isUnsliced(l)) - Number(was));
       if (l.requests <= 0 && l.streams <= 0) this.loads.delete(key);
     };
+  }
+
+  private countUnsliced(level: string, change: number): void {
+    if (change === 0) return;
+    this.unsliced += change;
+    const n = (this.unslicedByLevel.get(level) ?? 0) + change;
+    if (n > 0) this.unslicedByLevel.set(level, n);
+    else this.unslicedByLevel.delete(level);
   }
 
   /**
@@ -173,32 +273,40 @@ export class SliceScheduler {
    * function that withdraws it if it has not run yet.
    */
   submit(owner: SliceOwner, slice: () => void): () => void {
-    this.queue.add(owner.level, owner.flow, slice);
+    const task: Task = { run: slice, level: owner.level };
+    if (owner.share !== undefined) this.levelShares.set(owner.level, owner.share);
+    this.queue.add(owner.level, owner.flow, task);
     this.schedule();
-    return () => void this.queue.remove(owner.level, owner.flow, slice);
+    return () => void this.queue.remove(owner.level, owner.flow, task);
   }
 
   /**
    * Runs slices in rotation until the turn's time is used up, then yields to the event loop: at
-   * once (setImmediate), or, while other requests share the process, after an idle pause.
+   * once (setImmediate), or, while other requests share the process, after an idle pause. A share
+   * under a half shortens the turn rather than lengthening the pause past the shortest timer, so
+   * a request arriving meanwhile waits less.
    */
   private turn(): void {
     this.scheduled = false;
+    const share = this.share;
     const start = this.now();
-    const end = start + this.turnMs;
+    const budget = share >= 1 ? this.turnMs : Math.min(this.turnMs, (MIN_PAUSE_MS * share) / (1 - share));
+    const end = start + budget;
     let now = start;
     for (;;) {
-      const slice = this.queue.next();
-      if (!slice) break;
+      const task = this.queue.next();
+      if (!task) break;
       try {
-        slice();
+        task.run();
       } catch {
         // A slice reports its own failures (its stream is destroyed); the others go on.
       }
       now = this.now();
       if (now >= end) break;
     }
-    this.nextTurnAt = now + ((now - start) * (1 - this.sharedShare)) / this.sharedShare;
+    // A turn that began unshared pauses as against a flow of its own level if sharing begins.
+    const pauseShare = share >= 1 ? this.sharedShare : share;
+    this.nextTurnAt = now + ((now - start) * (1 - pauseShare)) / pauseShare;
     if (this.queue.size > 0) this.schedule();
   }
 

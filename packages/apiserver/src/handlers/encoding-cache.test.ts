@@ -68,7 +68,7 @@ describe('jsonListStream', () => {
     };
     try {
       expect(await render()).toBe(JSON.stringify(list));
-      expect(encodings.size).toBe(list.items.reduce((sum, item) => sum + JSON.stringify(item).length, 0));
+      expect(encodings.size).toBe(list.items.reduce((sum, item) => sum + Buffer.byteLength(JSON.stringify(item)), 0));
       expect(await render()).toBe(JSON.stringify(list));
     } finally {
       encodings.clear();

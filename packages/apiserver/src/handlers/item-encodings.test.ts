@@ -1,33 +1,39 @@
 import { ItemEncodings } from './item-encodings.js';
 
 /** A cache on a clock the test moves. */
-function setup(maxChars = 1_000, periodMs = 100): { enc: ItemEncodings; at: { t: number } } {
+function setup(maxBytes = 1_000, periodMs = 100): { enc: ItemEncodings; at: { t: number } } {
   const at = { t: 0 };
-  return { enc: new ItemEncodings({ maxChars, periodMs, now: () => at.t }), at };
+  return { enc: new ItemEncodings({ maxBytes, periodMs, now: () => at.t }), at };
 }
 
 describe('ItemEncodings', () => {
   test('gives JSON.stringify of the item and keeps it by identity when asked to', () => {
     const { enc } = setup();
     const a = { name: 'a', n: 1 };
-    expect(enc.encode(a, true)).toBe(JSON.stringify(a));
+    expect(enc.encode(a, true).toString()).toBe(JSON.stringify(a));
     // The same object is never serialized again (a kept encoding is what is answered).
     const kept = enc.encode(a, true);
-    expect(kept).toBe(JSON.stringify(a));
+    expect(kept.toString()).toBe(JSON.stringify(a));
+    expect(enc.encode(a, true)).toBe(kept);
     expect(enc.size).toBe(kept.length);
     const b = { name: 'b' };
-    expect(enc.encode(b, false)).toBe(JSON.stringify(b));
+    expect(enc.encode(b, false).toString()).toBe(JSON.stringify(b));
     expect(enc.size).toBe(kept.length);
     enc.clear();
   });
 
-  test('a new version of an object (a new object, as the watch cache makes it) never gets the old encoding', () => {
+  test('keeps UTF-8 bytes in memory of their own and counts bytes, not characters', () => {
     const { enc } = setup();
-    const v1 = { metadata: { name: 'a', resourceVersion: '1' }, data: { k: 'old' } };
-    expect(enc.encode(v1, true)).toBe(JSON.stringify(v1));
-    const v2 = { metadata: { name: 'a', resourceVersion: '2' }, data: { k: 'new' } };
-    expect(enc.encode(v2, true)).toBe(JSON.stringify(v2));
-    expect(enc.encode(v1, true)).toBe(JSON.stringify(v1));
+    // Small Buffers usually share Node's 8 KiB pool; a kept one must not hold such a slab alive.
+    const pooled = Buffer.from('x');
+    expect(pooled.buffer.byteLength).toBeGreaterThan(1);
+    const a = { s: 'é\u2028' };
+    const kept = enc.encode(a, true);
+    expect(kept.toString('utf8')).toBe(JSON.stringify(a));
+    expect(kept.byteOffset).toBe(0);
+    expect(kept.buffer.byteLength).toBe(kept.length);
+    expect(enc.size).toBe(Buffer.byteLength(JSON.stringify(a)));
+    expect(enc.size).toBeGreaterThan(JSON.stringify(a).length);
     enc.clear();
   });
 
@@ -58,7 +64,7 @@ describe('ItemEncodings', () => {
     enc.clear();
   });
 
-  test('never holds more than maxChars; when full it drops the older generation first', () => {
+  test('never holds more than maxBytes; when full it drops the older generation first', () => {
     const { enc, at } = setup(100);
     const items = Array.from({ length: 10 }, (_, i) => ({ s: 'x'.repeat(20), i }));
     for (const item of items) enc.encode(item, true);
@@ -76,7 +82,7 @@ describe('ItemEncodings', () => {
     [20, 25, true],
     [20, 26, false],
     [1_000, 1, false],
-  ])('a list of %d items of ~%d characters is worth keeping with a bound of 1000: %s', (count, sample, want) => {
+  ])('a list of %d items of ~%d bytes is worth keeping with a bound of 1000: %s', (count, sample, want) => {
     expect(setup().enc.worthKeeping(count, sample)).toBe(want);
   });
 

@@ -89,40 +89,58 @@ export function jsonListStream(list: KubeList, encodings?: ItemEncodings, owner?
   function* chunks(): Generator<Buffer> {
     yield Buffer.from(`${JSON.stringify(envelope).slice(0, -1)},"items":[`);
     if (encodings && items.length > 0) {
-      yield* encodedChunks(items, encodings);
-      yield CLOSE;
-      return;
-    }
-    for (let i = 0; i < items.length; i += ITEMS_PER_CHUNK) {
-      // One stringify of the slice ("[a,b]") is a flat string, cheaper to encode than one built
-      // by concatenation; its brackets become the separator from the previous chunk, or nothing.
-      const bytes = Buffer.from(JSON.stringify(items.slice(i, i + ITEMS_PER_CHUNK)));
-      if (i === 0) {
-        yield bytes.subarray(1, bytes.length - 1);
-      } else {
-        bytes[0] = COMMA_BYTE;
-        yield bytes.subarray(0, bytes.length - 1);
+      const first = encodings.encode(items[0]!, true);
+      if (encodings.worthKeeping(items.length, first.length)) {
+        yield* encodedChunks(items, first, encodings);
+        yield CLOSE;
+        return;
       }
     }
+    yield* stringifiedChunks(items);
     yield CLOSE;
   }
   return sliced(chunks(), owner);
 }
 
+/** The items' chunks, each one JSON.stringify of its items. */
+function* stringifiedChunks(items: readonly object[]): Generator<Buffer> {
+  for (let i = 0; i < items.length; i += ITEMS_PER_CHUNK) {
+    // One stringify of the slice ("[a,b]") is a flat string, cheaper to encode than one built
+    // by concatenation; its brackets become the separator from the previous chunk, or nothing.
+    const bytes = Buffer.from(JSON.stringify(items.slice(i, i + ITEMS_PER_CHUNK)));
+    if (i === 0) {
+      yield bytes.subarray(1, bytes.length - 1);
+    } else {
+      bytes[0] = COMMA_BYTE;
+      yield bytes.subarray(0, bytes.length - 1);
+    }
+  }
+}
+
 /**
- * The items' chunks from kept encodings (see ItemEncodings), adding those of this list when it
- * is small enough to be worth keeping. Joining the kept strings of a chunk makes one flat string,
- * as the one stringify of a slice does.
+ * The items' chunks from kept encodings (see ItemEncodings), adding those of this list: each
+ * chunk is the kept bytes copied into one Buffer, separated by commas, so no string is built or
+ * encoded per chunk (the bytes are what the socket is given; only the Buffer is garbage).
  */
-function* encodedChunks(items: readonly object[], encodings: ItemEncodings): Generator<Buffer> {
-  const first = encodings.encode(items[0]!, true);
-  const keep = encodings.worthKeeping(items.length, first.length);
+function* encodedChunks(items: readonly object[], first: Buffer, encodings: ItemEncodings): Generator<Buffer> {
+  const parts: Buffer[] = [];
   for (let i = 0; i < items.length; i += ITEMS_PER_CHUNK) {
     const end = Math.min(items.length, i + ITEMS_PER_CHUNK);
-    // A leading '' puts the separator from the previous chunk in front.
-    const parts: string[] = i === 0 ? [] : [''];
-    for (let j = i; j < end; j++) parts.push(j === 0 ? first : encodings.encode(items[j]!, keep));
-    yield Buffer.from(parts.join(','));
+    parts.length = 0;
+    // The separator from the previous chunk leads, so every item but the list's first has a comma.
+    let length = i === 0 ? -1 : 0;
+    for (let j = i; j < end; j++) {
+      const bytes = j === 0 ? first : encodings.encode(items[j]!, true);
+      parts.push(bytes);
+      length += bytes.length + 1;
+    }
+    const chunk = Buffer.allocUnsafe(length);
+    let at = 0;
+    for (let j = i; j < end; j++) {
+      if (j > 0) chunk[at++] = COMMA_BYTE;
+      at += parts[j - i]!.copy(chunk, at);
+    }
+    yield chunk;
   }
 }
 

@@ -16,12 +16,13 @@ function harness(sliceMs: number, msPerFlush: number, opts: { restRatio?: number
     now: () => clock,
   });
   const log: string[] = [];
-  const task = (name: string, onFlush?: () => void): FlushTask => ({
+  const task = (name: string, onFlush?: () => void, group?: object): FlushTask => ({
     flush() {
       clock += msPerFlush;
       log.push(name);
       onFlush?.();
     },
+    group,
   });
   const step = () => deferred.shift()?.();
   const wait = () => {
@@ -133,5 +134,29 @@ describe('WatchFlusher', () => {
     h.flusher.cancel(a);
     h.step();
     expect(h.log).toEqual(['c']);
+  });
+
+  test('a round writes the tasks of one connection back to back, ungrouped tasks last, slices unchanged', () => {
+    const h = harness(1, 0.25);
+    const x = {};
+    const y = {};
+    const order: Array<[string, object | undefined]> = [
+      ['x1', x], ['solo1', undefined], ['y1', y], ['x2', x], ['y2', y], ['solo2', undefined], ['x3', x], ['y3', y],
+      ['x4', x], ['y4', y], ['x5', x],
+    ];
+    for (const [name, group] of order) h.flusher.schedule(h.task(name, undefined, group));
+    h.step();
+    // 8 flushes of 0.25 ms reach the 1 ms slice: the rest waits for the next turn.
+    expect(h.log).toEqual(['x1', 'x2', 'x3', 'x4', 'x5', 'y1', 'y2', 'y3']);
+    expect(h.pendingSlices()).toBe(1);
+    h.step();
+    expect(h.log.slice(8)).toEqual(['y4', 'solo1', 'solo2']);
+  });
+
+  test('tasks without a group keep their order', () => {
+    const h = harness(100, 0);
+    for (const name of ['a', 'b', 'c', 'd']) h.flusher.schedule(h.task(name));
+    h.step();
+    expect(h.log).toEqual(['a', 'b', 'c', 'd']);
   });
 });

@@ -2,6 +2,11 @@
 export interface FlushTask {
   /** Writes what is waiting (one socket write); may schedule itself again. */
   flush(): void;
+  /**
+   * What the task writes through when several tasks share it (an HTTP/2 connection): a round
+   * flushes the tasks of one group back to back (see {@link byGroup}).
+   */
+  readonly group?: object | undefined;
 }
 
 /** Options of a {@link WatchFlusher}. */
@@ -50,6 +55,9 @@ const MIN_TIMED_REST_MS = 1;
  * writes grows with the event rate until the fan-out takes the whole event loop, and the writes
  * that make the events fall behind. With it, flushing takes at most about half of the loop, and a
  * stream waits at most one rest and one round.
+ *
+ * Within a round the streams of one HTTP/2 connection are written back to back (see byGroup), so
+ * that each turn's frames of a connection leave in few, large TLS writes.
  */
 export class WatchFlusher {
   /** Tasks of the round in progress, from `head` on. */
@@ -112,7 +120,7 @@ export class WatchFlusher {
     const start = this.now();
     if (this.head >= this.round.length) {
       // A new round: everything queued until now.
-      this.round = this.pending;
+      this.round = byGroup(this.pending);
       this.head = 0;
       this.pending = [];
       this.roundBusyMs = 0;
@@ -146,4 +154,32 @@ export class WatchFlusher {
     this.scheduled = false;
     if (this.pending.length > 0) this.scheduleRound();
   }
+}
+
+/**
+ * The tasks of a round with those of each group (HTTP/2 connection) next to each other, groups in
+ * the order they first appear, tasks without a group after them in their order. Node sends an
+ * HTTP/2 connection's pending frames once per turn of the event loop (one TLS write), so a slice
+ * that writes one connection's streams together sends one event to all of them in one or two TLS
+ * writes, where a slice spread over every connection gives each a small write of its own.
+ */
+function byGroup(tasks: FlushTask[]): FlushTask[] {
+  if (tasks.length < 3) return tasks;
+  const groups = new Map<object, FlushTask[]>();
+  const solo: FlushTask[] = [];
+  for (const task of tasks) {
+    const group = task.group;
+    if (group === undefined) {
+      solo.push(task);
+      continue;
+    }
+    const list = groups.get(group);
+    if (list) list.push(task);
+    else groups.set(group, [task]);
+  }
+  if (groups.size === 0) return tasks;
+  const out: FlushTask[] = [];
+  for (const list of groups.values()) for (const task of list) out.push(task);
+  for (const task of solo) out.push(task);
+  return out;
 }

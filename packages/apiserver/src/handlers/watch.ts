@@ -112,6 +112,8 @@ class WatchStreamWriter implements FlushTask {
   private readonly chunkKey: string;
   /** Which form a joined batch of this stream has: framed chunks or plain encodings. */
   private readonly batchKey: string;
+  /** The HTTP/2 connection of the stream, whose streams the flusher writes together. */
+  readonly group: object | undefined;
 
   constructor(
     private readonly events: WatchStream,
@@ -124,6 +126,7 @@ class WatchStreamWriter implements FlushTask {
     this.socket = rawChunkSocket(res);
     this.chunkKey = `${encodingKey(target, scope.registry, this.includeObject)}/chunk`;
     this.batchKey = this.socket ? this.chunkKey : encodingKey(target, scope.registry, this.includeObject);
+    this.group = (res as unknown as { stream?: { session?: object } }).stream?.session;
     res.once('close', () => this.finish());
     this.checkInitialized();
     events.onReady(() => this.wake());
@@ -210,9 +213,11 @@ class WatchStreamWriter implements FlushTask {
   }
 
   private encode(event: WatchEvent): Uint8Array {
-    return this.socket
-      ? chunkOf(event, this.chunkKey, this.scope.registry, this.target, this.includeObject)
-      : toBytes(encodeEvent(event, this.scope.registry, this.target, this.includeObject));
+    if (this.socket) return chunkOf(event, this.chunkKey, this.scope.registry, this.target, this.includeObject);
+    // Every stream of a fan-out asks for the same event: look its shared bytes up by this stream's
+    // key (batchKey is the encoding key here), made once, before building the key again.
+    const cached = this.target.encodings.get(event, this.batchKey);
+    return toBytes(cached ?? encodeEvent(event, this.scope.registry, this.target, this.includeObject));
   }
 
   private wake(): void {

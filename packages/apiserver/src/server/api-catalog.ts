@@ -64,13 +64,22 @@ export class ApiCatalog {
   private docs = new Map<string, SerializedDocument>();
   /** Aggregated discovery (apidiscovery/v2) of /api and /apis. */
   private aggregated = new Map<string, SerializedDocument>();
-  private openApiV3!: OpenApiV3Set;
-  /** The v3 documents of the resources served here; extensions' documents are added to a copy. */
-  private localOpenApiV3!: OpenApiV3Set;
+  /**
+   * The /openapi/v3 set (extensions' documents added) and that of the resources served here, each
+   * rendered on the first request that needs it after a rebuild: ~3 MiB of JSON per serving
+   * process that no client may ever ask for, and the CPU of every group version's document on
+   * each change of the custom resources. `openApiV3Input` is what the local set is rendered from.
+   */
+  private openApiV3Set: OpenApiV3Set | undefined;
+  private localOpenApiV3Set: OpenApiV3Set | undefined;
+  private openApiV3Input!: Parameters<typeof buildOpenApiV3>[0];
   /** The /openapi/v2 document of the current build (extensions' merged in), and its Protobuf form once a client asked for it. */
   private openApiV2!: OpenApiV2Forms;
-  /** The /openapi/v2 document of the resources served here, and which extensions' documents are merged into `openApiV2`. */
-  private localOpenApiV2!: JsonObject;
+  /**
+   * The /openapi/v2 document of the resources served here as JSON (as objects it would hold ~6 MiB
+   * for the rare merge of extensions' documents), and which of those are merged into `openApiV2`.
+   */
+  private localOpenApiV2Json!: string;
   private openApiV2Key = '';
   private kindSchemas = new Map<string, KindSchemas>();
   /** `definitions` as /openapi/v2 publishes them. */
@@ -116,11 +125,13 @@ export class ApiCatalog {
     const gitVersion = serverGitVersion(this.buildInfo);
     // Custom resources' definitions in their v2 form (upstream's CRD builder for V2).
     const openApiV2 = buildOpenApiV2({ ...opts, definitions: this.definitionsV2, version: { gitVersion } });
-    this.localOpenApiV3 = buildOpenApiV3({ ...opts, versionInfo: { gitVersion } });
-    this.openApiV3 = withExternalOpenApiV3(this.localOpenApiV3, this.external);
-    this.localOpenApiV2 = openApiV2;
+    this.openApiV3Input = { ...opts, versionInfo: { gitVersion } };
+    this.localOpenApiV3Set = undefined;
+    this.openApiV3Set = undefined;
     this.openApiV2Key = openApiV2Key(this.external);
     this.openApiV2 = new OpenApiV2Forms(withExternalOpenApiV2(openApiV2, this.external));
+    // With no extension's document merged in, the served JSON is the local document's.
+    this.localOpenApiV2Json = this.openApiV2Key === '' ? this.openApiV2.jsonBody : JSON.stringify(openApiV2);
     this.served = [];
     const seen = new Set<string>();
     for (const r of resources) {
@@ -162,6 +173,13 @@ export class ApiCatalog {
     this.aggregated = aggregated;
   }
 
+  /** The /openapi/v3 set of the current build, rendered now if no request needed it since the last change. */
+  private get openApiV3(): OpenApiV3Set {
+    this.localOpenApiV3Set ??= buildOpenApiV3(this.openApiV3Input);
+    this.openApiV3Set ??= withExternalOpenApiV3(this.localOpenApiV3Set, this.external);
+    return this.openApiV3Set;
+  }
+
   /** The group versions served here (built-in and custom), as of the last rebuild. */
   servedGroupVersions(): readonly ServedGroupVersion[] {
     return this.served;
@@ -179,12 +197,12 @@ export class ApiCatalog {
    */
   setExternalGroupVersions(external: readonly ExternalGroupVersion[]): void {
     this.external = external;
-    this.openApiV3 = withExternalOpenApiV3(this.localOpenApiV3, external);
+    this.openApiV3Set = undefined;
     // The v2 document is one large document: rebuilt only when the extensions' documents changed.
     const v2Key = openApiV2Key(external);
     if (v2Key !== this.openApiV2Key) {
       this.openApiV2Key = v2Key;
-      this.openApiV2 = new OpenApiV2Forms(withExternalOpenApiV2(this.localOpenApiV2, external));
+      this.openApiV2 = new OpenApiV2Forms(withExternalOpenApiV2(JSON.parse(this.localOpenApiV2Json) as JsonObject, external));
     }
     this.buildDiscovery([...this.registrations, ...this.custom].map((r) => r.info), (doc) => serializeDocument(doc));
   }

@@ -212,7 +212,7 @@ function writeResult(
       // and only ever match themselves.
       ctx.status = 200;
       ctx.set('Content-Type', 'application/json');
-      ctx.body = Buffer.from(itemEncodings.encode(object, true));
+      ctx.body = itemEncodings.encode(object, true);
       return;
     }
   }

@@ -147,6 +147,29 @@ describe('HTTP/2 serving (upstream serves h2 and HTTP/1.1 on the secure port)', 
     const selected = await one.next();
     expect(`${selected.type} ${selected.object.metadata.name}`).toBe('ADDED w-b');
   });
+
+  test('streams of two connections opened in turn each get every event, in order', async () => {
+    const other = await session(ts);
+    try {
+      const list = await h2Request(s, ts, 'GET', '/api/v1/namespaces/default/configmaps');
+      const rv = (list.json as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion;
+      const path = `/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${rv}&labelSelector=fan%3Dout`;
+      // Opened alternately, so that a round holds the streams of both connections interleaved.
+      const watches = [s, other, s, other, s, other].map((c) => h2Watch(c, ts, path));
+      await Promise.all(watches.map((w) => w.headersSeen));
+      const names = ['g-1', 'g-2', 'g-3'];
+      for (const name of names) {
+        const body = JSON.stringify({ metadata: { name, labels: { fan: 'out' } } });
+        expect((await h2Request(s, ts, 'POST', '/api/v1/namespaces/default/configmaps', body)).headers[':status']).toBe(201);
+      }
+      for (const w of watches) {
+        const seen = [await w.next(), await w.next(), await w.next()].map((e) => `${e.type} ${e.object.metadata.name}`);
+        expect(seen).toEqual(names.map((n) => `ADDED ${n}`));
+      }
+    } finally {
+      other.destroy();
+    }
+  });
 });
 
 describe('HTTP/2 flags and shutdown', () => {

@@ -1,4 +1,4 @@
-import { connect, constants, type ClientHttp2Session, type IncomingHttpHeaders } from 'node:http2';
+import { connect, constants, type ClientHttp2Session, type ClientHttp2Stream, type IncomingHttpHeaders } from 'node:http2';
 import type { IRangeRequest, IRangeResponse, ITxnRequest, ITxnResponse } from 'etcd3';
 import { decodeRangeResponse, decodeTxnResponse, encodeRangeRequest, encodeTxnRequest } from './kv-messages.js';
 
@@ -102,6 +102,21 @@ export class EtcdKvClient implements KvClient {
 
   async txn(req: ITxnRequest): Promise<ITxnResponse> {
     return decodeTxnResponse(await this.unary('/etcdserverpb.KV/Txn', encodeTxnRequest(req)));
+  }
+
+  /**
+   * Opens a streaming call (`path`, e.g. `/etcdserverpb.Watch/Watch`) on this client's connection,
+   * connecting first when needed; the caller frames the messages and reads the answer (see
+   * watch-client.ts). An open stream does not keep the process alive. Throws UNAVAILABLE
+   * {@link EtcdRpcError} when no endpoint can be reached.
+   */
+  async openStream(path: string): Promise<ClientHttp2Stream> {
+    const session = this.session && !this.session.closed && !this.session.destroyed ? this.session : await this.connect();
+    try {
+      return session.request({ ...REQUEST_HEADERS, [constants.HTTP2_HEADER_PATH]: path });
+    } catch (e) {
+      throw new EtcdRpcError(GrpcCode.UNAVAILABLE, `etcd connection failed: ${(e as Error).message}`);
+    }
   }
 
   /** Closes the connection; calls in flight fail, later calls fail at once. */
@@ -242,7 +257,7 @@ export class EtcdKvClient implements KvClient {
 }
 
 /** grpc-message is percent-encoded (gRPC over HTTP/2 spec). */
-function decodeGrpcMessage(value: string | string[] | undefined): string {
+export function decodeGrpcMessage(value: string | string[] | undefined): string {
   const text = Array.isArray(value) ? value.join(',') : (value ?? '');
   try {
     return decodeURIComponent(text);

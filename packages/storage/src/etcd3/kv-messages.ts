@@ -120,11 +120,11 @@ export function decodeTxnResponse(buf: Buffer): ITxnResponse {
 
 const EMPTY = Buffer.alloc(0);
 
-function emptyHeader(): IResponseHeader {
+export function emptyHeader(): IResponseHeader {
   return { cluster_id: '0', member_id: '0', revision: '0', raft_term: '0' };
 }
 
-function readHeader(r: ProtoReader): IResponseHeader {
+export function readHeader(r: ProtoReader): IResponseHeader {
   const h = emptyHeader();
   while (!r.done) {
     const { field, wire } = r.tag();
@@ -137,7 +137,7 @@ function readHeader(r: ProtoReader): IResponseHeader {
   return h;
 }
 
-function readKeyValue(r: ProtoReader): IKeyValue {
+export function readKeyValue(r: ProtoReader): IKeyValue {
   const kv: IKeyValue = { key: EMPTY, create_revision: '0', mod_revision: '0', version: '0', value: EMPTY, lease: '0' };
   while (!r.done) {
     const { field, wire } = r.tag();

@@ -1,4 +1,4 @@
-import type { Etcd3, IKeyValue, IWatchResponse } from 'etcd3';
+import type { IKeyValue, IWatchRequest, IWatchResponse } from 'etcd3';
 import { prefixEnd } from './keys.js';
 
 /** One change of a key as etcd reports it on a watch stream. */
@@ -41,18 +41,34 @@ export interface RawWatchOptions {
   prevKv?: boolean;
 }
 
-/** The minimal piece of the etcd3 client a raw watch needs (its bidirectional Watch stream). */
-export type WatchStreamClient = Pick<Etcd3, 'watchClient'>;
-type WatchStream = Awaited<ReturnType<Etcd3['watchClient']['watch']>>;
+/**
+ * One bidirectional etcd Watch call: WatchRequests go out with `write`, WatchResponses come as
+ * 'data'; 'error' or 'end' ends it. The etcd3 client's streams and {@link EtcdWatchClient}'s fit.
+ */
+export interface EtcdWatchStream {
+  on(event: 'data', listener: (res: IWatchResponse) => void): unknown;
+  on(event: 'error', listener: (err: Error) => void): unknown;
+  on(event: 'end', listener: () => void): unknown;
+  write(req: IWatchRequest): unknown;
+  end(): unknown;
+  cancel(): unknown;
+}
+
+/** Opens Watch calls: the etcd3 client's `watchClient`, or the lean {@link EtcdWatchClient}. */
+export interface WatchStreamSource {
+  watch(): Promise<EtcdWatchStream>;
+  /** Releases the source's own connection, if it has one. */
+  close?(): void;
+}
 
 /**
- * A single etcd watch on a key prefix (or one key) from a start revision, on the raw Watch stream
- * of the etcd3 client, with prev_kv (unless turned off) and progress notifications. Unlike the client's WatchManager it
+ * A single etcd watch on a key prefix (or one key) from a start revision, on a raw Watch stream
+ * (the etcd3 client's or the lean {@link EtcdWatchClient}'s), with prev_kv (unless turned off) and progress notifications. Unlike the client's WatchManager it
  * keeps `compact_revision` and progress notifications. It reconnects by itself after stream errors,
  * resuming from the last delivered revision + 1, until {@link close} or a compaction.
  */
 export class RawWatch {
-  private stream: WatchStream | undefined;
+  private stream: EtcdWatchStream | undefined;
   private generation = 0;
   private failures = 0;
   private retryTimer: NodeJS.Timeout | undefined;
@@ -64,7 +80,7 @@ export class RawWatch {
    * @param startRevision the first revision to deliver (inclusive).
    */
   constructor(
-    private readonly client: WatchStreamClient,
+    private readonly source: WatchStreamSource,
     private readonly keyOrPrefix: string,
     startRevision: number,
     private readonly handlers: RawWatchHandlers,
@@ -108,9 +124,9 @@ export class RawWatch {
   private async connect(): Promise<void> {
     if (this.closed) return;
     const gen = ++this.generation;
-    let stream: WatchStream;
+    let stream: EtcdWatchStream;
     try {
-      stream = await this.client.watchClient.watch();
+      stream = await this.source.watch();
     } catch (e) {
       this.failed(gen, e);
       return;

@@ -1,6 +1,6 @@
 import { RevisionBatcher } from './revision-batcher.js';
 import { WriteCoalescer } from './write-coalescer.js';
-import type { Etcd3, IKeyValue, IRangeRequest, IRangeResponse } from 'etcd3';
+import type { Etcd3, IKeyValue, IRangeRequest, IRangeResponse, ITxnRequest, ITxnResponse } from 'etcd3';
 import type { KubeObject } from '@cluster/apimachinery';
 import { StorageError } from '../errors.js';
 import type {
@@ -23,8 +23,9 @@ import { directWatch } from './direct-watch.js';
 import { decodeContinue, encodeContinue } from './continue-token.js';
 import { translateEtcdError } from './etcd-errors.js';
 import { prefixEnd } from './keys.js';
-import { progressRequestsAreSafe, RawWatch, type RawWatchHandlers, type RawWatchOptions } from './raw-watch.js';
+import { progressRequestsAreSafe, RawWatch, type RawWatchHandlers, type RawWatchOptions, type WatchStreamSource } from './raw-watch.js';
 import { decodeValue, encodeValue } from './value-codec.js';
+import type { RecentWrites } from './recent-writes.js';
 import type { KvClient } from './kv-client.js';
 import { resourceVersionParts } from './splice-rv.js';
 import { LeaseManager } from './lease-manager.js';
@@ -79,17 +80,37 @@ export class Etcd3Store implements Store {
       return { ...obj, metadata: { ...obj.metadata } };
     }
     const lease = await this.leaseFor(opts.ttlSeconds);
-    const res = await this.write(key, 'create', () =>
-      this.kv.txn({
-        compare: [{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }],
-        success: [{ request_put: { key: k, value, ...lease } }],
-        failure: [],
-      }),
-    );
+    const res = await this.sendWrite(key, value, obj, 'create', {
+      compare: [{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }],
+      success: [{ request_put: { key: k, value, ...lease } }],
+      failure: [],
+    });
     if (!res.succeeded) throw new StorageError('KeyExists', key, `key ${key} already exists`);
     const rev = res.responses[0]?.response_put.header.revision ?? res.header.revision;
-    // What was stored, with its revision, without parsing back the bytes just written.
-    return withResourceVersion(obj, rev);
+    return this.written(key, rev, value, obj);
+  }
+
+  /**
+   * Sends a transaction that puts `value` (the encoding of `obj`) at `key`, remembered for the
+   * watch cache's event of it until it is known to have failed (see RecentWrites).
+   */
+  private async sendWrite(key: string, value: Buffer, obj: KubeObject, operation: EtcdOperation, txn: ITxnRequest): Promise<ITxnResponse> {
+    const recent = this.opts.recentWrites;
+    recent?.begin(key, value, obj);
+    let res: ITxnResponse | undefined;
+    try {
+      res = await this.write(key, operation, () => this.kv.txn(txn));
+      return res;
+    } finally {
+      if (!res?.succeeded) recent?.forget(key, value);
+    }
+  }
+
+  /** What was stored, with its revision, without parsing back the bytes just written. */
+  private written(key: string, rev: string, value: Buffer, obj: KubeObject): KubeObject {
+    const stored = withResourceVersion(obj, rev);
+    this.opts.recentWrites?.done(key, value, rev, stored);
+    return stored;
   }
 
   /** The lease field of a put that should expire after `ttlSeconds` (none without a TTL). */
@@ -237,16 +258,14 @@ export class Etcd3Store implements Store {
         ? { key: k, target: 'Mod' as const, result: 'Equal' as const, mod_revision: current.mod_revision }
         : { key: k, target: 'Create' as const, result: 'Equal' as const, create_revision: 0 };
       const lease = await this.leaseFor(opts.ttlSeconds);
-      const res = await this.write(key, 'update', () =>
-        this.kv.txn({
-          compare: [compare],
-          success: [{ request_put: { key: k, value, ...lease } }],
-          failure: [{ request_range: { key: k } }],
-        }),
-      );
+      const res = await this.sendWrite(key, value, updated, 'update', {
+        compare: [compare],
+        success: [{ request_put: { key: k, value, ...lease } }],
+        failure: [{ request_range: { key: k } }],
+      });
       if (res.succeeded) {
         const rev = res.responses[0]?.response_put.header.revision ?? res.header.revision;
-        return withResourceVersion(updated, rev);
+        return this.written(key, rev, value, updated);
       }
       current = res.responses[0]?.response_range.kvs[0];
       fresh = true;
@@ -375,7 +394,7 @@ export class Etcd3Store implements Store {
     };
     this.changeWatchCount(1);
     const raw = new RawWatch(
-      this.client,
+      this.opts.watch ?? this.client.watchClient,
       keyOrPrefix,
       fromRevision,
       {
@@ -407,7 +426,9 @@ export class Etcd3Store implements Store {
         for (const ev of events) {
           try {
             const kv = ev.type === 'put' ? ev.kv : ev.prevKv;
-            const object = kv ? decodeValue(ev.key, kv.value, kv.mod_revision) : undefined;
+            // A put of this process's own write: the object it stored, when the bytes are the same.
+            const own = ev.type === 'put' ? this.opts.recentWrites?.take(ev.key, ev.kv.mod_revision, ev.kv.value) : undefined;
+            const object = own ?? (kv ? decodeValue(ev.key, kv.value, kv.mod_revision) : undefined);
             changes.push({ type: ev.type, key: ev.key, revision: ev.revision, ...(object ? { object } : {}) });
           } catch (e) {
             // An undecodable value cannot be shown to anyone; the cache keeps going without it.
@@ -477,6 +498,7 @@ export class Etcd3Store implements Store {
 
   async close(): Promise<void> {
     this.kv.close?.();
+    this.opts.watch?.close?.();
     this.client.close();
   }
 
@@ -530,6 +552,13 @@ export class Etcd3Store implements Store {
 export interface Etcd3StoreOptions {
   /** The client of etcd's KV service for ranges and transactions (default: the etcd3 client's); closed with the store. */
   kv?: KvClient;
+  /**
+   * Shared by a process's writing store (which records its writes) and its watch cache's source
+   * (whose events of those writes reuse the written objects instead of parsing their bytes).
+   */
+  recentWrites?: RecentWrites;
+  /** Where the store's raw etcd watches are opened (default: the etcd3 client's Watch service; see EtcdWatchClient). */
+  watch?: WatchStreamSource;
   /** Reconnect backoff of watch streams. */
   rawWatch?: RawWatchOptions;
   /** Annotation of the bookmark that ends the initial events of a sendInitialEvents watch (default `k8s.io/initial-events-end`). */

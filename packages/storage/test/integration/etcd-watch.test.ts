@@ -1,6 +1,8 @@
 import type { KubeObject } from '@cluster/apimachinery';
 import type { Etcd3 } from 'etcd3';
 import { newEtcdClient } from '../../src/etcd3/client.js';
+import { EtcdKvClient } from '../../src/etcd3/kv-client.js';
+import { EtcdWatchClient } from '../../src/etcd3/watch-client.js';
 import { RawWatch, type RawWatchEvent } from '../../src/etcd3/raw-watch.js';
 import { Etcd3Store } from '../../src/etcd3/store.js';
 import { isStorageError } from '../../src/errors.js';
@@ -12,6 +14,7 @@ const T = 20_000;
 let stopEtcd: () => Promise<void>;
 let client: Etcd3;
 let store: Etcd3Store;
+let lean: EtcdWatchClient;
 const ac = new AbortController();
 const P = '/registry/core/configmaps/';
 const key = (ns: string, name: string): string => `${P}${ns}/${name}`;
@@ -20,7 +23,9 @@ beforeAll(async () => {
   const p = await privateEtcd();
   stopEtcd = p.stop;
   client = newEtcdClient([p.etcd.endpoint]);
-  store = new Etcd3Store(client);
+  lean = new EtcdWatchClient(new EtcdKvClient([p.etcd.endpoint]));
+  // The server's setup: raw watches on the lean Watch client.
+  store = new Etcd3Store(client, { watch: lean });
 }, T);
 afterAll(async () => {
   ac.abort();
@@ -51,14 +56,18 @@ async function until(cond: () => boolean, timeoutMs: number): Promise<void> {
 }
 
 describe('RawWatch', () => {
-  test('delivers puts and deletes in revision order with kv and prev_kv, and progress notifications', async () => {
+  test.each([
+    ['the etcd3 client', () => client.watchClient],
+    ['the lean Watch client', () => lean],
+  ])('on %s: delivers puts and deletes in revision order with kv and prev_kv, and progress notifications', async (name, source) => {
+    const run = name.includes('lean') ? 'lean' : 'etcd3';
     const start = (await store.currentRevision()) + 1;
     const a = await store.create(key('raw', 'a'), cm('raw', 'a'));
     const a2 = await store.guaranteedUpdate(key('raw', 'a'), (o) => ({ ...o!, data: { v: '2' } }), { ignoreNotFound: false });
     await store.delete(key('raw', 'a'));
-    await store.create('/registry/core/configmapsx/raw/b', cm('raw', 'b')); // outside the prefix
+    await store.create(`/registry/core/configmapsx/raw/b-${run}`, cm('raw', 'b')); // outside the prefix
     const rec = recorder();
-    const w = new RawWatch(client, `${P}raw/`, start, rec.handlers);
+    const w = new RawWatch(source(), `${P}raw/`, start, rec.handlers);
     try {
       await until(() => rec.events.length >= 3, 3_000);
       expect(rec.events.map((e) => [e.type, e.key, e.revision])).toEqual([
@@ -76,7 +85,7 @@ describe('RawWatch', () => {
     } finally {
       await w.close();
     }
-    await store.create(key('raw', 'after-close'), cm('raw', 'after-close'));
+    await store.create(key('raw', `after-close-${run}`), cm('raw', 'after-close'));
     await sleep(200);
     expect(rec.events).toHaveLength(3);
   }, T);

@@ -3,6 +3,9 @@ import type { Etcd3 } from 'etcd3';
 import { setMaxListeners } from 'node:events';
 import { CachedStore, type CachedStoreOptions } from '../../src/cacher/index.js';
 import { newEtcdClient } from '../../src/etcd3/client.js';
+import { EtcdKvClient } from '../../src/etcd3/kv-client.js';
+import { EtcdWatchClient } from '../../src/etcd3/watch-client.js';
+import { RecentWrites } from '../../src/etcd3/recent-writes.js';
 import { Etcd3Store } from '../../src/etcd3/store.js';
 import { isStorageError } from '../../src/errors.js';
 import type { WatchEvent } from '../../src/interfaces.js';
@@ -28,7 +31,8 @@ const update = (res: string, ns: string, name: string, fn: (o: KubeObject) => Ku
   etcd.guaranteedUpdate(key(res, ns, name), (cur) => fn(structuredClone(cur!)), { ignoreNotFound: false });
 
 function newStore(opts: CachedStoreOptions = {}): CachedStore {
-  const s = new CachedStore(new Etcd3Store(newEtcdClient([endpoint])), {
+  // The server's setup: the cache's etcd watches on the lean Watch client.
+  const s = new CachedStore(new Etcd3Store(newEtcdClient([endpoint]), { watch: new EtcdWatchClient(new EtcdKvClient([endpoint])) }), {
     waitTimeoutMs: 500,
     bookmarkIntervalMs: 200,
     ...opts,
@@ -278,6 +282,47 @@ describe('CachedStore watch', () => {
 });
 
 describe('CachedStore reads', () => {
+  test("a write of this process reaches its cache as the object written; another writer's is parsed", async () => {
+    const recentWrites = new RecentWrites();
+    const own = new CachedStore(new Etcd3Store(newEtcdClient([endpoint]), { recentWrites }), {
+      cacheSource: new Etcd3Store(newEtcdClient([endpoint]), { watch: new EtcdWatchClient(new EtcdKvClient([endpoint])), recentWrites }),
+      waitTimeoutMs: 500,
+    });
+    stores.push(own);
+    const res = resource();
+    await own.watch(res, { resourceVersion: '0', signal: ac.signal }); // the cacher is ready now
+    const mine = await own.create(key(res, 'ns', 'a'), cm('ns', 'a'));
+    // As the registry hands objects over: without resourceVersion (the revision is etcd's).
+    const updated = await own.guaranteedUpdate(
+      key(res, 'ns', 'a'),
+      (cur) => {
+        const { resourceVersion: _rv, ...metadata } = cur!.metadata;
+        return { ...cur!, metadata, data: { v: '2' } };
+      },
+      { ignoreNotFound: false },
+    );
+    const theirs = await create(res, 'ns', 'b');
+    const cached = async (name: string): Promise<KubeObject> => {
+      for (let i = 0; i < 100; i++) {
+        const l = await own.getList(res, { resourceVersion: '0' });
+        const o = l.items.find((x) => x.metadata.name === name);
+        if (o && o.metadata.resourceVersion === (name === 'a' ? updated : theirs).metadata.resourceVersion) return o;
+        await sleep(20);
+      }
+      throw new Error(`${name} never reached the cache`);
+    };
+    expect(mine.metadata.resourceVersion).not.toBe(updated.metadata.resourceVersion);
+    // The written object itself, or (when the event came before the write's answer) a copy with
+    // the event's revision sharing its contents; never a parse of the bytes.
+    const a = await cached('a');
+    expect(a).toEqual(updated);
+    expect(a['data']).toBe(updated['data']);
+    const b = await cached('b');
+    expect(b).toEqual(theirs);
+    expect(b['data']).not.toBe(theirs['data']);
+    expect(recentWrites.size).toBe(0);
+  }, T);
+
   test('resourceVersion=0 lists and gets come from the cache; others from etcd', async () => {
     const res = resource();
     await create(res, 'ns', 'a', { app: 'x' });

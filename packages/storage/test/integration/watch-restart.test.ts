@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { CachedStore } from '../../src/cacher/index.js';
 import { freePort, startEtcd, type EtcdProcess } from '../../src/etcd-process/index.js';
 import { newEtcdClient } from '../../src/etcd3/client.js';
+import { EtcdKvClient } from '../../src/etcd3/kv-client.js';
+import { EtcdWatchClient } from '../../src/etcd3/watch-client.js';
 import { Etcd3Store } from '../../src/etcd3/store.js';
 import { cm, collect, summary } from './watch-helpers.js';
 
@@ -26,7 +28,11 @@ test('a cached watch resumes after an etcd restart without missing or repeating 
   const logs: string[] = [];
   const writer = new Etcd3Store(newEtcdClient([etcd.endpoint]));
   const store = new CachedStore(
-    new Etcd3Store(newEtcdClient([etcd.endpoint]), { rawWatch: { minBackoffMs: 50, maxBackoffMs: 500 }, log: (m) => logs.push(m) }),
+    new Etcd3Store(newEtcdClient([etcd.endpoint]), {
+      watch: new EtcdWatchClient(new EtcdKvClient([etcd.endpoint])),
+      rawWatch: { minBackoffMs: 50, maxBackoffMs: 500 },
+      log: (m) => logs.push(m),
+    }),
   );
   const ac = new AbortController();
   try {

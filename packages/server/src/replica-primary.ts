@@ -1,0 +1,240 @@
+// The primary of a multi-process replica (`--workers` > 1): it forks the workers, supervises them
+// and collects their metrics; the workers serve (cluster-replica.ts). It loads only what that
+// takes (no server modules: see primary-startup.ts for the start-up work that needs them).
+import cluster, { type Worker } from 'node:cluster';
+import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Logger } from 'pino';
+import type { SupervisedEtcd } from '@cluster/storage/etcd-process';
+import type { ServerOptions } from './flag-definitions.js';
+import { startEmbeddedEtcd } from './embedded-etcd.js';
+import { loadReclaimers } from './memory-reclaimer.js';
+import type { PrimaryStartup } from './primary-startup.js';
+import { ENV_ETCD_SERVERS, ENV_LOOPBACK_TOKEN, ENV_WORKER_ID, isMessage, send } from './replica-protocol.js';
+import { DEFAULT_RESTART_BACKOFF, labelPerWorkerSeries, nextFailureCount, restartDelayMs, workerV8Flags, type MetricJson } from './workers.js';
+
+/** How long the primary waits for the workers' registries before answering with those it has. */
+const METRICS_COLLECT_TIMEOUT_MS = 5_000;
+
+/**
+ * glibc's allocator settings for the workers (read when a process starts, so only a parent can
+ * give them): by default glibc keeps up to 8 arenas per core, one for each thread that allocates
+ * (the main thread, libuv's pool, V8's helpers), each holding its own freed memory. Two arenas
+ * left each process ~4 MiB less in the memory workload. An operator's own GLIBC_TUNABLES is kept.
+ */
+const WORKER_GLIBC_TUNABLES = 'glibc.malloc.arena_max=2';
+
+/** What the start-up thread gave the primary: the checked options and the admin credentials. */
+export interface PreparedPrimary {
+  options: ServerOptions;
+  adminToken: string;
+  caPem?: string;
+  startup: PrimaryStartup;
+}
+
+/** One worker position of the replica; a crashed worker is replaced in the same slot. */
+interface Slot {
+  id: number;
+  worker?: Worker;
+  startedAt: number;
+  ready: boolean;
+  failures: number;
+  restartTimer?: NodeJS.Timeout;
+}
+
+/**
+ * The primary of a replica of `count` workers. With what every worker reads from the data
+ * directory prepared (primary-startup.ts: admin token, certificates, service-account key), it
+ * starts the embedded etcd once, then forks the workers and supervises them: a worker that exits unasked is replaced after a
+ * bounded backoff, SIGTERM/SIGINT are passed on so each worker drains as a replica does, and the
+ * primary exits once all have. Resolves when every worker serves (the primary then prints where).
+ */
+export async function runReplicaPrimary(prepared: PreparedPrimary, logger: Logger, count: number): Promise<void> {
+  const { options: opts, startup } = prepared;
+  const dataDir = resolve(opts.dataDir);
+  let etcd: SupervisedEtcd | undefined;
+  if (opts.etcdServers.length === 0) {
+    try {
+      etcd = await startEmbeddedEtcd(dataDir, logger);
+    } catch (err) {
+      await startup.close();
+      throw err;
+    }
+  }
+  const etcdServers = etcd ? etcd.endpoint : '';
+  // The controllers' privileged identity, known only to this replica's processes.
+  const loopbackToken = randomBytes(32).toString('base64url');
+
+  // The primary's one metric, kept as the JSON a registry would give (see replicaRegistries).
+  let restarts = 0;
+  const slots = new Map<number, Slot>();
+  let stopping = false;
+  let serving = false;
+  let onAllReady: (url: string) => void = () => {};
+  let onStartFailed: (err: Error) => void = () => {};
+  const allReady = new Promise<string>((res, rej) => {
+    onAllReady = res;
+    onStartFailed = rej;
+  });
+  let firstUrl: string | undefined;
+
+  const fork = (slot: Slot) => {
+    slot.restartTimer = undefined;
+    slot.ready = false;
+    slot.startedAt = Date.now();
+    const worker = cluster.fork({
+      [ENV_WORKER_ID]: String(slot.id),
+      [ENV_ETCD_SERVERS]: etcdServers,
+      [ENV_LOOPBACK_TOKEN]: loopbackToken,
+      ...(process.env['GLIBC_TUNABLES'] === undefined ? { GLIBC_TUNABLES: WORKER_GLIBC_TUNABLES } : {}),
+    });
+    slot.worker = worker;
+    logger.info({ worker: slot.id, pid: worker.process.pid }, 'worker started');
+    worker.on('message', (m: unknown) => onMessage(slot, m));
+    worker.once('exit', (code, signal) => onExit(slot, worker, code, signal));
+  };
+
+  const onMessage = (slot: Slot, m: unknown) => {
+    if (!isMessage(m)) return;
+    if (m.type === 'cluster-apiserver:ready') {
+      slot.ready = true;
+      firstUrl ??= m.url;
+      logger.info({ worker: slot.id, pid: slot.worker?.process.pid }, 'worker serving');
+      if (!serving && [...slots.values()].every((s) => s.ready)) {
+        serving = true;
+        onAllReady(firstUrl);
+      }
+    } else if (m.type === 'cluster-apiserver:aggregate-metrics') {
+      replicaRegistries().then(
+        (registries) => send({ type: 'cluster-apiserver:aggregated-metrics', requestId: m.requestId, registries }, slot.worker),
+        (err: Error) => send({ type: 'cluster-apiserver:aggregated-metrics', requestId: m.requestId, error: err.message }, slot.worker),
+      );
+    } else if (m.type === 'cluster-apiserver:worker-metrics') {
+      collecting.get(m.requestId)?.(m.worker, m.metrics);
+    }
+  };
+
+  const onExit = (slot: Slot, worker: Worker, code: number | null, signal: string | null) => {
+    if (slot.worker !== worker) return;
+    slot.worker = undefined;
+    slot.ready = false;
+    if (stopping) {
+      logger.info({ worker: slot.id, code, signal }, 'worker stopped');
+      maybeAllStopped();
+      return;
+    }
+    if (!serving) {
+      // A worker that cannot start is a replica that cannot start (flags, files, ports): stop.
+      onStartFailed(new Error(`worker ${slot.id} exited while starting (code ${code}, signal ${signal})`));
+      return;
+    }
+    slot.failures = nextFailureCount(slot.failures, Date.now() - slot.startedAt, DEFAULT_RESTART_BACKOFF);
+    const delayMs = restartDelayMs(slot.failures, DEFAULT_RESTART_BACKOFF);
+    logger.error({ worker: slot.id, code, signal, restartInMs: delayMs }, 'worker exited; replacing it');
+    restarts++;
+    slot.restartTimer = setTimeout(() => fork(slot), delayMs);
+  };
+
+  let nextCollect = 0;
+  const collecting = new Map<number, (worker: number, metrics: MetricJson[]) => void>();
+  /** Every live worker's registry (per-worker series labelled) and the primary's own, as JSON. */
+  const replicaRegistries = async (): Promise<MetricJson[][]> => {
+    const requestId = nextCollect++;
+    const live = [...slots.values()].filter((s) => s.worker?.isConnected());
+    const answers: MetricJson[][] = [];
+    await new Promise<void>((done) => {
+      let pending = live.length;
+      const timer = setTimeout(done, METRICS_COLLECT_TIMEOUT_MS);
+      const finish = () => {
+        clearTimeout(timer);
+        done();
+      };
+      collecting.set(requestId, (worker, metrics) => {
+        answers.push(labelPerWorkerSeries(metrics, worker));
+        if (--pending === 0) finish();
+      });
+      if (pending === 0) finish();
+      for (const s of live) send({ type: 'cluster-apiserver:collect-metrics', requestId }, s.worker);
+    });
+    collecting.delete(requestId);
+    answers.push([
+      {
+        name: 'apiserver_worker_restarts_total',
+        help: 'Workers of this replica replaced after they exited unasked (ours).',
+        type: 'counter',
+        aggregator: 'sum',
+        values: [{ value: restarts, labels: {} }],
+      },
+    ]);
+    return answers;
+  };
+
+  let onAllStopped: () => void = () => {};
+  const allStopped = new Promise<void>((res) => (onAllStopped = res));
+  const maybeAllStopped = () => {
+    if ([...slots.values()].every((s) => !s.worker)) onAllStopped();
+  };
+  const stopWorkers = async (signal: NodeJS.Signals) => {
+    stopping = true;
+    for (const slot of slots.values()) {
+      clearTimeout(slot.restartTimer);
+      slot.worker?.process.kill(signal);
+    }
+    maybeAllStopped();
+    // Each worker drains within its own bounds (shutdown delay, request timeout); past those and
+    // a margin it is stuck, and the primary must still end.
+    const boundMs = opts.shutdownDelayDuration + (opts.requestTimeout > 0 ? opts.requestTimeout : 60_000) + 30_000;
+    const timer = setTimeout(() => {
+      for (const slot of slots.values()) slot.worker?.process.kill('SIGKILL');
+    }, boundMs);
+    await allStopped;
+    clearTimeout(timer);
+    await etcd?.stop();
+  };
+
+  let shutdown: Promise<void> | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (shutdown) return;
+    logger.info({ signal }, 'shutting down the workers');
+    shutdown = stopWorkers('SIGTERM').then(
+      () => process.exit(0),
+      (err: unknown) => {
+        logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
+
+  for (let id = 1; id <= count; id++) slots.set(id, { id, startedAt: 0, ready: false, failures: 0 });
+  const nodeOptions = [...process.execArgv, ...(process.env['NODE_OPTIONS'] ?? '').split(/\s+/).filter(Boolean)];
+  cluster.setupPrimary({ execArgv: [...process.execArgv, ...workerV8Flags(count, availableParallelism(), nodeOptions)] });
+  for (const slot of slots.values()) fork(slot);
+  let url: string;
+  try {
+    url = await allReady;
+  } catch (err) {
+    await startup.close();
+    await stopWorkers('SIGTERM');
+    throw err;
+  }
+  const kubeconfigPath = join(dataDir, 'admin.kubeconfig');
+  await startup.writeKubeconfig(kubeconfigPath, url, prepared.caPem, prepared.adminToken);
+  logger.info({ url, kubeconfig: kubeconfigPath, workers: count }, 'serving');
+  reclaimStartupMemory();
+  process.stdout.write(`cluster-apiserver listening on ${url} (${count} workers)\nadmin kubeconfig: ${kubeconfigPath}\n`);
+}
+
+/**
+ * The primary only supervises once its workers serve; start-up left garbage (and the start-up
+ * thread's freed memory in the allocator): one full, compacting collection, the young generation
+ * shrunk and the allocator trimmed, once, give most of that back.
+ */
+function reclaimStartupMemory(): void {
+  const { gc, shrink, trim } = loadReclaimers();
+  gc?.();
+  shrink?.();
+  trim?.();
+}
