@@ -35,44 +35,52 @@ export function certificateAdmissionPlugins(apiDomain: string, authorizer: () =>
   return [
     {
       name: 'CertificateApproval',
-      async validate(a) {
-        if (!applies(a) || a.subresource !== 'approval' || a.operation !== 'UPDATE' || !a.user) return;
-        // The stored object's signer, as upstream: the update cannot pick another one.
-        const signer = ((a.oldObject ?? a.object) as Csr).spec?.signerName ?? '';
-        if (!(await authorizedForSigner(authorizer(), apiDomain, a.user, 'approve', signer))) {
-          throw forbid(a, `user not permitted to approve requests with signerName "${signer}"`);
-        }
+      validate(a) {
+        const user = a.user;
+        if (!applies(a) || a.subresource !== 'approval' || a.operation !== 'UPDATE' || !user) return;
+        return (async () => {
+          // The stored object's signer, as upstream: the update cannot pick another one.
+          const signer = ((a.oldObject ?? a.object) as Csr).spec?.signerName ?? '';
+          if (!(await authorizedForSigner(authorizer(), apiDomain, user, 'approve', signer))) {
+            throw forbid(a, `user not permitted to approve requests with signerName "${signer}"`);
+          }
+        })();
       },
     },
     {
       name: 'CertificateSigning',
-      async validate(a) {
-        if (!applies(a) || a.subresource !== 'status' || a.operation !== 'UPDATE' || !a.user) return;
-        // As upstream: only when the certificate or the conditions change.
-        const before = (a.oldObject as Csr | undefined)?.status;
-        const after = (a.object as Csr).status;
-        if ((before?.certificate ?? '') === (after?.certificate ?? '') && JSON.stringify(before?.conditions ?? []) === JSON.stringify(after?.conditions ?? [])) return;
-        const signer = (a.oldObject as Csr | undefined)?.spec?.signerName ?? '';
-        if (!(await authorizedForSigner(authorizer(), apiDomain, a.user, 'sign', signer))) {
-          throw forbid(a, `user not permitted to sign requests with signerName "${signer}"`);
-        }
+      validate(a) {
+        const user = a.user;
+        if (!applies(a) || a.subresource !== 'status' || a.operation !== 'UPDATE' || !user) return;
+        return (async () => {
+          // As upstream: only when the certificate or the conditions change.
+          const before = (a.oldObject as Csr | undefined)?.status;
+          const after = (a.object as Csr).status;
+          if ((before?.certificate ?? '') === (after?.certificate ?? '') && JSON.stringify(before?.conditions ?? []) === JSON.stringify(after?.conditions ?? [])) return;
+          const signer = (a.oldObject as Csr | undefined)?.spec?.signerName ?? '';
+          if (!(await authorizedForSigner(authorizer(), apiDomain, user, 'sign', signer))) {
+            throw forbid(a, `user not permitted to sign requests with signerName "${signer}"`);
+          }
+        })();
       },
     },
     {
       name: 'CertificateSubjectRestriction',
-      async validate(a) {
+      validate(a) {
         if (!applies(a) || a.subresource || a.operation !== 'CREATE') return;
-        const csr = a.object as Csr;
-        const signer = `${apiDomain}/api-server-client`;
-        if (csr.spec?.signerName !== signer) return;
-        let organizations: string[];
-        try {
-          // The same reader as validation, the signer and x509 authentication (x509-name.ts).
-          organizations = certificateRequestDetails(Buffer.from(csr.spec.request ?? '', 'base64')).organizations;
-        } catch (e) {
-          throw forbid(a, `failed to parse CSR: ${(e as Error).message}`);
-        }
-        if (organizations.includes('system:masters')) throw forbid(a, `use of ${signer} signer with system:masters group is not allowed`);
+        return (async () => {
+          const csr = a.object as Csr;
+          const signer = `${apiDomain}/api-server-client`;
+          if (csr.spec?.signerName !== signer) return;
+          let organizations: string[];
+          try {
+            // The same reader as validation, the signer and x509 authentication (x509-name.ts).
+            organizations = certificateRequestDetails(Buffer.from(csr.spec.request ?? '', 'base64')).organizations;
+          } catch (e) {
+            throw forbid(a, `failed to parse CSR: ${(e as Error).message}`);
+          }
+          if (organizations.includes('system:masters')) throw forbid(a, `use of ${signer} signer with system:masters group is not allowed`);
+        })();
       },
     },
   ];

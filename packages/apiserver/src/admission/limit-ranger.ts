@@ -49,15 +49,19 @@ export function limitRanger(list: LimitRangeLister, apiDomain: string): Admissio
     a.operation === 'CREATE' && !a.subresource && a.resource.group === '' && a.resource.resource === 'pods' && !!a.namespace && !!a.object;
   return {
     name: 'LimitRanger',
-    async admit(a) {
+    admit(a) {
       if (!applies(a)) return;
-      for (const range of await rangesFor(a)) applyDefaults(a.object as PodShape, range, apiDomain);
+      return (async () => {
+        for (const range of await rangesFor(a)) applyDefaults(a.object as PodShape, range, apiDomain);
+      })();
     },
-    async validate(a) {
+    validate(a) {
       if (!applies(a)) return;
-      const errs: string[] = [];
-      for (const range of await rangesFor(a)) errs.push(...violations(a.object as PodShape, range));
-      if (errs.length > 0) throw newForbidden({ group: a.resource.group, resource: a.resource.resource }, a.name, aggregate(errs));
+      return (async () => {
+        const errs: string[] = [];
+        for (const range of await rangesFor(a)) errs.push(...violations(a.object as PodShape, range));
+        if (errs.length > 0) throw newForbidden({ group: a.resource.group, resource: a.resource.resource }, a.name, aggregate(errs));
+      })();
     },
   };
 }

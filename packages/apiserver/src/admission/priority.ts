@@ -62,51 +62,55 @@ export function priorityAdmission(schedulingGroup: string, classes: PriorityClas
   const isClasses = (a: AdmissionAttributes) => a.resource.group === schedulingGroup && a.resource.resource === 'priorityclasses';
   return {
     name: 'Priority',
-    async admit(a) {
+    admit(a) {
       if (a.subresource || !isPods(a) || !a.object) return;
-      const pod = a.object as PodLike;
-      const spec = (pod.spec ??= {});
-      if (a.operation === 'UPDATE') {
-        const old = (a.oldObject as PodLike | undefined)?.spec;
-        if (spec.priority === undefined && old?.priority !== undefined) spec.priority = old.priority;
-        if (spec.preemptionPolicy === undefined && old?.preemptionPolicy !== undefined) spec.preemptionPolicy = old.preemptionPolicy;
-        return;
-      }
-      if (a.operation !== 'CREATE') return;
-      const gr = { group: '', resource: 'pods' };
-      let pc: PriorityClass | undefined;
-      if (!spec.priorityClassName) {
-        pc = defaultPriorityClass(await classes.list());
-        if (pc) spec.priorityClassName = pc.metadata.name ?? '';
-      } else {
-        pc = await classes.get(spec.priorityClassName);
-        if (!pc) throw newForbidden(gr, a.name, `no PriorityClass with name ${spec.priorityClassName} was found`);
-      }
-      const priority = pc?.value ?? 0;
-      if (spec.priority !== undefined && spec.priority !== priority) {
-        throw newForbidden(gr, a.name, `the integer value of priority (${spec.priority}) must not be provided in pod spec; priority admission controller computed ${priority} from the given PriorityClass name`);
-      }
-      spec.priority = priority;
-      const policy = pc?.preemptionPolicy;
-      if (policy !== undefined) {
-        if (spec.preemptionPolicy !== undefined && spec.preemptionPolicy !== policy) {
-          throw newForbidden(gr, a.name, `the string value of PreemptionPolicy (${spec.preemptionPolicy}) must not be provided in pod spec; priority admission controller computed ${policy} from the given PriorityClass name`);
+      return (async () => {
+        const pod = a.object as PodLike;
+        const spec = (pod.spec ??= {});
+        if (a.operation === 'UPDATE') {
+          const old = (a.oldObject as PodLike | undefined)?.spec;
+          if (spec.priority === undefined && old?.priority !== undefined) spec.priority = old.priority;
+          if (spec.preemptionPolicy === undefined && old?.preemptionPolicy !== undefined) spec.preemptionPolicy = old.preemptionPolicy;
+          return;
         }
-        spec.preemptionPolicy = policy;
-      }
+        if (a.operation !== 'CREATE') return;
+        const gr = { group: '', resource: 'pods' };
+        let pc: PriorityClass | undefined;
+        if (!spec.priorityClassName) {
+          pc = defaultPriorityClass(await classes.list());
+          if (pc) spec.priorityClassName = pc.metadata.name ?? '';
+        } else {
+          pc = await classes.get(spec.priorityClassName);
+          if (!pc) throw newForbidden(gr, a.name, `no PriorityClass with name ${spec.priorityClassName} was found`);
+        }
+        const priority = pc?.value ?? 0;
+        if (spec.priority !== undefined && spec.priority !== priority) {
+          throw newForbidden(gr, a.name, `the integer value of priority (${spec.priority}) must not be provided in pod spec; priority admission controller computed ${priority} from the given PriorityClass name`);
+        }
+        spec.priority = priority;
+        const policy = pc?.preemptionPolicy;
+        if (policy !== undefined) {
+          if (spec.preemptionPolicy !== undefined && spec.preemptionPolicy !== policy) {
+            throw newForbidden(gr, a.name, `the string value of PreemptionPolicy (${spec.preemptionPolicy}) must not be provided in pod spec; priority admission controller computed ${policy} from the given PriorityClass name`);
+          }
+          spec.preemptionPolicy = policy;
+        }
+      })();
     },
-    async validate(a) {
+    validate(a) {
       if (a.subresource || !isClasses(a)) return;
-      if (a.operation === 'DELETE') {
-        if (isSystemPriorityClass(a.name)) throw newForbidden(pcResource, a.name, 'this is a system priority class and cannot be deleted');
-        return;
-      }
-      const pc = a.object as PriorityClass | undefined;
-      if (!pc?.globalDefault) return;
-      const current = defaultPriorityClass(await classes.list());
-      if (current && (a.operation === 'CREATE' || current.metadata.name !== pc.metadata.name)) {
-        throw newForbidden(pcResource, a.name, `PriorityClass ${current.metadata.name ?? ''} is already marked as default. Only one default can exist`);
-      }
+      return (async () => {
+        if (a.operation === 'DELETE') {
+          if (isSystemPriorityClass(a.name)) throw newForbidden(pcResource, a.name, 'this is a system priority class and cannot be deleted');
+          return;
+        }
+        const pc = a.object as PriorityClass | undefined;
+        if (!pc?.globalDefault) return;
+        const current = defaultPriorityClass(await classes.list());
+        if (current && (a.operation === 'CREATE' || current.metadata.name !== pc.metadata.name)) {
+          throw newForbidden(pcResource, a.name, `PriorityClass ${current.metadata.name ?? ''} is already marked as default. Only one default can exist`);
+        }
+      })();
     },
   };
 }

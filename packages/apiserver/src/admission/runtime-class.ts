@@ -111,49 +111,53 @@ export function runtimeClassAdmission(lookup: RuntimeClassLookup): AdmissionPlug
   };
   return {
     name: 'RuntimeClass',
-    async admit(a) {
+    admit(a) {
       if (!applies(a)) return;
-      const pod = a.object as PodLike;
-      const rc = await classOf(a, pod);
-      if (!rc) return;
-      const spec = (pod.spec ??= {});
-      if (rc.overhead) {
-        const podFixed = rc.overhead.podFixed;
-        if (spec.overhead != null && !sameResources(podFixed, spec.overhead)) {
-          throw newForbidden(gr, nameOf(a), "pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead");
-        }
-        if (podFixed) spec.overhead = { ...podFixed };
-        else delete spec.overhead;
-      }
-      const scheduling = rc.scheduling;
-      if (!scheduling) return;
-      const runtimeSelector = scheduling.nodeSelector ?? {};
-      if (spec.nodeSelector == null) {
-        if (scheduling.nodeSelector != null) spec.nodeSelector = { ...runtimeSelector };
-      } else {
-        for (const [key, value] of Object.entries(runtimeSelector)) {
-          const podValue = spec.nodeSelector[key];
-          if (podValue !== undefined && podValue !== value) {
-            throw newForbidden(gr, nameOf(a), `conflict: runtimeClass.scheduling.nodeSelector[${key}] = ${value}; pod.spec.nodeSelector[${key}] = ${podValue}`);
+      return (async () => {
+        const pod = a.object as PodLike;
+        const rc = await classOf(a, pod);
+        if (!rc) return;
+        const spec = (pod.spec ??= {});
+        if (rc.overhead) {
+          const podFixed = rc.overhead.podFixed;
+          if (spec.overhead != null && !sameResources(podFixed, spec.overhead)) {
+            throw newForbidden(gr, nameOf(a), "pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead");
           }
-          spec.nodeSelector[key] = value;
+          if (podFixed) spec.overhead = { ...podFixed };
+          else delete spec.overhead;
         }
-      }
-      const merged = mergeTolerations(spec.tolerations ?? [], scheduling.tolerations ?? []);
-      if (merged.length > 0) spec.tolerations = merged;
+        const scheduling = rc.scheduling;
+        if (!scheduling) return;
+        const runtimeSelector = scheduling.nodeSelector ?? {};
+        if (spec.nodeSelector == null) {
+          if (scheduling.nodeSelector != null) spec.nodeSelector = { ...runtimeSelector };
+        } else {
+          for (const [key, value] of Object.entries(runtimeSelector)) {
+            const podValue = spec.nodeSelector[key];
+            if (podValue !== undefined && podValue !== value) {
+              throw newForbidden(gr, nameOf(a), `conflict: runtimeClass.scheduling.nodeSelector[${key}] = ${value}; pod.spec.nodeSelector[${key}] = ${podValue}`);
+            }
+            spec.nodeSelector[key] = value;
+          }
+        }
+        const merged = mergeTolerations(spec.tolerations ?? [], scheduling.tolerations ?? []);
+        if (merged.length > 0) spec.tolerations = merged;
+      })();
     },
-    async validate(a) {
+    validate(a) {
       if (!applies(a)) return;
-      const pod = a.object as PodLike;
-      const rc = await classOf(a, pod);
-      const overhead = pod.spec?.overhead;
-      if (rc?.overhead) {
-        if (!sameResources(rc.overhead.podFixed, overhead)) {
-          throw newForbidden(gr, nameOf(a), "pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead");
+      return (async () => {
+        const pod = a.object as PodLike;
+        const rc = await classOf(a, pod);
+        const overhead = pod.spec?.overhead;
+        if (rc?.overhead) {
+          if (!sameResources(rc.overhead.podFixed, overhead)) {
+            throw newForbidden(gr, nameOf(a), "pod rejected: Pod's Overhead doesn't match RuntimeClass's defined Overhead");
+          }
+        } else if (overhead != null) {
+          throw newForbidden(gr, nameOf(a), 'pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead');
         }
-      } else if (overhead != null) {
-        throw newForbidden(gr, nameOf(a), 'pod rejected: Pod Overhead set without corresponding RuntimeClass defined Overhead');
-      }
+      })();
     },
   };
 }

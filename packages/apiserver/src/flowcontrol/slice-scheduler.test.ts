@@ -55,7 +55,7 @@ describe('FairRotation', () => {
 });
 
 describe('sharingShare', () => {
-  const shares: Record<string, number> = { 'workload-low': 100 / 245, 'global-default': 20 / 245, exempt: 1 };
+  const shares: Record<string, number> = { 'workload-low': 100 / 245, 'global-default': 20 / 245, system: 30 / 245, exempt: 1 };
   const share = (level: string): number => shares[level] ?? 1;
   test.each<[string, string[], Array<[string, number]>, number, number]>([
     // [name, levels with slices waiting, flows with small requests in flight per level, cores per worker, share]
@@ -68,6 +68,8 @@ describe('sharingShare', () => {
     ['a small level against a bigger one', ['global-default'], [['workload-low', 3]], 1, 20 / 245],
     ['two sliced levels add their shares', ['workload-low', 'global-default'], [['system', 1]], 1, 120 / 245],
     ['an exempt or unknown level: never more than half', ['exempt'], [['global-default', 1]], 1, 0.5],
+    ['against an exempt level (the controllers, an admin): half, not the nominal share', ['global-default'], [['exempt', 1]], 1, 0.5],
+    ['exempt and a limited level busy: the nominal share', ['global-default'], [['exempt', 1], ['workload-low', 1]], 1, 20 / 245],
     ['a tiny share is still served', ['tiny'], [['global-default', 1]], 1, MIN_SLICE_SHARE],
   ])('%s', (_, waiting, unsliced, coresPerWorker, expected) => {
     const sharesWithTiny = (level: string): number => (level === 'tiny' ? 0.001 : share(level));
@@ -193,7 +195,7 @@ describe('SliceScheduler', () => {
     ['a small share: one slice a turn and a longer pause', 0.05, 'global-default', [5, 5, 5, 5, 5, 5, 5], [['f0'], ['f1'], ['f2'], ['f3'], ['f4'], ['f5'], ['f6'], ['f7']]],
   ])('level shares: %s', (_, floodShare, quietLevel, pauses, perTurn) => {
     const h = harness(1);
-    const leave = h.s.enter({ level: quietLevel, flow: 'quiet' });
+    const leave = h.s.enter({ level: quietLevel, flow: 'quiet', share: quietLevel === 'global-default' ? 20 / 245 : floodShare });
     for (let i = 0; i < 8; i++) h.s.submit({ level: 'workload-low', flow: 'flood', share: floodShare }, h.slice(`f${i}`, 0.25));
     const ran: string[][] = [];
     while (h.turns.length > 0) {

@@ -92,9 +92,10 @@ export const MIN_SLICE_SHARE = 0.05;
  * how many such flows each level has). Pure.
  *
  * - No such flow: 1 (work-conserving: slices run turn after turn).
- * - Only flows of the sliced levels themselves: `sameLevelShare` (1/2: fair queuing divides a
- *   level between its active flows, so a sliced flow and a small one each get half).
- * - A flow of another level: the sliced levels' nominal shares of the server added up, times the
+ * - Only flows of the sliced levels themselves, or of exempt levels (share 1: system:masters,
+ *   the probes, whose requests take no seats from anyone): `sameLevelShare` (1/2: fair queuing
+ *   divides a level between its active flows, so a sliced flow and a small one each get half).
+ * - A flow of another limited level: the sliced levels' nominal shares of the server added up, times the
  *   cores per worker (a replica of W workers on C cores gives each worker C/W of a core, so a
  *   level entitled to a share of the replica's C cores gets that share of C/W per worker), and
  *   never more than `sameLevelShare`. Upstream v1.24's priority levels do not lend seats: a level
@@ -116,7 +117,8 @@ export function sharingShare(
   let other = false;
   for (const [level, flows] of unslicedByLevel) {
     if (flows <= 0) continue;
-    if (waiting.has(level)) same = true;
+    // An exempt level (share 1) has no nominal share to keep: its requests get half, as a flow's.
+    if (waiting.has(level) || levelShare(level) >= 1) same = true;
     else other = true;
   }
   if (!same && !other) return 1;

@@ -185,4 +185,13 @@ describe('ProtoReader.int64', () => {
   ])('%s', (expected, bytes) => {
     expect(new ProtoReader(Buffer.from(bytes)).int64()).toBe(expected);
   });
+
+  test('large values read again (kept by their bytes) are the same; different bytes are not mixed up', () => {
+    const a = [0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01]; // 2^63
+    const b = [0x81, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01]; // 2^63 + 1
+    for (let i = 0; i < 3; i++) {
+      expect(new ProtoReader(Buffer.from(a)).int64()).toBe('9223372036854775808');
+      expect(new ProtoReader(Buffer.from(b)).int64()).toBe('9223372036854775809');
+    }
+  });
 });

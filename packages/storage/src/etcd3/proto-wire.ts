@@ -105,6 +105,10 @@ export class ProtoWriter {
   }
 }
 
+/** Decimal texts of recently read int64 varints above 2^53, by their varint bytes (latin1). */
+const LARGE_INT64S = new Map<string, string>();
+const MAX_LARGE_INT64S = 64;
+
 /** Reads the fields of one message; `bytes()` returns views of the input, not copies. */
 export class ProtoReader {
   pos: number;
@@ -145,13 +149,21 @@ export class ProtoReader {
     const start = this.pos;
     const fast = this.varint();
     if (fast <= Number.MAX_SAFE_INTEGER) return String(fast);
+    // Large values are etcd's cluster and member IDs, the same in every response header: the
+    // last few conversions are kept by their bytes, since BigInt arithmetic costs several µs.
+    const raw = this.buf.toString('latin1', start, this.pos);
+    const known = LARGE_INT64S.get(raw);
+    if (known !== undefined) return known;
     let big = 0n;
     let shift = 0n;
     for (let p = start; p < this.pos; p++) {
       big |= BigInt(this.buf[p]! & 0x7f) << shift;
       shift += 7n;
     }
-    return BigInt.asUintN(64, big).toString();
+    const text = BigInt.asUintN(64, big).toString();
+    if (LARGE_INT64S.size >= MAX_LARGE_INT64S) LARGE_INT64S.clear();
+    LARGE_INT64S.set(raw, text);
+    return text;
   }
 
   bool(): boolean {
