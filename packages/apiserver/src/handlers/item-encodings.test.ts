@@ -22,6 +22,19 @@ describe('ItemEncodings', () => {
     enc.clear();
   });
 
+  test('a new version of an object (a new object, as the watch cache makes it) never gets the old bytes', () => {
+    const { enc } = setup();
+    const v1 = { metadata: { name: 'a', resourceVersion: '1' }, data: { k: 'old' } };
+    const old = enc.encode(v1, true);
+    const v2 = { metadata: { name: 'a', resourceVersion: '2' }, data: { k: 'new' } };
+    const fresh = enc.encode(v2, true);
+    expect(fresh.toString()).toBe(JSON.stringify(v2));
+    expect(enc.encode(v2, true)).toBe(fresh);
+    expect(enc.encode(v1, true)).toBe(old);
+    expect(old.toString()).toBe(JSON.stringify(v1));
+    enc.clear();
+  });
+
   test('keeps UTF-8 bytes in memory of their own and counts bytes, not characters', () => {
     const { enc } = setup();
     // Small Buffers usually share Node's 8 KiB pool; a kept one must not hold such a slab alive.
