@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { homedir, hostname } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -10,6 +9,7 @@ import { call } from './api.js';
 import { parseArgs } from './args.js';
 import { bootstrapCredential, pinCluster } from './bootstrap.js';
 import { execCredential, parseExecInfo, type ExecInfo } from './exec-credential.js';
+import { credentialKey } from './store.js';
 
 const USAGE = `Usage:
   cluster-credential bootstrap --server URL --token ID.SECRET [--signer NAME] [--node-name NAME | --common-name CN --organization O]
@@ -49,7 +49,7 @@ async function bootstrap(argv: string[]): Promise<void> {
   const nodeName = (one(flags, 'node-name') ?? hostname()).toLowerCase();
   const commonName = one(flags, 'common-name') ?? (nodeSigner ? `system:node:${nodeName}` : fail('--common-name is required for this signer'));
   const organizations = flags.get('organization') ?? (nodeSigner ? ['system:nodes'] : []);
-  const key = createHash('sha256').update(`${server}\u0000${commonName}`).digest('hex').slice(0, 16);
+  const key = credentialKey(server, commonName, info.cluster?.['certificate-authority-data']);
   const dir = resolve(one(flags, 'dir') ?? join(process.env['XDG_STATE_HOME'] ?? join(homedir(), '.local', 'state'), 'cluster-credential', key));
   const expiration = one(flags, 'expiration-seconds');
   const cred = await bootstrapCredential({

@@ -5,7 +5,7 @@ import { CompactSign } from 'jose';
 import { parseArgs } from './args.js';
 import { verifyClusterInfo } from './cluster-info.js';
 import { execCredential, parseExecInfo } from './exec-credential.js';
-import { credentialPlan, loadCredential, saveCredential } from './store.js';
+import { credentialKey, credentialPlan, loadCredential, saveCredential } from './store.js';
 
 const TOKEN = 'abcdef.0123456789abcdef';
 const kubeconfig = `apiVersion: v1\nkind: Config\nclusters:\n- cluster:\n    certificate-authority-data: ${Buffer.from('CA PEM').toString('base64')}\n    server: https://10.0.0.1:6443\n  name: ""\n`;
@@ -84,4 +84,16 @@ test('parseArgs: known flags in both forms, repeatable ones collected, unknown r
   ]);
   expect(() => parseArgs(['--nope', 'x'], ['server'])).toThrow('unknown flag --nope');
   expect(() => parseArgs(['--server'], ['server'])).toThrow('flag --server needs a value');
+});
+
+describe('credentialKey', () => {
+  test('a cluster made anew at the same address (another CA) keeps its credential apart', () => {
+    const server = 'https://127.0.0.1:6443';
+    const first = credentialKey(server, 'system:node:a', Buffer.from('CA one').toString('base64'));
+    expect(credentialKey(server, 'system:node:a', Buffer.from('CA one').toString('base64'))).toBe(first);
+    expect(credentialKey(server, 'system:node:a', Buffer.from('CA two').toString('base64'))).not.toBe(first);
+    expect(credentialKey(server, 'system:node:b', Buffer.from('CA one').toString('base64'))).not.toBe(first);
+    expect(credentialKey('https://127.0.0.1:7443', 'system:node:a', Buffer.from('CA one').toString('base64'))).not.toBe(first);
+    expect(first).toMatch(/^[0-9a-f]{16}$/);
+  });
 });

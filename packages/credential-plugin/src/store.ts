@@ -1,4 +1,4 @@
-import { X509Certificate } from 'node:crypto';
+import { X509Certificate, createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -40,4 +40,14 @@ export async function saveCredential(dir: string, certPem: string, keyPem: strin
 export function credentialPlan(stored: StoredCredential | undefined, now: Date, renewBeforeMs: number): 'reuse' | 'renew' | 'join' {
   if (!stored || stored.notAfter.getTime() <= now.getTime()) return 'join';
   return stored.notAfter.getTime() - now.getTime() > renewBeforeMs ? 'reuse' : 'renew';
+}
+
+/**
+ * The name of the folder a credential is kept in: the server, the identity asked for and the
+ * cluster's CA (given with provideClusterInfo). With the CA in it, a cluster made anew at the same
+ * address (a fresh data directory, a new CA) never gets the credential kept for the old one, which
+ * its CA would reject as Unauthorized until it expired.
+ */
+export function credentialKey(server: string, commonName: string, clusterCaData = ''): string {
+  return createHash('sha256').update(`${server}\u0000${commonName}\u0000${clusterCaData}`).digest('hex').slice(0, 16);
 }
