@@ -1,7 +1,7 @@
 import type { KubeObject } from '@cluster/apimachinery';
 import { StorageError, isStorageError } from '../errors.js';
 import type { Predicate, WatchEvent, WatchOptions, WatchStream } from '../interfaces.js';
-import { parseRevision } from '../etcd3/store.js';
+import { parseRevision } from '../etcd3/revisions.js';
 import { bookmarkEvent, errorEvent, expiredEvent, watchEventFor, type CacheEvent } from './cache-event.js';
 import { CacheWatcher, keyInScope } from './cache-watcher.js';
 import type { CacherOptions, CacherSource } from './cacher-source.js';
