@@ -15,7 +15,7 @@ import {
   updateManagedFields,
   type JsonObject,
 } from '@cluster/apimachinery';
-import type { Predicate, Store, WatchOptions, WatchStream } from '@cluster/storage';
+import type { Store, WatchOptions, WatchStream } from '@cluster/storage';
 import { isStorageError, parseRevision } from '@cluster/storage';
 import type { AdmissionStepObserver } from '../admission/step-metrics.js';
 import { runAdmission, runMutatingAdmission, type AdmissionAttributes, type AdmissionPlugin, type AdmissionOperation, type AdmissionReport } from '../admission/admission.js';

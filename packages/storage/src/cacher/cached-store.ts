@@ -10,7 +10,6 @@ import type {
   Store,
   UpdateFunc,
   ValidateDeletion,
-  WatchEvent,
   WatchOptions,
   WatchStream,
 } from '../interfaces.js';

@@ -13,7 +13,6 @@ import type {
   Store,
   UpdateFunc,
   ValidateDeletion,
-  WatchEvent,
   WatchOptions,
   WatchStream,
 } from '../interfaces.js';
