@@ -48,9 +48,9 @@ export class EtcdRpcError extends Error {
 export interface EtcdKvClientOptions {
   /** How long connecting to one endpoint may take (default 5 s). */
   connectTimeoutMs?: number;
-  /** A PING goes out this long after the last one was answered (default 30 s)... */
+  /** While a call or stream is open, a PING goes out this long after the last one was answered (default 30 s)... */
   keepAliveMs?: number;
-  /** ...and the connection is dropped when it is not answered within this (default 10 s). */
+  /** ...and the connection is dropped when nothing comes from etcd within this (default 10 s). */
   keepAliveTimeoutMs?: number;
 }
 
@@ -72,7 +72,8 @@ const REQUEST_HEADERS = {
  *
  * The connection is opened on first use and again after it fails, trying the endpoints in turn;
  * a call that could not reach any is an UNAVAILABLE {@link EtcdRpcError}. A call is never
- * retried once sent: a transaction may have been applied. Keep-alive PINGs notice a dead peer.
+ * retried once sent: a transaction may have been applied. Keep-alive PINGs notice a dead peer
+ * while calls or streams are open.
  */
 export class EtcdKvClient implements KvClient {
   private session: ClientHttp2Session | undefined;
@@ -82,6 +83,8 @@ export class EtcdKvClient implements KvClient {
   private keepAliveTimer: NodeJS.Timeout | undefined;
   /** Calls in flight: while there are any the connection keeps the process alive. */
   private active = 0;
+  /** Streams of {@link openStream} still open: with `active`, whether keep-alive PINGs may go out. */
+  private openStreams = 0;
   private readonly connectTimeoutMs: number;
   private readonly keepAliveMs: number;
   private readonly keepAliveTimeoutMs: number;
@@ -112,11 +115,15 @@ export class EtcdKvClient implements KvClient {
    */
   async openStream(path: string): Promise<ClientHttp2Stream> {
     const session = this.session && !this.session.closed && !this.session.destroyed ? this.session : await this.connect();
+    let stream: ClientHttp2Stream;
     try {
-      return session.request({ ...REQUEST_HEADERS, [constants.HTTP2_HEADER_PATH]: path });
+      stream = session.request({ ...REQUEST_HEADERS, [constants.HTTP2_HEADER_PATH]: path });
     } catch (e) {
       throw new EtcdRpcError(GrpcCode.UNAVAILABLE, `etcd connection failed: ${(e as Error).message}`);
     }
+    this.openStreams++;
+    stream.once('close', () => this.openStreams--);
+    return stream;
   }
 
   /** Closes the connection; calls in flight fail, later calls fail at once. */
@@ -240,13 +247,36 @@ export class EtcdKvClient implements KvClient {
     });
   }
 
+  /**
+   * Keep-alive as etcd's own Go client does it: a PING only while a call or stream is open, and the
+   * connection counts as dead only when nothing at all came from etcd within the timeout after it.
+   *
+   * etcd enforces gRPC's keep-alive policy without PermitWithoutStream: a PING on a connection with
+   * no open call is a strike, and at the third it closes the connection (GOAWAY ENHANCE_YOUR_CALM
+   * "too_many_pings"); a call sent just then failed with UNAVAILABLE. And after this process's event
+   * loop was held up (a loaded machine), the timeout's timer runs before the socket is read, so the
+   * answer already waiting there would not count: the check waits for the I/O phase (setImmediate).
+   */
   private scheduleKeepAlive(session: ClientHttp2Session): void {
     clearTimeout(this.keepAliveTimer);
     this.keepAliveTimer = setTimeout(() => {
       if (session.destroyed || this.session !== session) return;
-      const deadline = setTimeout(() => session.destroy(new Error('etcd did not answer a keep-alive PING')), this.keepAliveTimeoutMs);
+      if (this.active === 0 && this.openStreams === 0) {
+        this.scheduleKeepAlive(session);
+        return;
+      }
+      let answered = false;
+      const readBefore = session.socket.bytesRead;
+      const deadline = setTimeout(() => {
+        setImmediate(() => {
+          if (answered || session.destroyed || this.session !== session) return;
+          if (session.socket.bytesRead > readBefore) this.scheduleKeepAlive(session);
+          else session.destroy(new Error('etcd did not answer a keep-alive PING'));
+        });
+      }, this.keepAliveTimeoutMs);
       deadline.unref();
       session.ping((err) => {
+        answered = true;
         clearTimeout(deadline);
         if (err) session.destroy();
         else this.scheduleKeepAlive(session);

@@ -1,3 +1,4 @@
+import type { ClientHttp2Session } from 'node:http2';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -128,6 +129,100 @@ describe('EtcdKvClient against etcd', () => {
       nowhere.close();
     }
   });
+
+  const sessionOf = (c: EtcdKvClient) => (c as unknown as { session: ClientHttp2Session | undefined }).session;
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  test('an idle connection is not pinged, so etcd does not close it (GOAWAY too_many_pings)', async () => {
+    // etcd counts a PING on a connection without an open call as a strike and closes the
+    // connection at the third; a call sent at that moment failed with UNAVAILABLE.
+    const c = new EtcdKvClient([etcd.endpoint], { keepAliveMs: 100, keepAliveTimeoutMs: 1_000 });
+    try {
+      await c.range({ key: k('/t/a') });
+      const session = sessionOf(c)!;
+      const goaways: string[] = [];
+      session.on('goaway', (code: number, _last: number, data?: Buffer) => goaways.push(`${code} ${data?.toString() ?? ''}`));
+      await sleep(1_500); // fifteen keep-alive periods
+      expect(goaways).toEqual([]);
+      expect(sessionOf(c)).toBe(session);
+      expect((await c.range({ key: k('/t/a') })).kvs).toHaveLength(1);
+    } finally {
+      c.close();
+    }
+  }, T);
+
+  test('a held-up event loop does not drop a connection whose PING etcd answered', async () => {
+    const c = new EtcdKvClient([etcd.endpoint], { keepAliveMs: 100, keepAliveTimeoutMs: 300 });
+    try {
+      await c.range({ key: k('/t/a') });
+      const session = sessionOf(c)!;
+      const stream = await c.openStream('/etcdserverpb.Watch/Watch'); // an open call: PINGs go out
+      const closed: number[] = [];
+      stream.on('close', () => closed.push(stream.rstCode ?? -1));
+      stream.on('error', () => {});
+      // The first PING sent, the loop is held up past the timeout before etcd's answer is read.
+      const ping = session.ping.bind(session);
+      let held = false;
+      session.ping = ((cb: (err: Error | null, duration: number, payload: Buffer) => void) => {
+        const sent = ping(cb);
+        if (!held) {
+          held = true;
+          const until = Date.now() + 1_000;
+          while (Date.now() < until);
+        }
+        return sent;
+      }) as typeof session.ping;
+      for (let i = 0; i < 50 && !held; i++) await sleep(20);
+      expect(held).toBe(true);
+      await sleep(50);
+      expect(session.destroyed).toBe(false);
+      expect(closed).toEqual([]);
+      expect((await c.range({ key: k('/t/a') })).kvs).toHaveLength(1);
+      expect(sessionOf(c)).toBe(session);
+      stream.close();
+    } finally {
+      c.close();
+    }
+  }, T);
+
+  test('an etcd that stops answering is noticed through an open stream', async () => {
+    const c = new EtcdKvClient([etcd.endpoint], { keepAliveMs: 100, keepAliveTimeoutMs: 300 });
+    try {
+      await c.range({ key: k('/t/a') });
+      const stream = await c.openStream('/etcdserverpb.Watch/Watch');
+      stream.on('error', () => {});
+      const closedAt = new Promise<number>((resolve) => stream.on('close', () => resolve(Date.now())));
+      const stoppedAt = Date.now();
+      process.kill(etcd.pid, 'SIGSTOP');
+      try {
+        let timer: NodeJS.Timeout | undefined;
+        const at = await Promise.race([closedAt, new Promise<number>((r) => (timer = setTimeout(() => r(-1), 5_000)))]);
+        clearTimeout(timer);
+        expect(at).toBeGreaterThan(0);
+        expect(at - stoppedAt).toBeLessThan(3_000);
+      } finally {
+        process.kill(etcd.pid, 'SIGCONT');
+      }
+    } finally {
+      c.close();
+    }
+  }, T);
+
+  test('the etcd3 client does not ping an idle connection either (no "excess pings" GOAWAY)', async () => {
+    const logged: string[] = [];
+    const consoleError = console.error; // grpc-js logs through console.error
+    console.error = (...args: unknown[]) => void logged.push(args.map(String).join(' '));
+    const admin = newEtcdClient([etcd.endpoint], { keepAliveMs: 100 });
+    try {
+      await admin.get('/t/a').string();
+      await sleep(1_500);
+      expect(logged.filter((l) => /excess pings/.test(l))).toEqual([]);
+      expect(await admin.get('/t/a').string()).toBe('one');
+    } finally {
+      admin.close();
+      console.error = consoleError;
+    }
+  }, T);
 
   test('after etcd restarts, the next call connects again', async () => {
     expect((await kv.range({ key: k('/t/a') })).kvs).toHaveLength(1);
