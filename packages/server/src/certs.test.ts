@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureCertificates } from './certs.js';
 
+/** RSA keys are generated: seconds on a loaded 2-core machine. */
+const KEYGEN_MS = 60_000;
 const HOSTS = ['127.0.0.1', 'localhost', '::1', 'node-a.example'];
 
 describe('ensureCertificates', () => {
@@ -49,7 +51,7 @@ describe('ensureCertificates', () => {
     expect((await stat(join(certDir, 'ca.key'))).mode & 0o777).toBe(0o600);
     expect((await stat(certs.keyFile)).mode & 0o777).toBe(0o600);
     expect((await stat(certDir)).mode & 0o777).toBe(0o700);
-  });
+  }, KEYGEN_MS);
 
   test('a second call reuses the files', async () => {
     const first = await ensureCertificates({ certDir: dir, hosts: HOSTS });
@@ -59,7 +61,7 @@ describe('ensureCertificates', () => {
     expect(second.caKeyPem).toBe(first.caKeyPem);
     expect(second.servingCertPem).toBe(first.servingCertPem);
     expect(second.servingKeyPem).toBe(first.servingKeyPem);
-  });
+  }, KEYGEN_MS);
 
   test('re-issues the serving certificate from the same CA when a host is missing', async () => {
     const first = await ensureCertificates({ certDir: dir, hosts: ['127.0.0.1'] });
@@ -69,20 +71,20 @@ describe('ensureCertificates', () => {
     const serving = new X509Certificate(second.servingCertPem);
     expect(serving.verify(new X509Certificate(first.caCertPem).publicKey)).toBe(true);
     expect(serving.checkHost('new-name')).toBe('new-name');
-  });
+  }, KEYGEN_MS);
 
   test('re-issues an expired serving certificate', async () => {
     await ensureCertificates({ certDir: dir, hosts: ['127.0.0.1'], now: new Date('2020-01-01T00:00:00Z') });
     const later = await ensureCertificates({ certDir: dir, hosts: ['127.0.0.1'] });
     expect(later.generated).toEqual({ ca: false, serving: true });
-  });
+  }, KEYGEN_MS);
 
   test('refuses half a CA', async () => {
     await writeFile(join(dir, 'ca.crt'), 'x');
     await expect(ensureCertificates({ certDir: dir, hosts: ['localhost'] })).rejects.toThrow(
       `incomplete cluster CA in ${dir}: need both ca.crt and ca.key, or neither`,
     );
-  });
+  }, KEYGEN_MS);
 
   test('a TLS client trusting the CA accepts the serving certificate', async () => {
     const certs = await ensureCertificates({ certDir: dir, hosts: ['127.0.0.1', 'localhost'] });
@@ -108,5 +110,5 @@ describe('ensureCertificates', () => {
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
-  });
+  }, KEYGEN_MS);
 });

@@ -91,7 +91,8 @@ describe('createListener: bodies, idle connections and slow headers', () => {
     const certs = await ensureCertificates({ certDir: dir, hosts: ['127.0.0.1', 'localhost'] });
     tls = { cert: certs.servingCertPem, key: certs.servingKeyPem };
     ca = certs.caCertPem;
-  });
+    // RSA keys are generated: seconds on a loaded 2-core machine.
+  }, 60_000);
   afterEach(async () => {
     await Promise.all(running.splice(0).map((l) => l.close(100)));
   });

@@ -30,7 +30,8 @@ describe('withFrontProxyDefaults', () => {
     // A restart keeps them.
     const again = await withFrontProxyDefaults(parseFlags(['--data-dir', dir]), dir);
     expect(await readFile(again.proxyClientCertFile, 'utf8')).toBe(await readFile(opts.proxyClientCertFile, 'utf8'));
-  });
+    // Two RSA keys are generated: seconds on a loaded 2-core machine.
+  }, 60_000);
 
   test.each([
     ['an authenticating proxy of its own', ['--requestheader-client-ca-file', '/x/ca.crt']],

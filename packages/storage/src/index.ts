@@ -1,6 +1,7 @@
 export * from './errors.js';
 export * from './interfaces.js';
-export { Etcd3Store, parseRevision, rawItemJson } from './etcd3/store.js';
+export { Etcd3Store, rawItemJson } from './etcd3/store.js';
+export { parseRevision } from './etcd3/revisions.js';
 export { newEtcdClient } from './etcd3/client.js';
 export { EtcdKvClient, EtcdRpcError, type EtcdKvClientOptions, type KvClient } from './etcd3/kv-client.js';
 export { startEtcd, freePort, freePorts, superviseEtcd, type EtcdProcess, type StartEtcdOptions, type SupervisedEtcd } from './etcd-process/index.js';

@@ -119,7 +119,8 @@ describe('withPriorityAndFairness: watches', () => {
 
 describe('withPriorityAndFairness: responses written after the handler', () => {
   test('a streamed body keeps its seat (and counts as in flight) until the response closes', async () => {
-    const slices = new SliceScheduler();
+    // No linger after the last request: this is about what counts as in flight.
+    const slices = new SliceScheduler({ lingerMs: 0 });
     const filter = setup(slices);
     const lctx = ctxFor('list');
     await filter(lctx, async () => {

@@ -1,4 +1,4 @@
-import { FairRotation, MIN_SLICE_SHARE, SliceScheduler, sharingShare } from './slice-scheduler.js';
+import { FairRotation, MIN_SLICE_SHARE, OTHER_LEVEL_SHARE, SliceScheduler, sharingShare, type SliceSchedulerOptions } from './slice-scheduler.js';
 
 type Op = ['add', string, string, string] | ['next', string | undefined] | ['remove', string, string, string, boolean];
 
@@ -71,14 +71,25 @@ describe('sharingShare', () => {
     ['against an exempt level (the controllers, an admin): half, not the nominal share', ['global-default'], [['exempt', 1]], 1, 0.5],
     ['exempt and a limited level busy: the nominal share', ['global-default'], [['exempt', 1], ['workload-low', 1]], 1, 20 / 245],
     ['a tiny share is still served', ['tiny'], [['global-default', 1]], 1, MIN_SLICE_SHARE],
-  ])('%s', (_, waiting, unsliced, coresPerWorker, expected) => {
+  ])('without the cap for bulk work: %s', (_, waiting, unsliced, coresPerWorker, expected) => {
     const sharesWithTiny = (level: string): number => (level === 'tiny' ? 0.001 : share(level));
-    expect(sharingShare(waiting, new Map(unsliced), sharesWithTiny, coresPerWorker)).toBeCloseTo(expected, 10);
+    expect(sharingShare(waiting, new Map(unsliced), sharesWithTiny, coresPerWorker, undefined, 1)).toBeCloseTo(expected, 10);
+  });
+
+  test.each<[string, string[], Array<[string, number]>, number]>([
+    // [name, levels with slices waiting, flows with small requests in flight per level, share]
+    ['another level busy: no more than OTHER_LEVEL_SHARE, whatever the nominal share', ['workload-low'], [['global-default', 1]], OTHER_LEVEL_SHARE],
+    ['a nominal share under the cap is kept', ['global-default'], [['workload-low', 1]], 20 / 245],
+    ['an exempt level\'s lists yield to another level too', ['exempt'], [['global-default', 1]], OTHER_LEVEL_SHARE],
+    ['the same level busy: half, the cap is for other levels', ['workload-low'], [['workload-low', 1]], 0.5],
+    ['nobody else: all of the time', ['workload-low'], [], 1],
+  ])('with the default cap: %s', (_, waiting, unsliced, expected) => {
+    expect(sharingShare(waiting, new Map(unsliced), share)).toBeCloseTo(expected, 10);
   });
 });
 
 /** A scheduler on a fake clock whose turns run when the test says; `delays` records paused turns. */
-function harness(turnMs = 1, sharedShare?: number) {
+function harness(turnMs = 1, sharedShare?: number, extra: SliceSchedulerOptions = { otherLevelShare: 1, lingerMs: 0 }) {
   let clock = 0;
   const turns: Array<() => void> = [];
   const delays: number[] = [];
@@ -86,6 +97,7 @@ function harness(turnMs = 1, sharedShare?: number) {
   const s = new SliceScheduler({
     turnMs,
     ...(sharedShare === undefined ? {} : { sharedShare }),
+    ...extra,
     now: () => clock,
     defer: (t) => void turns.push(t),
     delay: (t, ms) => {
@@ -106,7 +118,8 @@ function harness(turnMs = 1, sharedShare?: number) {
     if (!t) throw new Error('no turn scheduled');
     t();
   };
-  return { s, ran, turns, delays, slice, runTurn };
+  const advance = (ms: number) => void (clock += ms);
+  return { s, ran, turns, delays, slice, runTurn, advance };
 }
 
 describe('SliceScheduler', () => {
@@ -223,6 +236,43 @@ describe('SliceScheduler', () => {
     expect(h.delays).toEqual([2]);
     h.runTurn();
     expect(h.ran).toEqual(['a', 'b', 'c']);
+  });
+
+  test('a level of small requests still shares the worker for lingerMs after its last one ended', () => {
+    const h = harness(1, undefined, { lingerMs: 50 });
+    const quiet = { level: 'global-default', flow: 'quiet', share: 20 / 245 };
+    const flood = { level: 'workload-low', flow: 'flood', share: 100 / 245 };
+    h.s.enter(quiet)();
+    expect(h.s.sharing).toBe(true);
+    h.s.submit(flood, h.slice('f0', 0.1));
+    expect(h.s.share).toBeCloseTo(OTHER_LEVEL_SHARE, 10);
+    h.advance(49);
+    expect(h.s.sharing).toBe(true);
+    h.advance(1);
+    expect(h.s.sharing).toBe(false);
+    expect(h.s.share).toBe(1);
+    // A new request of the level ends the linger; its end starts a new one.
+    const leave = h.s.enter(quiet);
+    h.advance(100);
+    expect(h.s.sharing).toBe(true);
+    leave();
+    h.advance(49);
+    expect(h.s.sharing).toBe(true);
+  });
+
+  test('a flow whose requests were sliced responses does not linger: a flood never slows itself', () => {
+    const h = harness(1, undefined, { lingerMs: 50 });
+    const flood = { level: 'workload-low', flow: 'flood', share: 100 / 245 };
+    for (let i = 0; i < 3; i++) {
+      const leave = h.s.enter(flood);
+      // Until its response starts streaming a list request counts as a small one.
+      expect(h.s.sharing).toBe(true);
+      const done = h.s.streaming(flood);
+      expect(h.s.sharing).toBe(false);
+      done();
+      leave();
+      expect(h.s.sharing).toBe(false);
+    }
   });
 
   test('the default scheduler runs slices after the I/O and timers already due (setImmediate)', async () => {

@@ -87,21 +87,34 @@ export interface SliceOwner {
 export const MIN_SLICE_SHARE = 0.05;
 
 /**
+ * The most of a worker's time sliced responses may take while a flow of another limited level is
+ * being served (or was, less than lingerMs ago), whatever their level's nominal share. A big list
+ * is bulk work: its latency is its size, and stretching it costs its client little, while every
+ * millisecond it holds a core is a millisecond the other level's small requests wait for one. On
+ * a machine whose cores are all busy (the replica's workers, etcd, a load generator) the
+ * operating system, not this scheduler, decides who runs next, so the nominal share alone (41% of
+ * each worker for the default workload-low) still keeps the cores saturated: the noisy-neighbour
+ * benchmark's quiet p99 grew 4-5x with it, 1.3-1.6x with this cap (hack/bench/README.md,
+ * fifteenth session). Sliced work takes the whole worker again as soon as nobody else is served.
+ */
+export const OTHER_LEVEL_SHARE = 0.1;
+
+/**
  * The most of a worker's time the waiting sliced responses (of `waitingLevels`) may take, given
- * the flows that have requests in flight and no sliced response among them (`unslicedByLevel`:
- * how many such flows each level has). Pure.
+ * the flows that have requests in flight and no sliced response among them, or had until less
+ * than lingerMs ago (`unslicedByLevel`: how many such flows each level has). Pure.
  *
  * - No such flow: 1 (work-conserving: slices run turn after turn).
  * - Only flows of the sliced levels themselves, or of exempt levels (share 1: system:masters,
  *   the probes, whose requests take no seats from anyone): `sameLevelShare` (1/2: fair queuing
  *   divides a level between its active flows, so a sliced flow and a small one each get half).
- * - A flow of another limited level: the sliced levels' nominal shares of the server added up, times the
- *   cores per worker (a replica of W workers on C cores gives each worker C/W of a core, so a
- *   level entitled to a share of the replica's C cores gets that share of C/W per worker), and
- *   never more than `sameLevelShare`. Upstream v1.24's priority levels do not lend seats: a level
- *   gets its nominal concurrency while others are busy. Here, in time, a level of the default
- *   configuration's workload-low (100 of 245 shares) takes 41% of each worker while another
- *   level's requests are in flight, and all of the worker while none are.
+ * - A flow of another limited level: the sliced levels' nominal shares of the server added up,
+ *   times the cores per worker (a replica of W workers on C cores gives each worker C/W of a
+ *   core, so a level entitled to a share of the replica's C cores gets that share of C/W per
+ *   worker), and never more than `otherLevelShare` (OTHER_LEVEL_SHARE: bulk work yields to the
+ *   other level's requests). Upstream v1.24's priority levels do not lend seats either: a level
+ *   gets its nominal concurrency while others are busy; here, in time, it gets all of the worker
+ *   while no other level is served.
  *
  * Never below MIN_SLICE_SHARE.
  */
@@ -111,6 +124,7 @@ export function sharingShare(
   levelShare: (level: string) => number,
   coresPerWorker = 1,
   sameLevelShare = DEFAULT_SHARED_SHARE,
+  otherLevelShare = OTHER_LEVEL_SHARE,
 ): number {
   const waiting = new Set(waitingLevels);
   let same = false;
@@ -126,7 +140,7 @@ export function sharingShare(
   if (other) {
     let sum = 0;
     for (const level of waiting) sum += Math.min(1, Math.max(0, levelShare(level)));
-    share = Math.min(share, sum * Math.min(1, Math.max(0, coresPerWorker)));
+    share = Math.min(share, otherLevelShare, sum * Math.min(1, Math.max(0, coresPerWorker)));
   }
   return Math.min(1, Math.max(MIN_SLICE_SHARE, share));
 }
@@ -136,14 +150,23 @@ export interface SliceSchedulerOptions {
   turnMs?: number;
   /**
    * The most of the process's time slices may take while another flow has a request in flight
-   * that is not a sliced response (default 0.5; less for a level's nominal share while another
-   * level's requests are in flight, see sharingShare): a turn then lasts at most
+   * that is not a sliced response (default 0.5; less while another level's requests are in
+   * flight, see sharingShare): a turn then lasts at most
    * share / (1 - share) ms (the shortest timer) and after a turn of t ms the next waits
    * t * (1 - share) / share ms (at least 1), with the event loop idle meanwhile.
    */
   sharedShare?: number;
   /** Cores per worker process: the machine's cores over the replica's workers, at most 1 (default 1). */
   coresPerWorker?: number;
+  /**
+   * How long (ms) a level still counts as sharing the worker after its last small request ended
+   * (default 50). A client's requests come one after another, each in flight for a fraction of a
+   * millisecond of the worker's time; without this the slices would run unshared in every gap
+   * between two of them, keep the cores saturated, and the next request would wait for a core.
+   */
+  lingerMs?: number;
+  /** The most of the worker's time slices may take while another limited level is served (default OTHER_LEVEL_SHARE). */
+  otherLevelShare?: number;
   /** Clock (ms). */
   now?: () => number;
   /** Schedules a turn (default setImmediate: after the I/O that is ready). */
@@ -153,6 +176,7 @@ export interface SliceSchedulerOptions {
 }
 
 const DEFAULT_TURN_MS = 1;
+const DEFAULT_LINGER_MS = 50;
 const DEFAULT_SHARED_SHARE = 0.5;
 /** The shortest idle pause a timer gives (ms). */
 const MIN_PAUSE_MS = 1;
@@ -161,6 +185,8 @@ const MIN_PAUSE_MS = 1;
 interface FlowLoad {
   requests: number;
   streams: number;
+  /** Whether a sliced response of the flow was written while it had requests in flight. */
+  streamed: boolean;
 }
 
 /** A queued slice and the level it is of. */
@@ -188,6 +214,10 @@ export class SliceScheduler {
   private readonly levelShares = new Map<string, number>();
   /** Per level, its flows with requests in flight and no sliced response among them. */
   private readonly unslicedByLevel = new Map<string, number>();
+  /** Per level without such flows now, when its last one ended (see lingerMs). */
+  private readonly lastUnslicedAt = new Map<string, number>();
+  private readonly lingerMs: number;
+  private readonly otherLevelShare: number;
   private readonly shareOf = (level: string): number => this.levelShares.get(level) ?? 1;
   private readonly now: () => number;
   private readonly defer: (turn: () => void) => void;
@@ -203,6 +233,8 @@ export class SliceScheduler {
     this.turnMs = opts.turnMs ?? DEFAULT_TURN_MS;
     this.sharedShare = Math.min(1, Math.max(MIN_SLICE_SHARE, opts.sharedShare ?? DEFAULT_SHARED_SHARE));
     this.coresPerWorker = opts.coresPerWorker ?? 1;
+    this.lingerMs = Math.max(0, opts.lingerMs ?? DEFAULT_LINGER_MS);
+    this.otherLevelShare = Math.min(1, Math.max(MIN_SLICE_SHARE, opts.otherLevelShare ?? OTHER_LEVEL_SHARE));
     this.now = opts.now ?? (() => performance.now());
     this.defer = opts.defer ?? ((turn) => void setImmediate(turn));
     this.delay = opts.delay ?? ((turn, ms) => void setTimeout(turn, ms));
@@ -213,15 +245,32 @@ export class SliceScheduler {
     return this.queue.size;
   }
 
-  /** Whether some flow has requests in flight, none of them a sliced response. */
+  /**
+   * Whether some flow has requests in flight, none of them a sliced response, or had until less
+   * than lingerMs ago.
+   */
   get sharing(): boolean {
-    return this.unsliced > 0;
+    return this.unsliced > 0 || this.lingering();
   }
 
   /** The share of the worker's time the slices waiting now may take (sharingShare). */
   get share(): number {
-    if (this.unsliced === 0) return 1;
-    return sharingShare(this.queue.levelNames(), this.unslicedByLevel, this.shareOf, this.coresPerWorker, this.sharedShare);
+    if (!this.sharing) return 1;
+    let byLevel: ReadonlyMap<string, number> = this.unslicedByLevel;
+    if (this.lastUnslicedAt.size > 0) {
+      const merged = new Map(this.unslicedByLevel);
+      for (const level of this.lastUnslicedAt.keys()) merged.set(level, Math.max(1, merged.get(level) ?? 0));
+      byLevel = merged;
+    }
+    return sharingShare(this.queue.levelNames(), byLevel, this.shareOf, this.coresPerWorker, this.sharedShare, this.otherLevelShare);
+  }
+
+  /** Forgets levels whose linger ended; true while some level still lingers. */
+  private lingering(): boolean {
+    if (this.lastUnslicedAt.size === 0) return false;
+    const since = this.now() - this.lingerMs;
+    for (const [level, at] of this.lastUnslicedAt) if (at <= since) this.lastUnslicedAt.delete(level);
+    return this.lastUnslicedAt.size > 0;
   }
 
   /** Sets the cores per worker process (the machine's cores over the replica's workers, at most 1). */
@@ -242,12 +291,13 @@ export class SliceScheduler {
   private count(owner: SliceOwner, what: keyof FlowLoad): () => void {
     const key = `${owner.level}\n${owner.flow}`;
     let load = this.loads.get(key);
-    if (!load) this.loads.set(key, (load = { requests: 0, streams: 0 }));
+    if (!load) this.loads.set(key, (load = { requests: 0, streams: 0, streamed: false }));
     const l = load;
     const level = owner.level;
     if (owner.share !== undefined) this.levelShares.set(level, owner.share);
     const before = isUnsliced(l);
     l[what]++;
+    if (what === 'streams') l.streamed = true;
     this.countUnsliced(level, Number(isUnsliced(l)) - Number(before));
     let counted = true;
     return () => {
@@ -256,7 +306,10 @@ export class SliceScheduler {
       const was = isUnsliced(l);
       l[what]--;
       this.countUnsliced(level, Number(isUnsliced(l)) - Number(was));
-      if (l.requests <= 0 && l.streams <= 0) this.loads.delete(key);
+      if (l.requests > 0 || l.streams > 0) return;
+      this.loads.delete(key);
+      // A flow of small requests only lingers (a flow of lists would otherwise slow itself).
+      if (!l.streamed && this.lingerMs > 0 && !this.unslicedByLevel.has(level)) this.lastUnslicedAt.set(level, this.now());
     };
   }
 
@@ -264,8 +317,10 @@ export class SliceScheduler {
     if (change === 0) return;
     this.unsliced += change;
     const n = (this.unslicedByLevel.get(level) ?? 0) + change;
-    if (n > 0) this.unslicedByLevel.set(level, n);
-    else this.unslicedByLevel.delete(level);
+    if (n > 0) {
+      this.unslicedByLevel.set(level, n);
+      this.lastUnslicedAt.delete(level);
+    } else this.unslicedByLevel.delete(level);
   }
 
   /**
@@ -314,7 +369,7 @@ export class SliceScheduler {
   private schedule(): void {
     if (this.scheduled) return;
     this.scheduled = true;
-    const wait = this.unsliced > 0 ? this.nextTurnAt - this.now() : 0;
+    const wait = this.sharing ? this.nextTurnAt - this.now() : 0;
     if (wait > 0) this.delay(this.runTurn, Math.max(1, Math.round(wait)));
     else this.defer(this.runTurn);
   }

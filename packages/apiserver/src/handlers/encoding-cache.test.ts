@@ -16,6 +16,17 @@ describe('EncodingCache', () => {
     expect(cache.get(b, 'json')).toBe('B');
     expect(cache.get(c, 'json')).toBe('C');
   });
+
+  test('past capacity the oldest quarter goes, newest kept, size never over capacity', () => {
+    const cache = new EncodingCache<object>(8);
+    const events = Array.from({ length: 20 }, () => ({}));
+    events.forEach((e, i) => {
+      cache.set(e, 'json', String(i));
+      expect(cache.size).toBeLessThanOrEqual(8);
+    });
+    // 8 kept; the 9th dropped 0-1, the 11th 2-3, ... the 19th 10-11: 12-19 remain.
+    expect(events.map((e) => cache.get(e, 'json') ?? '-')).toEqual([...Array(12).fill('-'), '12', '13', '14', '15', '16', '17', '18', '19']);
+  });
 });
 
 describe('EncodingCache idle', () => {

@@ -15,7 +15,7 @@ import {
   updateManagedFields,
   type JsonObject,
 } from '@cluster/apimachinery';
-import type { Predicate, Store, WatchOptions, WatchStream } from '@cluster/storage';
+import type { Store, WatchOptions, WatchStream } from '@cluster/storage';
 import { isStorageError, parseRevision } from '@cluster/storage';
 import type { AdmissionStepObserver } from '../admission/step-metrics.js';
 import { runAdmission, runMutatingAdmission, type AdmissionAttributes, type AdmissionPlugin, type AdmissionOperation, type AdmissionReport } from '../admission/admission.js';
@@ -26,10 +26,9 @@ import { ServedForm } from './served-form.js';
 import { convertedWatch } from './converted-watch.js';
 import type { ResourceStrategy, SubresourceStrategy } from './strategy.js';
 import { interpretStorageError, type ReadContext } from './storage-errors.js';
-import { garbageCollectionFinalizers } from './gc-finalizers.js';
-import { deleteListedObject, forEachBounded, KeyedSerializer, type ListedObjectDeleter } from './delete-collection.js';
+import { RegistryDeletes } from './delete.js';
 import type { DeleteRequest, DeleteResult, KindSchemas, ListRequest, ListResponse, ObjectTransform, WriteOptions } from './registry-types.js';
-import { carryUpdateMeta, deepCopy, fillCreateMeta, formatTime, generateName, placeInNamespace } from './object-meta.js';
+import { carryUpdateMeta, deepCopy, fillCreateMeta, generateName, placeInNamespace } from './object-meta.js';
 
 const MAX_GENERATE_NAME_ATTEMPTS = 8;
 
@@ -56,7 +55,8 @@ export class GenericRegistry {
   private readonly keyRoot: string;
   private readonly allocations: ObjectAllocations | undefined;
   private readonly form: ServedForm;
-  private readonly collectionDeletes = new KeyedSerializer();
+  /** The delete paths (see RegistryDeletes). */
+  private readonly deletes: RegistryDeletes;
 
   constructor(
     readonly info: ResourceInfo,
@@ -76,6 +76,23 @@ export class GenericRegistry {
     const stored = operations.storedAs ?? info;
     this.keyRoot = `/registry/${stored.group || 'core'}/${stored.resource}/`;
     this.allocations = operations.allocations?.(store);
+    this.deletes = new RegistryDeletes({
+      groupResource: this.groupResource,
+      strategy,
+      store,
+      form: this.form,
+      allocations: this.allocations,
+      behaviour,
+      now: () => this.now(),
+      key: (namespace, name) => this.key(namespace, name),
+      list: (namespace, req) => this.list(namespace, req),
+      admitDelete: async (namespace, name, old, req) => {
+        const attrs = this.attrs('DELETE', namespace, name, undefined, old, req);
+        await runMutatingAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
+        await runAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
+      },
+      interpret: (e, name) => this.interpret(e, name),
+    });
   }
 
   /** etcd key of one object: /registry/<group|core>/<resource>/[<namespace>/]<name>. */
@@ -240,107 +257,17 @@ export class GenericRegistry {
     }
   }
 
-  /** The kind orphans dependents when a delete names no policy (upstream's DefaultGarbageCollectionPolicy). */
-  private get defaultOrphan(): boolean {
-    return this.strategy.defaultGarbageCollectionPolicy === 'OrphanDependents';
-  }
-
-  async delete(namespace: string, name: string, req: DeleteRequest): Promise<DeleteResult> {
-    const key = this.key(namespace, name);
-    try {
-      const current = await this.store.get(key);
-      // Preconditions are checked by the store against the state each write acts on.
-      const deleteAttrs = this.attrs('DELETE', namespace, name, undefined, this.form.fromStorage(current), req);
-      await runMutatingAdmission(this.admissionPlugins(), deleteAttrs, this.behaviour.admissionSteps);
-      await runAdmission(this.admissionPlugins(), deleteAttrs, this.behaviour.admissionSteps);
-      // Orphan and Foreground deletes leave the object to a garbage collector under a finalizer.
-      const gc = this.behaviour.garbageCollection;
-      const gcFinalizers = gc ? garbageCollectionFinalizers(current.metadata.finalizers, req.propagationPolicy, this.defaultOrphan) : undefined;
-      const withGcFinalizers = gcFinalizers ? { ...current, metadata: { ...current.metadata, finalizers: gcFinalizers } } : current;
-      // (A changed list is written first even when nothing is left pending: a stale `orphan` goes.)
-      if (this.pendingFinalization(withGcFinalizers) || gcFinalizers) {
-        // Phase one of SPEC 3.1: mark for deletion and keep the object until its finalizers are gone.
-        const marked = await this.store.guaranteedUpdate(
-          key,
-          (cur) => {
-            if (!cur) throw newConflict(this.groupResource, name, 'the object was deleted concurrently');
-            // A fresh read for this attempt: changing it in place is safe.
-            const next = cur;
-            const finalizers = gc ? garbageCollectionFinalizers(next.metadata.finalizers, req.propagationPolicy, this.defaultOrphan) : undefined;
-            if (finalizers) {
-              if (finalizers.length > 0) next.metadata.finalizers = finalizers;
-              else delete next.metadata.finalizers;
-            }
-            if (!next.metadata.deletionTimestamp && this.pendingFinalization(next)) {
-              next.metadata.deletionTimestamp = formatTime(this.now());
-              next.metadata.deletionGracePeriodSeconds = 0;
-            }
-            this.strategy.prepareForDelete?.(next);
-            return next;
-          },
-          { ignoreNotFound: false, preconditions: req.preconditions, dryRun: req.dryRun },
-        );
-        if (!this.pendingFinalization(marked)) return this.deleteNow(key, name, req);
-        return { object: this.form.fromStorage(marked), deleted: false };
-      }
-      return await this.deleteNow(key, name, req);
-    } catch (e) {
-      throw this.interpret(e, name);
-    }
+  /** A single DELETE: two-phase with finalizers (SPEC 3.1); see RegistryDeletes.delete. */
+  delete(namespace: string, name: string, req: DeleteRequest): Promise<DeleteResult> {
+    return this.deletes.delete(namespace, name, req);
   }
 
   /**
    * Deletes every object of the collection the predicate selects, each as a single delete of it
-   * would (the caller's preconditions dropped, as upstream), `deleteCollectionWorkers` at a time.
-   * Answers the list of what each delete returned; objects gone meanwhile are left out.
+   * would; see RegistryDeletes.deleteCollection.
    */
-  async deleteCollection(namespace: string, list: ListRequest, req: DeleteRequest): Promise<KubeList> {
-    // The same selection asked again while it runs waits for it (see KeyedSerializer).
-    const selection = list.predicate ? list.predicate.selectorKey : '';
-    const key = selection === undefined ? undefined : `${namespace}\u0000${selection}`;
-    return this.collectionDeletes.run(key, () => this.deleteListed(namespace, list, req));
-  }
-
-  private async deleteListed(namespace: string, list: ListRequest, req: DeleteRequest): Promise<KubeList> {
-    const items = await this.list(namespace, { ...list, limit: undefined, continueToken: undefined });
-    const one: DeleteRequest = { ...req, preconditions: undefined };
-    const deleter = this.listedObjectDeleter(one);
-    const results = await forEachBounded(items.items, this.behaviour.deleteCollectionWorkers ?? 1, (item) => deleteListedObject(deleter, item));
-    const deleted = results.filter((r): r is DeleteResult => r !== undefined).map((r) => r.object);
-    return { kind: items.kind, apiVersion: items.apiVersion, metadata: items.metadata, items: deleted };
-  }
-
-  /** The steps of deleting one listed object (see deleteListedObject); the listed objects are never changed. */
-  private listedObjectDeleter(req: DeleteRequest): ListedObjectDeleter {
-    const store = this.store;
-    // Served and stored forms are the same objects without conversion: the listed state is the stored one.
-    const guarded = store.deleteIfUnchanged && !this.form.conversion && !req.dryRun;
-    const gc = this.behaviour.garbageCollection;
-    return {
-      admit: async (listed) => {
-        const attrs = this.attrs('DELETE', listed.metadata.namespace ?? '', listed.metadata.name ?? '', undefined, listed, req);
-        await runMutatingAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
-        await runAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
-      },
-      removedAtOnce: (listed) =>
-        !!guarded &&
-        !!listed.metadata.resourceVersion &&
-        !this.pendingFinalization(listed) &&
-        !(gc && garbageCollectionFinalizers(listed.metadata.finalizers, req.propagationPolicy, this.defaultOrphan)),
-      deleteIfUnchanged: async (listed) => {
-        const name = listed.metadata.name ?? '';
-        try {
-          return await store.deleteIfUnchanged!(this.key(listed.metadata.namespace ?? '', name), parseRevision(listed.metadata.resourceVersion));
-        } catch (e) {
-          throw this.interpret(e, name);
-        }
-      },
-      deleted: async (listed) => {
-        await this.allocations?.releaseAll(listed);
-        return { object: this.form.fromStorage(listed), deleted: true };
-      },
-      deleteFully: (listed) => this.delete(listed.metadata.namespace ?? '', listed.metadata.name ?? '', req),
-    };
+  deleteCollection(namespace: string, list: ListRequest, req: DeleteRequest): Promise<KubeList> {
+    return this.deletes.deleteCollection(namespace, list, req);
   }
 
   /** Frees pooled values no object holds any more (see ObjectAllocations.repair); 0 without allocations. */
@@ -357,25 +284,6 @@ export class GenericRegistry {
 
   apiVersion(): string {
     return this.form.apiVersion;
-  }
-
-  /** Removes the object, unless finalizers appeared on it meanwhile (checked on the state deleted). */
-  private async deleteNow(key: string, name: string, req: DeleteRequest): Promise<DeleteResult> {
-    const object = await this.store.delete(key, {
-      preconditions: req.preconditions,
-      dryRun: req.dryRun,
-      validateDeletion: (cur) => {
-        if (this.pendingFinalization(cur)) {
-          throw newConflict(this.groupResource, name, 'finalizers were added concurrently; delete the object again');
-        }
-      },
-    });
-    if (!req.dryRun) await this.allocations?.releaseAll(object);
-    return { object: this.form.fromStorage(object), deleted: true };
-  }
-
-  private pendingFinalization(obj: KubeObject): boolean {
-    return (obj.metadata.finalizers?.length ?? 0) > 0 || (this.strategy.pendingFinalization?.(obj) ?? false);
   }
 
   private async write(
@@ -418,9 +326,9 @@ export class GenericRegistry {
         { ignoreNotFound: createIfMissing, dryRun: opts.dryRun, ttlSeconds: this.strategy.ttlSeconds },
       );
       await settle(reservations, true);
-      if (!created && !opts.dryRun && object.metadata.deletionTimestamp && !this.pendingFinalization(object)) {
+      if (!created && !opts.dryRun && object.metadata.deletionTimestamp && !this.deletes.pendingFinalization(object)) {
         // The last finalizer is gone: phase two of SPEC 3.1 removes the object.
-        const res = await this.deleteNow(key, name, { dryRun: false });
+        const res = await this.deletes.deleteNow(key, name, { dryRun: false });
         return { object: res.object, created: false };
       }
       return { object: this.form.fromStorage(object), created };

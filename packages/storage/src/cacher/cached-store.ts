@@ -10,11 +10,11 @@ import type {
   Store,
   UpdateFunc,
   ValidateDeletion,
-  WatchEvent,
   WatchOptions,
   WatchStream,
 } from '../interfaces.js';
-import { parseRevision, type Etcd3Store } from '../etcd3/store.js';
+import type { Etcd3Store } from '../etcd3/store.js';
+import { parseRevision } from '../etcd3/revisions.js';
 import { decodeContinue } from '../etcd3/continue-token.js';
 import { pageOfSnapshot, type ListSnapshot } from './list-snapshot.js';
 import { Cacher } from './cacher.js';

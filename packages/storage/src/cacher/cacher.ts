@@ -1,17 +1,15 @@
 import type { KubeObject } from '@cluster/apimachinery';
 import { StorageError, isStorageError } from '../errors.js';
 import type { Predicate, WatchEvent, WatchOptions, WatchStream } from '../interfaces.js';
-import { parseRevision } from '../etcd3/store.js';
+import { parseRevision } from '../etcd3/revisions.js';
 import { bookmarkEvent, errorEvent, expiredEvent, watchEventFor, type CacheEvent } from './cache-event.js';
 import { CacheWatcher, keyInScope } from './cache-watcher.js';
 import type { CacherOptions, CacherSource } from './cacher-source.js';
 import { WatchCache, type StoreChange } from './watch-cache.js';
 import { SnapshotStore, type ListSnapshot } from './list-snapshot.js';
+import { ConsistencyProofs } from './consistency-proofs.js';
 
 type Waiter = { revision: number; resolve: () => void };
-
-/** Prefixes whose last proof of currency (confirmCurrent) is remembered. */
-const MAX_PROOFS = 64;
 
 /** The selection group each registered watcher was put in. */
 const selectionOf = new WeakMap<CacheWatcher, string>();
@@ -30,24 +28,13 @@ export class Cacher {
    */
   private readonly groups = new Map<string, Map<string, Set<CacheWatcher>>>();
   private nextSoloSelection = 0;
-  /** The last proof per prefix that the cache at `cacheRevision` was etcd's state at `etcdRevision`. */
-  private readonly proofs = new Map<string, { etcdRevision: number; cacheRevision: number }>();
-  /**
-   * The count read last sent per prefix (see confirmCurrent), for callers that may share it.
-   * `sentAt` and callers' arrivals are ticks of {@link clock}, which only orders them.
-   */
-  private readonly countsInFlight = new Map<
-    string,
-    { sentAt: number; listed: number; checkedAt: number; answer: Promise<{ revision: number; count: number; changedSince: number }> }
-  >();
-  private clock = 0;
+  /** Proofs that the cache is etcd's current state, for consistent reads (see ConsistencyProofs). */
+  private readonly proofs: ConsistencyProofs;
   private waiters: Waiter[] = [];
   private readyWaiters: Array<() => void> = [];
   private etcdWatch: { close(): Promise<void>; requestProgress?(): boolean } | undefined;
   /** Snapshots that served a first page, for the pages after it (see snapshotFor). */
   private readonly snapshots: SnapshotStore;
-  /** When the last progress request went out (performance.now()), so concurrent reads share one. */
-  private lastProgressRequest = -Infinity;
   private ready = false;
   private closed = false;
   private started = false;
@@ -62,6 +49,12 @@ export class Cacher {
   ) {
     this.cache = new WatchCache(opts);
     this.snapshots = new SnapshotStore(opts.maxListSnapshots ?? 16, opts.listSnapshotTtlMs ?? 30_000);
+    this.proofs = new ConsistencyProofs(source, opts, {
+      ready: () => this.ready,
+      cache: this.cache,
+      requestProgress: () => this.etcdWatch?.requestProgress?.() ?? false,
+      waitForRevision: (revision, timeoutMs) => this.waitForRevision(revision, timeoutMs),
+    });
     this.bookmarkTimer = setInterval(() => this.tick(), opts.bookmarkIntervalMs ?? 1_000);
     this.bookmarkTimer.unref();
   }
@@ -133,108 +126,29 @@ export class Cacher {
     return { items: this.cache.list(prefix, predicate), revision: this.cache.revision };
   }
 
-  /**
-   * Waits (bounded by consistentReadWaitMs) until the cache is complete up to `revision`, a
-   * revision just read from etcd with a linearizable read; true when it is, false when it is not
-   * ready or does not catch up in time (the caller then reads etcd). An idle cache learns of newer
-   * revisions only from progress notifications: when etcd answers progress requests in order with
-   * events, one is asked for (one per 100 ms at most, shared by concurrent reads). `since` is
-   * when (performance.now()) `revision` was read: a request sent after that is answered with it.
-   */
-  async waitUntilFresh(revision: number, since: number): Promise<boolean> {
-    if (!this.ready) return false;
-    if (this.cache.revision >= revision) return true;
-    if (!(await this.mayRequestProgress())) return false;
-    const deadline = performance.now() + (this.opts.consistentReadWaitMs ?? 1_000);
-    for (;;) {
-      if (!this.ready) return false;
-      if (this.cache.revision >= revision) return true;
-      const now = performance.now();
-      if (now >= deadline) return false;
-      // A newer etcd may not answer while the watch is unsynced: ask again every 100 ms.
-      if (this.lastProgressRequest < since || now - this.lastProgressRequest >= 100) {
-        if (this.etcdWatch?.requestProgress?.()) this.lastProgressRequest = now;
-      }
-      await this.waitForRevision(revision, Math.min(100, deadline - now));
-    }
+  /** See ConsistencyProofs.waitUntilFresh: waits (bounded) for the cache to reach `revision`, read from etcd at `since`. */
+  waitUntilFresh(revision: number, since: number): Promise<boolean> {
+    return this.proofs.waitUntilFresh(revision, since);
   }
 
   /** Whether {@link confirmCurrent} can prove anything (the source can count changes). */
   get canConfirmCurrent(): boolean {
-    return this.ready && this.source.countChangesSince !== undefined;
+    return this.proofs.canConfirmCurrent;
   }
 
-  /**
-   * Proves, with linearizable reads and without waiting, that the cache's state under `prefix`
-   * is etcd's current state: the revision to report for it, or undefined when that cannot be shown
-   * (the caller then waits for the cache or reads etcd). The cache is current when it has seen
-   * etcd's revision, or when no key under the prefix was written after the cache's revision and
-   * the key count is the same (nothing created, changed or deleted since) while the cache did not
-   * move meanwhile; a proof is reused while neither etcd's revision nor the cache has moved since.
-   * This needs no progress request, whose answers some etcd versions send ahead of the events
-   * they cover.
-   */
-  async confirmCurrent(prefix: string): Promise<{ revision: number; cacheRevision: number } | undefined> {
-    if (!this.ready || !this.source.countChangesSince) return undefined;
-    const arrivedAt = ++this.clock;
-    const listed = this.cache.listedRevision;
-    // Cheap first: etcd has not moved since the last proof for this prefix (nor has the cache).
-    const current = await this.source.currentRevision();
-    if (!this.ready || this.cache.listedRevision !== listed) return undefined;
-    if (this.cache.revision >= current) return { revision: this.cache.revision, cacheRevision: this.cache.revision };
-    const proven = this.proofs.get(prefix);
-    if (proven && proven.etcdRevision === current && proven.cacheRevision === this.cache.revision) {
-      return { revision: current, cacheRevision: this.cache.revision };
-    }
-    const count = this.cache.count(prefix);
-    const checkedAt = this.cache.revision;
-    const etcd = await this.countChanges(prefix, listed, checkedAt, arrivedAt);
-    if (!this.ready || this.cache.listedRevision !== listed) return undefined;
-    const cacheRevision = this.cache.revision;
-    if (cacheRevision >= etcd.revision) return { revision: cacheRevision, cacheRevision };
-    if (cacheRevision === checkedAt && etcd.changedSince === 0 && etcd.count === count) {
-      if (this.proofs.size >= MAX_PROOFS) this.proofs.clear();
-      this.proofs.set(prefix, { etcdRevision: etcd.revision, cacheRevision });
-      return { revision: etcd.revision, cacheRevision };
-    }
-    return undefined;
-  }
-
-  /**
-   * countChangesSince for a caller of confirmCurrent that arrived at tick `arrivedAt`. Concurrent
-   * callers share one count read, but only one SENT AFTER they arrived: that read covers every
-   * write acknowledged before they arrived (it is linearizable), while one sent earlier may not
-   * (the rule of RevisionBatcher). They must also have looked at the same cache state
-   * (`listed`, `checkedAt`). So a burst of quorum reads after etcd moved costs one count.
-   */
-  private countChanges(
-    prefix: string,
-    listed: number,
-    checkedAt: number,
-    arrivedAt: number,
-  ): Promise<{ revision: number; count: number; changedSince: number }> {
-    const last = this.countsInFlight.get(prefix);
-    if (last && last.sentAt > arrivedAt && last.listed === listed && last.checkedAt === checkedAt) return last.answer;
-    const entry = { sentAt: ++this.clock, listed, checkedAt, answer: this.source.countChangesSince!(prefix, checkedAt) };
-    this.countsInFlight.set(prefix, entry);
-    const forget = (): void => {
-      if (this.countsInFlight.get(prefix) === entry) this.countsInFlight.delete(prefix);
-    };
-    entry.answer.then(forget, forget);
-    return entry.answer;
+  /** See ConsistencyProofs.confirmCurrent: the revision the cache's state under `prefix` is proven current at. */
+  confirmCurrent(prefix: string): Promise<{ revision: number; cacheRevision: number } | undefined> {
+    return this.proofs.confirmCurrent(prefix);
   }
 
   /** Waits up to `timeoutMs` for the cache to move beyond `revision`; true when it did. */
   waitBeyond(revision: number, timeoutMs: number): Promise<boolean> {
-    return this.waitForRevision(revision + 1, timeoutMs);
+    return this.proofs.waitBeyond(revision, timeoutMs);
   }
 
-  /**
-   * Whether what {@link confirmCurrent} showed still holds: the cache is at `revision` or beyond,
-   * or has not moved from where it was when checked (`cacheRevision`).
-   */
+  /** See ConsistencyProofs.stillCurrent: whether what confirmCurrent showed still holds. */
   stillCurrent(revision: number, cacheRevision: number): boolean {
-    return this.ready && (this.cache.revision >= revision || this.cache.revision === cacheRevision);
+    return this.proofs.stillCurrent(revision, cacheRevision);
   }
 
   /**
@@ -265,13 +179,6 @@ export class Cacher {
   /** A kept snapshot of `prefix` at exactly `revision`. */
   snapshotFor(prefix: string, revision: number): ListSnapshot | undefined {
     return this.snapshots.get(prefix, revision);
-  }
-
-  private mayRequestProgress(): Promise<boolean> {
-    const mode = this.opts.progressRequests ?? 'auto';
-    if (mode !== 'auto') return Promise.resolve(mode === 'always');
-    // The source asks etcd once and remembers the answer (or asks again after a failure).
-    return this.source.progressRequestsSafe?.() ?? Promise.resolve(false);
   }
 
   /** The cached object at `key` (null when absent), or undefined while not ready. */
@@ -467,7 +374,7 @@ export class Cacher {
     }
     if (this.closed) return;
     this.cache.reset(listed.entries, listed.revision);
-    this.proofs.clear();
+    this.proofs.forget();
     this.etcdWatch = this.source.watchChanges(this.resourcePrefix, listed.revision + 1, {
       onChanges: (changes) => this.onChanges(changes),
       onProgress: (rev) => {

@@ -1,4 +1,3 @@
-import { RevisionBatcher } from './revision-batcher.js';
 import { WriteCoalescer } from './write-coalescer.js';
 import type { Etcd3, IKeyValue, IRangeRequest, IRangeResponse, ITxnRequest, ITxnResponse } from 'etcd3';
 import type { KubeObject } from '@cluster/apimachinery';
@@ -14,25 +13,24 @@ import type {
   Store,
   UpdateFunc,
   ValidateDeletion,
-  WatchEvent,
   WatchOptions,
   WatchStream,
 } from '../interfaces.js';
 import type { ChangeSink } from '../cacher/cacher-source.js';
-import type { StoreChange } from '../cacher/watch-cache.js';
 import { directWatch } from './direct-watch.js';
 import { decodeContinue, encodeContinue } from './continue-token.js';
 import { translateEtcdError } from './etcd-errors.js';
 import { prefixEnd } from './keys.js';
-import { progressRequestsAreSafe, RawWatch, type RawWatchHandlers, type RawWatchOptions, type WatchStreamSource } from './raw-watch.js';
+import { type RawWatchHandlers, type RawWatchOptions, type WatchStreamSource } from './raw-watch.js';
 import { decodeValue, encodeValue } from './value-codec.js';
 import type { RecentWrites } from './recent-writes.js';
 import type { KvClient } from './kv-client.js';
 import { resourceVersionParts } from './splice-rv.js';
 import { LeaseManager } from './lease-manager.js';
+import { parseRevision, StoreRevisions } from './revisions.js';
+import { changeFeedHandlers } from './change-feed.js';
+import { CountedWatches } from './counted-watches.js';
 
-/** How long a read for a revision newer than etcd's waits before 504 (upstream's cacher uses 3 s). */
-const FRESHNESS_WAIT_MS = 3_000;
 /** Bound on optimistic-concurrency retries so a hot key cannot spin a request forever. */
 const MAX_UPDATE_ATTEMPTS = 64;
 
@@ -41,15 +39,18 @@ const MAX_UPDATE_ATTEMPTS = 64;
  * create or mod revision, so concurrent writers on any replica never overwrite each other.
  */
 export class Etcd3Store implements Store {
-  private watches = 0;
-  private progressSafe: Promise<boolean> | undefined;
-  private readonly watchCountListeners = new Set<(delta: number) => void>();
+  /** The raw etcd watches this store holds open, counted. */
+  private readonly watches: CountedWatches;
   /** Groups writes that come while others are in flight (see WriteCoalescer). */
   private readonly writes: WriteCoalescer;
   /** Ranges and transactions go here: the lean client of `opts.kv`, or the etcd3 client's KV. */
   private readonly kv: KvClient;
-  /** Concurrent reads of the current revision share one etcd request (see RevisionBatcher). */
-  private readonly revisions = new RevisionBatcher(() => this.readCurrentRevision());
+  /** The current revision, and the checks and proofs about revisions (see StoreRevisions). */
+  private readonly revisions = new StoreRevisions({
+    range: (req, key) => this.range(req, key),
+    countTxn: (req, key) => this.call(key, () => this.kv.txn(req), 'count'),
+    status: () => this.client.maintenance.status(),
+  });
   private readonly leases: LeaseManager;
 
   constructor(
@@ -58,18 +59,18 @@ export class Etcd3Store implements Store {
   ) {
     this.kv = opts.kv ?? client.kv;
     this.leases = new LeaseManager(client);
+    this.watches = new CountedWatches(() => opts.watch ?? client.watchClient, opts.rawWatch);
     this.writes = new WriteCoalescer(opts.writeHoldMs === undefined ? {} : { maxHoldMs: opts.writeHoldMs });
   }
 
   /** Number of etcd watch streams this store holds open (direct watches and cacher feeds). */
   get etcdWatchCount(): number {
-    return this.watches;
+    return this.watches.count;
   }
 
   /** Subscribes to changes of {@link etcdWatchCount} (+1 / -1); returns the unsubscribe function. */
   onEtcdWatchCountChange(listener: (delta: number) => void): () => void {
-    this.watchCountListeners.add(listener);
-    return () => this.watchCountListeners.delete(listener);
+    return this.watches.onChange(listener);
   }
 
   async create(key: string, obj: KubeObject, opts: { dryRun?: boolean; ttlSeconds?: number } = {}): Promise<KubeObject> {
@@ -126,7 +127,7 @@ export class Etcd3Store implements Store {
 
   async get(key: string, opts: GetOptions = {}): Promise<KubeObject> {
     const minRevision = parseRevision(opts.resourceVersion);
-    const res = await this.rangeNotOlderThan({ key: Buffer.from(key) }, minRevision, key);
+    const res = await this.revisions.rangeNotOlderThan({ key: Buffer.from(key) }, minRevision, key);
     const kv = res.kvs[0];
     if (!kv) throw new StorageError('KeyNotFound', key, `key ${key} not found`);
     return decodeValue(key, kv.value, kv.mod_revision);
@@ -170,7 +171,7 @@ export class Etcd3Store implements Store {
         res =
           revision > 0
             ? await this.range({ key: startKey, range_end: end, limit: batchLimit, revision }, prefix)
-            : await this.rangeNotOlderThan({ key: startKey, range_end: end, limit: batchLimit }, minRevision, prefix);
+            : await this.revisions.rangeNotOlderThan({ key: startKey, range_end: end, limit: batchLimit }, minRevision, prefix);
       } catch (e) {
         if (continueFrom !== undefined && e instanceof StorageError && e.code === 'Compacted') {
           e.continueToken = encodeContinue(-1, continueFrom);
@@ -343,59 +344,19 @@ export class Etcd3Store implements Store {
     return { entries, revision: revision || Number(res.header.revision) };
   }
 
-  /**
-   * Throws StorageError Compacted when etcd no longer has `revision`, and TooLargeResourceVersion
-   * when it does not reach it within the wait (3 s).
-   */
-  async checkRevision(prefix: string, revision: number): Promise<void> {
-    const k = Buffer.from(prefix);
-    const deadline = Date.now() + FRESHNESS_WAIT_MS;
-    for (;;) {
-      try {
-        await this.range({ key: k, revision, count_only: true }, prefix);
-        return;
-      } catch (e) {
-        if (e instanceof StorageError && e.code === 'Compacted') {
-          throw new StorageError('Compacted', prefix, 'The resourceVersion for the provided watch is too old.');
-        }
-        if (!(e instanceof StorageError && e.code === 'TooLargeResourceVersion')) throw e;
-        if (Date.now() >= deadline) {
-          const current = await this.currentRevision();
-          throw new StorageError('TooLargeResourceVersion', prefix, `Too large resource version: ${revision}, current: ${current}`, current);
-        }
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
+  /** See StoreRevisions.check: Compacted, or TooLargeResourceVersion after waiting up to 3 s. */
+  checkRevision(prefix: string, revision: number): Promise<void> {
+    return this.revisions.check(prefix, revision);
   }
 
-  /**
-   * Throws StorageError Compacted when etcd no longer has `revision` (a cheap one-key, count-only,
-   * member-local read). For a continue token served from a cache snapshot: the answer must stay
-   * 410 once etcd compacted the token's revision, as it is for a token read from etcd. The error
-   * carries a token that continues after `startRelative` at the latest revision, as getList's does.
-   */
-  async assertRevisionAvailable(prefix: string, revision: number, startRelative: string): Promise<void> {
-    try {
-      await this.range({ key: Buffer.from(prefix), revision, count_only: true, serializable: true }, prefix);
-    } catch (e) {
-      if (e instanceof StorageError && e.code === 'Compacted') e.continueToken = encodeContinue(-1, startRelative);
-      throw e;
-    }
+  /** See StoreRevisions.assertAvailable: Compacted (with a continue token) once `revision` is compacted. */
+  assertRevisionAvailable(prefix: string, revision: number, startRelative: string): Promise<void> {
+    return this.revisions.assertAvailable(prefix, revision, startRelative);
   }
 
-  /**
-   * Whether the etcd member answers progress requests in order with the events they cover (see
-   * progressRequestsAreSafe); asked once, false when the version cannot be read.
-   */
+  /** See StoreRevisions.progressRequestsSafe. */
   progressRequestsSafe(): Promise<boolean> {
-    this.progressSafe ??= this.client.maintenance.status().then(
-      (s) => progressRequestsAreSafe(s.version),
-      () => {
-        this.progressSafe = undefined;
-        return false;
-      },
-    );
-    return this.progressSafe;
+    return this.revisions.progressRequestsSafe();
   }
 
   /** Opens one raw etcd watch (counted in {@link etcdWatchCount} until closed). */
@@ -405,33 +366,7 @@ export class Etcd3Store implements Store {
     handlers: RawWatchHandlers,
     options: Pick<RawWatchOptions, 'prevKv'> = {},
   ): { close(): Promise<void>; requestProgress(): boolean } {
-    let open = true;
-    const release = (): void => {
-      if (!open) return;
-      open = false;
-      this.changeWatchCount(-1);
-    };
-    this.changeWatchCount(1);
-    const raw = new RawWatch(
-      this.opts.watch ?? this.client.watchClient,
-      keyOrPrefix,
-      fromRevision,
-      {
-        ...handlers,
-        onCompacted: (rev) => {
-          release();
-          handlers.onCompacted(rev);
-        },
-      },
-      { ...this.opts.rawWatch, ...options },
-    );
-    return {
-      close: async () => {
-        release();
-        await raw.close();
-      },
-      requestProgress: () => raw.requestProgress(),
-    };
+    return this.watches.open(keyOrPrefix, fromRevision, handlers, options);
   }
 
   /**
@@ -439,76 +374,22 @@ export class Etcd3Store implements Store {
    * Without prev_kv: the cache has every key's last state, so a delete needs only its key.
    */
   watchChanges(prefix: string, fromRevision: number, sink: ChangeSink): { close(): Promise<void>; requestProgress(): boolean } {
-    return this.openRawWatch(prefix, fromRevision, {
-      onEvents: (events) => {
-        const changes: StoreChange[] = [];
-        for (const ev of events) {
-          try {
-            const kv = ev.type === 'put' ? ev.kv : ev.prevKv;
-            // A put of this process's own write: the object it stored, when the bytes are the same.
-            const own = ev.type === 'put' ? this.opts.recentWrites?.take(ev.key, ev.kv.mod_revision, ev.kv.value) : undefined;
-            const object = own ?? (kv ? decodeValue(ev.key, kv.value, kv.mod_revision) : undefined);
-            changes.push({ type: ev.type, key: ev.key, revision: ev.revision, ...(object ? { object } : {}) });
-          } catch (e) {
-            // An undecodable value cannot be shown to anyone; the cache keeps going without it.
-            this.opts.log?.(`watch ${prefix}: ${(e as Error).message}`);
-            changes.push({ type: 'delete', key: ev.key, revision: ev.revision });
-          }
-        }
-        sink.onChanges(changes);
-      },
-      onProgress: (rev) => sink.onProgress(rev),
-      onCompacted: (rev) => sink.onCompacted(rev),
-      onStreamError: (err) => this.opts.log?.(`watch ${prefix}: ${err.message}; reconnecting`),
-    }, { prevKv: false });
+    return this.openRawWatch(prefix, fromRevision, changeFeedHandlers(prefix, sink, this.opts), { prevKv: false });
   }
 
-  /**
-   * In one linearizable read: etcd's current revision, how many keys are under `prefix`, and
-   * whether any of them was written after `afterRevision` (changedSince 0 or 1). Lets a watch cache at `afterRevision` prove
-   * its state of the prefix is the current one without waiting for a progress notification: no
-   * key written since and the same count means nothing was created, changed or deleted.
-   */
-  async countChangesSince(prefix: string, afterRevision: number): Promise<{ revision: number; count: number; changedSince: number }> {
-    const key = Buffer.from(prefix);
-    const range_end = prefixEnd(key);
-    const res = await this.call(
-      prefix,
-      () =>
-        this.kv.txn({
-          compare: [],
-          success: [
-            { request_range: { key, range_end, count_only: true } },
-            // A count ignores the revision filters (etcd counts before filtering): ask for one key.
-            { request_range: { key, range_end, keys_only: true, limit: 1, min_mod_revision: String(afterRevision + 1) } },
-          ],
-          failure: [],
-        }),
-      'count',
-    );
-    return {
-      revision: Number(res.header.revision),
-      count: Number(res.responses[0]?.response_range.count ?? 0),
-      changedSince: res.responses[1]?.response_range.kvs.length ?? 0,
-    };
+  /** See StoreRevisions.countChangesSince: a watch cache's proof that its state of `prefix` is current. */
+  countChangesSince(prefix: string, afterRevision: number): Promise<{ revision: number; count: number; changedSince: number }> {
+    return this.revisions.countChangesSince(prefix, afterRevision);
   }
 
-  /**
-   * etcd's current revision, from a linearizable read sent after this call: it covers every write
-   * acknowledged before the call, by any replica. Concurrent callers share requests.
-   */
+  /** See StoreRevisions.current: a linearizable read of etcd's revision, shared by concurrent callers. */
   currentRevision(): Promise<number> {
-    return this.revisions.read();
+    return this.revisions.current();
   }
 
   /** How many etcd requests {@link currentRevision} sent (callers that shared one count once). */
   get revisionReadsSent(): number {
-    return this.revisions.sent;
-  }
-
-  private async readCurrentRevision(): Promise<number> {
-    const res = await this.range({ key: Buffer.from('/registry/health-probe'), count_only: true }, '');
-    return Number(res.header.revision);
+    return this.revisions.readsSent;
   }
 
   async ping(): Promise<void> {
@@ -521,32 +402,9 @@ export class Etcd3Store implements Store {
     this.client.close();
   }
 
-  private changeWatchCount(delta: number): void {
-    this.watches += delta;
-    for (const l of this.watchCountListeners) l(delta);
-  }
-
   private range(req: IRangeRequest, key = ''): Promise<IRangeResponse> {
     const operation = req.count_only ? 'count' : req.range_end ? 'list' : 'get';
     return this.call(key, () => this.kv.range(req), operation);
-  }
-
-  /** A linearizable range whose header revision is at least minRevision, waiting briefly if needed. */
-  private async rangeNotOlderThan(
-    req: IRangeRequest,
-    minRevision: number,
-    key: string,
-  ): Promise<IRangeResponse> {
-    const deadline = Date.now() + FRESHNESS_WAIT_MS;
-    for (;;) {
-      const res = await this.range(req, key);
-      const rev = Number(res.header.revision);
-      if (rev >= minRevision) return res;
-      if (Date.now() >= deadline) {
-        throw new StorageError('TooLargeResourceVersion', key, 'resource version is newer than the store', rev);
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
   }
 
   /** A write transaction: sent with the writes in flight when there are any (see WriteCoalescer). */
@@ -609,15 +467,6 @@ function checkPreconditions(key: string, obj: KubeObject, pre: Preconditions | u
       `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion ?? ''}`,
     );
   }
-}
-
-/** Parses a resourceVersion string into a revision; '' and '0' are 0. Throws InvalidError otherwise. */
-export function parseRevision(rv: string | undefined): number {
-  if (rv === undefined || rv === '' || rv === '0') return 0;
-  if (!/^[0-9]+$/.test(rv)) throw new StorageError('InvalidError', '', `invalid resource version: ${rv}`);
-  const n = Number(rv);
-  if (!Number.isSafeInteger(n)) throw new StorageError('InvalidError', '', `invalid resource version: ${rv}`);
-  return n;
 }
 
 /**
