@@ -23,6 +23,35 @@ describe('decodeValue', () => {
     expect(() => decodeValue('k', Buffer.from(stored), '1')).toThrow(expect.objectContaining({ code: 'InvalidObj' }));
   });
 
+  // resourceVersion goes into the text before parsing (so the parsed metadata has it in-object):
+  // the object must be exactly what parsing and then assigning gave, key order included.
+  const parsedThenStamped = (stored: string, rv: string): unknown => {
+    const obj = JSON.parse(stored) as { metadata: Record<string, unknown> };
+    obj.metadata['resourceVersion'] = rv;
+    return obj;
+  };
+  test.each([
+    '{"apiVersion":"v1","kind":"X","metadata":{"name":"a","labels":{"x":"}{"},"managedFields":[{"a":"\\"}]"}]},"data":{"metadata":{}}}',
+    '{"metadata":{}}',
+    '{"metadata": { } , "x":1}',
+    '{"kind":"a","metadata":{"name":"b","resourceVersion":"5","uid":"u"}}',
+    '{"metadata":{"a":1},"metadata":{"b":2}}',
+    ' { "metadata" : {"name":"\u00e9é"} }',
+    '{"a":{"metadata":{}},"metadata":{"z":[1,{"q":"}"}],"y":null}}',
+  ])('same object and key order as parse-then-stamp: %s', (stored) => {
+    expect(JSON.stringify(decodeValue('k', Buffer.from(stored), '42'))).toBe(JSON.stringify(parsedThenStamped(stored, '42')));
+  });
+
+  test.each(['{"metadata":{"a":}', '{"metadata":{}} x', '{"metadata":{"a":1}', '{"metadata":{"a":"}'])('the parse error names the stored bytes: %s', (stored) => {
+    let want = '';
+    try {
+      JSON.parse(stored);
+    } catch (e) {
+      want = (e as Error).message;
+    }
+    expect(() => decodeValue('k', Buffer.from(stored), '1')).toThrow(`stored object is not valid JSON: ${want}`);
+  });
+
   test('round trip through encodeValue', () => {
     const obj = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', resourceVersion: '3' }, data: { k: 'v' } };
     expect(decodeValue('k', encodeValue(obj), '9')).toEqual({ ...obj, metadata: { name: 'a', resourceVersion: '9' } });
