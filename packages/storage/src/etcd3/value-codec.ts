@@ -47,10 +47,15 @@ export function decodeValue(key: string, value: Buffer, modRevision: string): Ku
   return obj;
 }
 
+/** Longest metadata (bytes) whose end decodeValue looks for. */
+const MAX_METADATA_SCAN = 4096;
+
 /**
  * Where the top-level metadata object of stored JSON closes: twice the index of its `}`, plus 1
  * when it is empty; -1 when the bytes do not have that shape (a number: this runs for every object
- * decoded). Strings are skipped whole, so braces in them do not count.
+ * decoded). Strings are skipped whole, so braces in them do not count. Metadata longer than
+ * {@link MAX_METADATA_SCAN} bytes is not scanned (-1): the scan would cost more than the few bytes
+ * it saves next to such an object.
  */
 function metadataBodyEnd(buf: Buffer): number {
   const start = metadataBodyStart(buf);
@@ -58,7 +63,7 @@ function metadataBodyEnd(buf: Buffer): number {
   let depth = 1;
   let i = start;
   let empty = true;
-  const n = buf.length;
+  const n = Math.min(buf.length, start + MAX_METADATA_SCAN);
   while (i < n) {
     const c = buf[i]!;
     if (c === 0x22) {
