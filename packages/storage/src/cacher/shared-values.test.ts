@@ -14,6 +14,8 @@ function decoded(name: string, rv: string, time = '2026-11-26T10:00:00Z', manage
         resourceVersion: rv,
         creationTimestamp: time,
         labels: { app: 'web', tier: 'front' },
+        annotations: { 'example.com/revision': '1' },
+        finalizers: ['example.com/keep'],
         ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u1', controller: true }],
         managedFields: [
           { manager, operation: 'Update', apiVersion: 'v1', time, fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { '.': {}, 'f:k': {} } } },
@@ -40,6 +42,8 @@ describe('SharedValues', () => {
     expect(b.metadata.managedFields).toBe(a.metadata.managedFields);
     expect(b.metadata.labels).toBe(a.metadata.labels);
     expect(b.metadata.ownerReferences).toBe(a.metadata.ownerReferences);
+    expect(b.metadata.annotations).toBe(a.metadata.annotations);
+    expect(b.metadata.finalizers).toBe(a.metadata.finalizers);
     expect(b.metadata.name).not.toBe(a.metadata.name);
     // A later second: the array differs (its time), its fieldsV1 is still shared.
     const c = shared.share(decoded('c', '6', '2026-11-26T10:00:01Z'));
