@@ -1,7 +1,7 @@
 // Heap bytes one cached object costs in a watch cache: `node --expose-gc hack/bench/cache-cost.mjs
 // [--root=<worktree>] [--managed-fields] [--count=50000]`. Feeds a WatchCache of the build under
 // `root` (default this tree; its packages/storage/dist) the memory workload's ConfigMaps, decoded
-// by that build's decodeValue and applied as its watch would (puts in transactions of 100 sharing
+// as that build's watch feed decodes them and applied as its watch would (puts in transactions of 100 sharing
 // a revision, creation times over ~10 seconds), and prints the heap used after two full GCs per
 // object (the state, the window's events, the keys) beside the JSON bytes per object.
 // Deterministic, unlike RSS on a shared machine: for comparing builds' per-object cost.
@@ -15,7 +15,9 @@ const managedFields = process.argv.includes('--managed-fields');
 const n = Number(arg('count') ?? '50000');
 if (typeof global.gc !== 'function') throw new Error('run with node --expose-gc');
 const { WatchCache } = await import(`${root}/packages/storage/dist/src/index.js`);
-const { decodeValue } = await import(`${root}/packages/storage/dist/src/etcd3/value-codec.js`);
+const codec = await import(`${root}/packages/storage/dist/src/etcd3/value-codec.js`);
+// What the build's watch feed decodes with (decodeHeldValue since the fifteenth session).
+const decodeValue = codec.decodeHeldValue ?? codec.decodeValue;
 
 const values = [];
 let bytes = 0;

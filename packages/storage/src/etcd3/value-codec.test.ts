@@ -1,4 +1,4 @@
-import { decodeValue, encodeValue } from './value-codec.js';
+import { decodeHeldValue, decodeValue, encodeValue } from './value-codec.js';
 
 describe('decodeValue', () => {
   test.each([
@@ -9,9 +9,11 @@ describe('decodeValue', () => {
     ['whitespace around metadata', '{ "metadata" : { "name" : "a" } }', { metadata: { resourceVersion: '7', name: 'a' } }],
     ['non-ASCII text', '{"metadata":{"name":"a"},"data":{"k":"ü€😀"}}', { metadata: { resourceVersion: '7', name: 'a' }, data: { k: 'ü€😀' } }],
   ])('%s', (_name, stored, want) => {
-    const got = decodeValue('/registry/x/y/n/a', Buffer.from(stored), '7');
-    expect(got).toEqual(want);
-    expect(got.metadata.resourceVersion).toBe('7');
+    for (const decode of [decodeValue, decodeHeldValue]) {
+      const got = decode('/registry/x/y/n/a', Buffer.from(stored), '7');
+      expect(got).toEqual(want);
+      expect(got.metadata.resourceVersion).toBe('7');
+    }
   });
 
   test.each([
@@ -21,10 +23,11 @@ describe('decodeValue', () => {
     ['not an object', '[1]'],
   ])('%s is InvalidObj', (_name, stored) => {
     expect(() => decodeValue('k', Buffer.from(stored), '1')).toThrow(expect.objectContaining({ code: 'InvalidObj' }));
+    expect(() => decodeHeldValue('k', Buffer.from(stored), '1')).toThrow(expect.objectContaining({ code: 'InvalidObj' }));
   });
 
-  // resourceVersion goes into the text before parsing (so the parsed metadata has it in-object):
-  // the object must be exactly what parsing and then assigning gave, key order included.
+  // decodeHeldValue puts resourceVersion into the text before parsing (so the parsed metadata has
+  // it in-object): the object must be exactly what decodeValue gives, key order included.
   const parsedThenStamped = (stored: string, rv: string): unknown => {
     const obj = JSON.parse(stored) as { metadata: Record<string, unknown> };
     obj.metadata['resourceVersion'] = rv;
@@ -41,7 +44,9 @@ describe('decodeValue', () => {
     // Metadata too long to scan for its end: parsed, then stamped.
     `{"metadata":{"annotations":{"big":"${'x'.repeat(5000)}"},"name":"n"},"data":{}}`,
   ])('same object and key order as parse-then-stamp: %s', (stored) => {
-    expect(JSON.stringify(decodeValue('k', Buffer.from(stored), '42'))).toBe(JSON.stringify(parsedThenStamped(stored, '42')));
+    const want = JSON.stringify(parsedThenStamped(stored, '42'));
+    expect(JSON.stringify(decodeHeldValue('k', Buffer.from(stored), '42'))).toBe(want);
+    expect(JSON.stringify(decodeValue('k', Buffer.from(stored), '42'))).toBe(want);
   });
 
   test.each(['{"metadata":{"a":}', '{"metadata":{}} x', '{"metadata":{"a":1}', '{"metadata":{"a":"}'])('the parse error names the stored bytes: %s', (stored) => {
@@ -51,7 +56,7 @@ describe('decodeValue', () => {
     } catch (e) {
       want = (e as Error).message;
     }
-    expect(() => decodeValue('k', Buffer.from(stored), '1')).toThrow(`stored object is not valid JSON: ${want}`);
+    expect(() => decodeHeldValue('k', Buffer.from(stored), '1')).toThrow(`stored object is not valid JSON: ${want}`);
   });
 
   test('round trip through encodeValue', () => {
