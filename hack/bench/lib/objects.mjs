@@ -19,14 +19,19 @@ export function configMapBody(namespace, name, extraData = {}) {
   return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace }, data: { ...extraData, payload: PAYLOAD_1K } };
 }
 
-/** The bytes the server would store for a created ConfigMap. */
-export function storedConfigMapBytes(namespace, name) {
-  const obj = {
-    apiVersion: 'v1',
-    kind: 'ConfigMap',
-    metadata: { name, namespace, uid: randomUUID(), creationTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z') },
-    data: { payload: PAYLOAD_1K },
-  };
+/**
+ * The bytes the server would store for a created ConfigMap; with `managedFields`, also the
+ * managedFields entry a create through the API records (the server's own order of fields).
+ */
+export function storedConfigMapBytes(namespace, name, { managedFields = false } = {}) {
+  const creationTimestamp = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  const metadata = { name, namespace, uid: randomUUID(), creationTimestamp };
+  if (managedFields) {
+    metadata.managedFields = [
+      { manager: 'bench', operation: 'Update', apiVersion: 'v1', time: creationTimestamp, fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { '.': {}, 'f:payload': {} } } },
+    ];
+  }
+  const obj = { apiVersion: 'v1', kind: 'ConfigMap', metadata, data: { payload: PAYLOAD_1K } };
   return Buffer.from(JSON.stringify(obj));
 }
 
@@ -39,7 +44,7 @@ export function objectName(prefix, i) {
  * Puts `count` server-shaped ConfigMaps into etcd directly (batches of 100 puts per transaction,
  * a few transactions in flight), bypassing the API for speed. Returns the total JSON bytes.
  */
-export async function putStoredConfigMaps(etcd, namespace, namePrefix, count, { batch = 100, concurrency = 8 } = {}) {
+export async function putStoredConfigMaps(etcd, namespace, namePrefix, count, { batch = 100, concurrency = 8, managedFields = false } = {}) {
   let totalBytes = 0;
   let next = 0;
   const worker = async () => {
@@ -50,7 +55,7 @@ export async function putStoredConfigMaps(etcd, namespace, namePrefix, count, { 
       const success = [];
       for (let i = from; i < to; i++) {
         const name = objectName(namePrefix, i);
-        const value = storedConfigMapBytes(namespace, name);
+        const value = storedConfigMapBytes(namespace, name, { managedFields });
         totalBytes += value.length;
         success.push({ request_put: { key: Buffer.from(configMapPrefix(namespace) + name), value } });
       }

@@ -100,3 +100,48 @@ describe('server-side apply (SPEC 4.8)', () => {
     expect(res.status).toBe(415);
   });
 });
+
+// The watch cache holds equal managedFields, labels and fieldsV1 of different objects once
+// (issue 33): a write to one object must leave every other object's reads as they were.
+describe('objects whose metadata the watch cache shares', () => {
+  const twin = (name: string) => `/api/v1/namespaces/default/configmaps/${name}`;
+  const body = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { app: 'twins' } }, data: { k: 'v' } });
+
+  test('apply and update of one leave the other byte for byte the same', async () => {
+    for (const name of ['twin-a', 'twin-b']) {
+      const res = await ts().request('POST', '/api/v1/namespaces/default/configmaps?fieldManager=twins', { body: body(name) });
+      expect(res.status).toBe(201);
+    }
+    // Both from the cache, once it has both (rv=0 reads are served by it).
+    const cached = async (name: string): Promise<string> => (await ts().request('GET', `${twin(name)}?resourceVersion=0`)).text;
+    let before = '';
+    for (let i = 0; i < 100 && !before.includes('"twin-b"'); i++) {
+      before = await cached('twin-b');
+      if (!before.includes('"twin-b"')) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(JSON.parse(before).metadata.managedFields[0].fieldsV1).toEqual({ 'f:data': { '.': {}, 'f:k': {} }, 'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} } } });
+    const applied = await ts().request('PATCH', `${twin('twin-a')}?fieldManager=other&force=true`, {
+      body: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: twin-a\n  labels:\n    app: changed\ndata:\n  k: w\n  j: x\n',
+      headers: { 'Content-Type': 'application/apply-patch+yaml' },
+    });
+    expect(applied.status).toBe(200);
+    const updated = await ts().request('PATCH', `${twin('twin-a')}?fieldManager=twins`, {
+      body: { metadata: { labels: { extra: 'yes' } }, data: { l: 'y' } },
+      headers: { 'Content-Type': 'application/merge-patch+json' },
+    });
+    expect(updated.status).toBe(200);
+    const rv = updated.json.metadata.resourceVersion as string;
+    // Wait until the cache has the update of twin-a, then read twin-b from it again.
+    for (let i = 0; i < 100; i++) {
+      const a = JSON.parse(await cached('twin-a'));
+      if (a.metadata.resourceVersion === rv) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(await cached('twin-b')).toBe(before);
+    const list = await ts().request('GET', '/api/v1/namespaces/default/configmaps?resourceVersion=0&labelSelector=app%3Dtwins');
+    const items = list.json.items as { metadata: { name: string }; data: unknown }[];
+    expect(items.map((i) => i.metadata.name)).toEqual(['twin-b']);
+    const b = JSON.parse(before) as { metadata: unknown; data: unknown };
+    expect(JSON.stringify([items[0]!.metadata, items[0]!.data])).toBe(JSON.stringify([b.metadata, b.data]));
+  });
+});

@@ -2,6 +2,7 @@ import type { KubeObject } from '@cluster/apimachinery';
 import { StorageError } from '../errors.js';
 import type { Predicate, WatchEvent } from '../interfaces.js';
 import { withResourceVersion, type CacheEvent } from './cache-event.js';
+import { SharedValues } from './shared-values.js';
 
 /** Default history a watch cache keeps (SPEC 8: five minutes). */
 export const DEFAULT_WINDOW_MS = 5 * 60_000;
@@ -41,10 +42,10 @@ export class WatchCache {
   /** The synthetic ADDED event of a current object, shared by every watcher that starts on it. */
   private added = new WeakMap<KubeObject, WatchEvent>();
   /**
-   * One instance of each namespace string: every decoded object has its own copy of it otherwise
-   * (~32 bytes each, the same few values over and over).
+   * One instance of each value repeated across objects (namespace, creation second, managedFields,
+   * labels...): every decoded object has its own copy of them otherwise.
    */
-  private namespaces = new Map<string, string>();
+  private readonly shared = new SharedValues();
   /** Event times are kept relative to this, so they stay small integers (no 16-byte heap number each). */
   private readonly epoch: number;
   /**
@@ -101,8 +102,8 @@ export class WatchCache {
     this.state = new Map();
     this.version++;
     this.added = new WeakMap();
-    this.namespaces.clear();
-    for (const [key, object] of entries) this.state.set(key, this.shareNamespace(object));
+    this.shared.clear();
+    for (const [key, object] of entries) this.state.set(key, this.shared.share(object));
     this.sorted = [...this.state.keys()].sort(compareKeys);
     this.pending = [];
     this.stale = false;
@@ -129,7 +130,7 @@ export class WatchCache {
     let ev: CacheEvent;
     if (change.type === 'put') {
       if (!change.object) return undefined;
-      const object = this.shareNamespace(change.object);
+      const object = this.shared.share(change.object);
       this.state.set(change.key, object);
       if (!prev) this.pending.push(change.key);
       ev = prev
@@ -285,22 +286,6 @@ export class WatchCache {
     return out;
   }
 
-  /**
-   * `obj` with its namespace string replaced by the cache's one instance of it. The object is
-   * freshly decoded and not yet shared, so changing it in place is safe; the value is equal.
-   */
-  private shareNamespace(obj: KubeObject): KubeObject {
-    const ns = obj.metadata.namespace;
-    if (typeof ns !== 'string') return obj;
-    const shared = this.namespaces.get(ns);
-    if (shared !== undefined) {
-      obj.metadata.namespace = shared;
-    } else if (this.namespaces.size < MAX_SHARED_NAMESPACES) {
-      this.namespaces.set(ns, ns);
-    }
-    return obj;
-  }
-
   /** The current keys under `prefix` (or the one exact key), in order. */
   private keysUnder(prefix: string): string[] {
     if (!prefix.endsWith('/')) return this.state.has(prefix) ? [prefix] : [];
@@ -337,9 +322,6 @@ export class WatchCache {
     return out;
   }
 }
-
-/** Bound on the namespace strings shared (see shareNamespace): past it new ones keep their copies. */
-const MAX_SHARED_NAMESPACES = 10_000;
 
 /** Every key under `prefix` sorts before the prefix with its last character incremented. */
 function prefixLimit(prefix: string): string {

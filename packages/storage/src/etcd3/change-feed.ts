@@ -2,7 +2,7 @@ import type { ChangeSink } from '../cacher/cacher-source.js';
 import type { StoreChange } from '../cacher/watch-cache.js';
 import type { RawWatchHandlers } from './raw-watch.js';
 import type { RecentWrites } from './recent-writes.js';
-import { decodeValue } from './value-codec.js';
+import { decodeHeldValue } from './value-codec.js';
 
 /**
  * The handlers of the cacher's feed (Etcd3Store.watchChanges): the raw events of the etcd watch on
@@ -21,7 +21,7 @@ export function changeFeedHandlers(
           const kv = ev.type === 'put' ? ev.kv : ev.prevKv;
           // A put of this process's own write: the object it stored, when the bytes are the same.
           const own = ev.type === 'put' ? opts.recentWrites?.take(ev.key, ev.kv.mod_revision, ev.kv.value) : undefined;
-          const object = own ?? (kv ? decodeValue(ev.key, kv.value, kv.mod_revision) : undefined);
+          const object = own ?? (kv ? decodeHeldValue(ev.key, kv.value, kv.mod_revision) : undefined);
           changes.push({ type: ev.type, key: ev.key, revision: ev.revision, ...(object ? { object } : {}) });
         } catch (e) {
           // An undecodable value cannot be shown to anyone; the cache keeps going without it.

@@ -22,7 +22,7 @@ import { decodeContinue, encodeContinue } from './continue-token.js';
 import { translateEtcdError } from './etcd-errors.js';
 import { prefixEnd } from './keys.js';
 import { type RawWatchHandlers, type RawWatchOptions, type WatchStreamSource } from './raw-watch.js';
-import { decodeValue, encodeValue } from './value-codec.js';
+import { decodeHeldValue, decodeValue, encodeValue } from './value-codec.js';
 import type { RecentWrites } from './recent-writes.js';
 import type { KvClient } from './kv-client.js';
 import { resourceVersionParts } from './splice-rv.js';
@@ -339,7 +339,8 @@ export class Etcd3Store implements Store {
     );
     const entries: [string, KubeObject][] = res.kvs.map((kv) => {
       const key = kv.key.toString('utf8');
-      return [key, decodeValue(key, kv.value, kv.mod_revision)];
+      // Mostly a watch cache's (re)list: objects it will hold.
+      return [key, decodeHeldValue(key, kv.value, kv.mod_revision)];
     });
     return { entries, revision: revision || Number(res.header.revision) };
   }
