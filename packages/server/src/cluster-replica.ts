@@ -29,6 +29,7 @@ export async function startReplicaWorker(opts: ServerOptions, logger: Logger): P
   // one: with more workers than cores each has cores/workers of one (see sharingShare).
   const cores = availableParallelism();
   sliceScheduler.setCoresPerWorker(cores / resolveWorkerCount(opts.workers, cores));
+  sliceScheduler.setLevelServedListener((level, share) => send({ type: 'cluster-apiserver:level-served', level, share }));
   let registry: Registry | undefined;
   let nextRequest = 0;
   const waiting = new Map<number, (m: Extract<Message, { type: 'cluster-apiserver:aggregated-metrics' }>) => void>();
@@ -43,6 +44,8 @@ export async function startReplicaWorker(opts: ServerOptions, logger: Logger): P
       );
     } else if (m.type === 'cluster-apiserver:aggregated-metrics') {
       waiting.get(m.requestId)?.(m);
+    } else if (m.type === 'cluster-apiserver:level-served') {
+      if (typeof m.level === 'string' && Number.isFinite(m.share)) sliceScheduler.levelServedElsewhere(m.level, m.share);
     }
   });
   const metricsText = () =>

@@ -112,6 +112,8 @@ export async function runReplicaPrimary(prepared: PreparedPrimary, logger: Logge
       );
     } else if (m.type === 'cluster-apiserver:worker-metrics') {
       collecting.get(m.requestId)?.(m.worker, m.metrics);
+    } else if (m.type === 'cluster-apiserver:level-served') {
+      for (const other of slots.values()) if (other !== slot && other.worker) send(m, other.worker);
     }
   };
 

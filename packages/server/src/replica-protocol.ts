@@ -23,7 +23,10 @@ export type Message =
   | { type: 'cluster-apiserver:collect-metrics'; requestId: number }
   | { type: 'cluster-apiserver:worker-metrics'; requestId: number; worker: number; metrics: MetricJson[] }
   | { type: 'cluster-apiserver:aggregate-metrics'; requestId: number }
-  | { type: 'cluster-apiserver:aggregated-metrics'; requestId: number; registries?: MetricJson[][]; error?: string };
+  | { type: 'cluster-apiserver:aggregated-metrics'; requestId: number; registries?: MetricJson[][]; error?: string }
+  // A worker served a small request of a priority level; the primary passes it to the other workers
+  // (their sliced responses yield to it too: they share the machine's cores, see SliceScheduler).
+  | { type: 'cluster-apiserver:level-served'; level: string; share: number };
 
 export function isMessage(m: unknown): m is Message {
   return typeof m === 'object' && m !== null && typeof (m as { type?: unknown }).type === 'string' && (m as { type: string }).type.startsWith('cluster-apiserver:');

@@ -275,6 +275,43 @@ describe('SliceScheduler', () => {
     }
   });
 
+  test('a small request ended here is told to the other workers at most once per half linger per level; a flood is never told', () => {
+    const h = harness(1, undefined, { lingerMs: 50 });
+    const told: Array<[string, number]> = [];
+    h.s.setLevelServedListener((level, share) => told.push([level, share]));
+    const quiet = { level: 'global-default', flow: 'quiet', share: 20 / 245 };
+    const flood = { level: 'workload-low', flow: 'flood', share: 100 / 245 };
+    h.s.enter(quiet)();
+    h.s.enter(quiet)();
+    h.advance(24);
+    h.s.enter(quiet)();
+    expect(told).toEqual([['global-default', 20 / 245]]);
+    h.advance(1);
+    h.s.enter(quiet)();
+    expect(told).toHaveLength(2);
+    const leave = h.s.enter(flood);
+    const done = h.s.streaming(flood);
+    done();
+    leave();
+    expect(told.map(([level]) => level)).toEqual(['global-default', 'global-default']);
+  });
+
+  test('a level served by another worker makes slices here yield for lingerMs, with that level\'s share', () => {
+    const h = harness(1, undefined, { lingerMs: 50 });
+    const flood = { level: 'workload-low', flow: 'flood', share: 100 / 245 };
+    h.s.submit(flood, h.slice('f0', 0.1));
+    expect(h.s.share).toBe(1);
+    h.s.levelServedElsewhere('global-default', 20 / 245);
+    expect(h.s.sharing).toBe(true);
+    // The remote level's share is under the cap: not exempt, so the flood yields to it.
+    expect(h.s.share).toBeCloseTo(OTHER_LEVEL_SHARE, 10);
+    h.advance(50);
+    expect(h.s.sharing).toBe(false);
+    // An exempt level served elsewhere (share 1) gets half, as here.
+    h.s.levelServedElsewhere('exempt', 1);
+    expect(h.s.share).toBe(0.5);
+  });
+
   test('the default scheduler runs slices after the I/O and timers already due (setImmediate)', async () => {
     const s = new SliceScheduler();
     const order: string[] = [];

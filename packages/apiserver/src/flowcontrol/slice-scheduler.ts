@@ -218,6 +218,10 @@ export class SliceScheduler {
   private readonly lastUnslicedAt = new Map<string, number>();
   private readonly lingerMs: number;
   private readonly otherLevelShare: number;
+  /** Told when a level's small request ended here (at most once per half linger per level). */
+  private levelServedListener: ((level: string, share: number) => void) | undefined;
+  /** When each level was last told to the listener. */
+  private readonly lastToldAt = new Map<string, number>();
   private readonly shareOf = (level: string): number => this.levelShares.get(level) ?? 1;
   private readonly now: () => number;
   private readonly defer: (turn: () => void) => void;
@@ -273,6 +277,25 @@ export class SliceScheduler {
     return this.lastUnslicedAt.size > 0;
   }
 
+  /**
+   * Tells `listener` when a request of a flow without sliced responses ended here, at most once
+   * per half linger per level: the other workers of a replica share this machine's cores, so
+   * their slices must yield to it too (see levelServedElsewhere).
+   */
+  setLevelServedListener(listener: ((level: string, share: number) => void) | undefined): void {
+    this.levelServedListener = listener;
+  }
+
+  /**
+   * Another worker of the replica served a small request of `level` (its nominal `share`): the
+   * level counts as served here too for lingerMs, unless it has requests in flight here anyway.
+   */
+  levelServedElsewhere(level: string, share: number): void {
+    if (this.lingerMs <= 0) return;
+    this.levelShares.set(level, share);
+    if (!this.unslicedByLevel.has(level)) this.lastUnslicedAt.set(level, this.now());
+  }
+
   /** Sets the cores per worker process (the machine's cores over the replica's workers, at most 1). */
   setCoresPerWorker(cores: number): void {
     this.coresPerWorker = Math.min(1, Math.max(0, cores));
@@ -306,11 +329,21 @@ export class SliceScheduler {
       const was = isUnsliced(l);
       l[what]--;
       this.countUnsliced(level, Number(isUnsliced(l)) - Number(was));
+      if (what === 'requests' && !l.streamed) this.tell(level);
       if (l.requests > 0 || l.streams > 0) return;
       this.loads.delete(key);
       // A flow of small requests only lingers (a flow of lists would otherwise slow itself).
       if (!l.streamed && this.lingerMs > 0 && !this.unslicedByLevel.has(level)) this.lastUnslicedAt.set(level, this.now());
     };
+  }
+
+  private tell(level: string): void {
+    if (!this.levelServedListener || this.lingerMs <= 0) return;
+    const now = this.now();
+    const last = this.lastToldAt.get(level);
+    if (last !== undefined && now - last < this.lingerMs / 2) return;
+    this.lastToldAt.set(level, now);
+    this.levelServedListener(level, this.shareOf(level));
   }
 
   private countUnsliced(level: string, change: number): void {
