@@ -150,18 +150,27 @@ class WatchStreamWriter implements FlushTask {
     let last = false;
     let full = false;
     try {
-      const batch = this.events.takeReady(MAX_EVENTS_PER_WRITE);
-      if (batch.length === 0) {
+      // Events are taken one at a time: the usual turn of a fan-out sends one event, which then
+      // needs no array (an array per stream and event was young garbage of every delivery).
+      const first = this.events.takeNext();
+      if (first === undefined) {
         if (this.events.finished) this.finish();
         return;
       }
-      full = batch.length === MAX_EVENTS_PER_WRITE;
-      const errorAt = batch.findIndex((event) => event.type === 'ERROR');
-      if (errorAt !== -1) {
-        batch.length = errorAt + 1;
-        last = true;
+      // An ERROR event is the last one a stream sends.
+      last = first.type === 'ERROR';
+      let batch: WatchEvent[] | undefined;
+      while (!last) {
+        if ((batch?.length ?? 1) >= MAX_EVENTS_PER_WRITE) {
+          full = true;
+          break;
+        }
+        const next = this.events.takeNext();
+        if (next === undefined) break;
+        (batch ??= [first]).push(next);
+        last = next.type === 'ERROR';
       }
-      data = this.bytesOf(batch);
+      data = batch ? this.bytesOf(batch) : this.encode(first);
     } catch (e) {
       const status = e instanceof StatusError ? e.status : newInternalError(e).status;
       if (!this.res.destroyed) this.res.write(encodeError(status, this.target));
@@ -194,7 +203,6 @@ class WatchStreamWriter implements FlushTask {
    * reused by every stream that sends exactly that batch, rather than joined again for each.
    */
   private bytesOf(batch: WatchEvent[]): Uint8Array {
-    if (batch.length === 1) return this.encode(batch[0]!);
     const lastEvent = batch[batch.length - 1]!;
     const shareable = batch.every((event) => event.type !== 'BOOKMARK' && event.type !== 'ERROR');
     let joined = shareable ? recentBatches.get(lastEvent) : undefined;
