@@ -113,6 +113,18 @@ class WatchStreamWriter implements FlushTask {
   readonly done: Promise<void>;
   private resolveDone!: () => void;
   private blocked = false;
+  /** Where 'drain' is listened for, from the first time a write was over the buffer until the end. */
+  private drainSource: NodeJS.EventEmitter | undefined;
+  /**
+   * Made once per stream: a fan-out to slow readers blocks many streams on every event, and a
+   * `once` listener per block (a closure and Node's once-wrapper) was garbage of each.
+   */
+  private readonly onDrain = (): void => {
+    if (!this.blocked) return;
+    this.blocked = false;
+    this.checkInitialized();
+    this.wake();
+  };
   private ended = false;
   private readonly includeObject: string | null;
   /** HTTP/1.1 chunked responses get pre-framed chunks written to the socket (see rawChunkSocket). */
@@ -202,11 +214,10 @@ class WatchStreamWriter implements FlushTask {
     }
     if (!ok) {
       this.blocked = true;
-      (this.socket ?? this.res).once('drain', () => {
-        this.blocked = false;
-        this.checkInitialized();
-        this.wake();
-      });
+      if (!this.drainSource) {
+        this.drainSource = this.socket ?? this.res;
+        this.drainSource.on('drain', this.onDrain);
+      }
       return;
     }
     // More than one write's worth was waiting: come back after the others had their turn.
@@ -262,6 +273,8 @@ class WatchStreamWriter implements FlushTask {
       this.scope.watchInitialized = undefined;
     }
     this.target.flusher.cancel(this);
+    // An HTTP/1.1 socket may serve further requests after this response.
+    this.drainSource?.removeListener('drain', this.onDrain);
     // Ends the watcher too when the client went away or the response failed.
     void this.events[Symbol.asyncIterator]().return?.();
     if (!this.res.destroyed && !this.res.writableEnded) this.res.end();
