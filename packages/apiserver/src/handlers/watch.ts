@@ -200,6 +200,8 @@ class WatchStreamWriter implements FlushTask {
         }
       }
     } catch (e) {
+      // A failing event (e.g. its conversion) may have left earlier ones of the turn in the slots.
+      batchSlots.fill(undefined);
       const status = e instanceof StatusError ? e.status : newInternalError(e).status;
       if (!this.res.destroyed) this.res.write(encodeError(status, this.target));
       this.finish();
