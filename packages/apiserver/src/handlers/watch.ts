@@ -113,6 +113,18 @@ class WatchStreamWriter implements FlushTask {
   readonly done: Promise<void>;
   private resolveDone!: () => void;
   private blocked = false;
+  /** Where 'drain' is listened for, from the first time a write was over the buffer until the end. */
+  private drainSource: NodeJS.EventEmitter | undefined;
+  /**
+   * Made once per stream: a fan-out to slow readers blocks many streams on every event, and a
+   * `once` listener per block (a closure and Node's once-wrapper) was garbage of each.
+   */
+  private readonly onDrain = (): void => {
+    if (!this.blocked) return;
+    this.blocked = false;
+    this.checkInitialized();
+    this.wake();
+  };
   private ended = false;
   private readonly includeObject: string | null;
   /** HTTP/1.1 chunked responses get pre-framed chunks written to the socket (see rawChunkSocket). */
@@ -188,6 +200,8 @@ class WatchStreamWriter implements FlushTask {
         }
       }
     } catch (e) {
+      // A failing event (e.g. its conversion) may have left earlier ones of the turn in the slots.
+      batchSlots.fill(undefined);
       const status = e instanceof StatusError ? e.status : newInternalError(e).status;
       if (!this.res.destroyed) this.res.write(encodeError(status, this.target));
       this.finish();
@@ -202,11 +216,10 @@ class WatchStreamWriter implements FlushTask {
     }
     if (!ok) {
       this.blocked = true;
-      (this.socket ?? this.res).once('drain', () => {
-        this.blocked = false;
-        this.checkInitialized();
-        this.wake();
-      });
+      if (!this.drainSource) {
+        this.drainSource = this.socket ?? this.res;
+        this.drainSource.on('drain', this.onDrain);
+      }
       return;
     }
     // More than one write's worth was waiting: come back after the others had their turn.
@@ -262,6 +275,8 @@ class WatchStreamWriter implements FlushTask {
       this.scope.watchInitialized = undefined;
     }
     this.target.flusher.cancel(this);
+    // An HTTP/1.1 socket may serve further requests after this response.
+    this.drainSource?.removeListener('drain', this.onDrain);
     // Ends the watcher too when the client went away or the response failed.
     void this.events[Symbol.asyncIterator]().return?.();
     if (!this.res.destroyed && !this.res.writableEnded) this.res.end();

@@ -170,6 +170,48 @@ describe('HTTP/2 serving (upstream serves h2 and HTTP/1.1 on the secure port)', 
       other.destroy();
     }
   });
+
+  test('a stream whose reader stops reading waits for drain, then gets every event in order', async () => {
+    const list = await h2Request(s, ts, 'GET', '/api/v1/namespaces/default/configmaps');
+    const rv = (list.json as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion;
+    const stream = s.request(
+      { ':path': `/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${rv}&labelSelector=size%3Dbig`, authorization: `Bearer ${ts.server.adminToken}` },
+      { endStream: true },
+    );
+    stream.on('error', () => {});
+    await new Promise<void>((resolve) => stream.once('response', () => resolve()));
+    stream.pause();
+    // Each event (~48 KiB) is over the stream's write buffer (16 KiB), and together they are far
+    // over the client's flow-control window: the server's writes block, again and again.
+    const names = Array.from({ length: 24 }, (_, i) => `big-${i}`);
+    const payload = 'x'.repeat(48 * 1024);
+    for (const name of names) {
+      const body = JSON.stringify({ metadata: { name, labels: { size: 'big' } }, data: { payload } });
+      expect((await h2Request(s, ts, 'POST', '/api/v1/namespaces/default/configmaps', body)).headers[':status']).toBe(201);
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    const seen: string[] = [];
+    let buffered = '';
+    const all = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`only ${seen.length} events in time`)), 20_000);
+      stream.on('data', (c: Buffer) => {
+        buffered += c.toString('utf8');
+        for (let nl = buffered.indexOf('\n'); nl !== -1; nl = buffered.indexOf('\n')) {
+          const e = JSON.parse(buffered.slice(0, nl)) as { type: string; object: { metadata: { name: string } } };
+          buffered = buffered.slice(nl + 1);
+          seen.push(`${e.type} ${e.object.metadata.name}`);
+        }
+        if (seen.length >= names.length) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    });
+    stream.resume();
+    await all;
+    stream.close();
+    expect(seen).toEqual(names.map((n) => `ADDED ${n}`));
+  }, 60_000);
 });
 
 describe('HTTP/2 flags and shutdown', () => {

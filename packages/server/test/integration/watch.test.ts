@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { startTestServer, type Reply, type TestServer } from '../support/test-server.js';
 import { openWatch, type WatchEventJson, type WatchStream } from '../support/watch-stream.js';
 
@@ -422,5 +424,49 @@ describe('fan-out: one etcd watch for many client watchers', () => {
     for (const w of watchers) w.close();
     // Disconnected clients are unregistered.
     expect(await gaugeAtMost('apiserver_watch_cache_watchers', own)).toBe(own);
+  }, 60_000);
+
+  test('an HTTP/1.1 watch whose reader stops reading waits for drain, then gets every event in order', async () => {
+    const ns = 'w-paused';
+    await namespace(ns);
+    const rv = await listRv(base(ns));
+    const url = new URL(`${base(ns)}?watch=true&resourceVersion=${rv}`, ts.server.url);
+    const req = httpsRequest(url, { headers: { Authorization: `Bearer ${ts.server.adminToken}` }, ca: ts.server.caPem, agent: false });
+    try {
+      const res = await new Promise<IncomingMessage>((resolve, reject) => {
+        req.once('response', resolve);
+        req.once('error', reject);
+        req.end();
+      });
+      expect(res.statusCode).toBe(200);
+      res.pause();
+      // ~256 KiB an event, 8 MiB in all: over the loopback socket buffers while nobody reads, so
+      // the server's writes block again and again.
+      const names = Array.from({ length: 32 }, (_, i) => `big-${i}`);
+      for (const name of names) await createCm(ns, name, { payload: 'x'.repeat(256 * 1024) });
+      await new Promise((r) => setTimeout(r, 300));
+      const seen: string[] = [];
+      let buffered = '';
+      const all = new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`only ${seen.length} events in time`)), 20_000);
+        res.on('data', (c: Buffer) => {
+          buffered += c.toString('utf8');
+          for (let nl = buffered.indexOf('\n'); nl !== -1; nl = buffered.indexOf('\n')) {
+            const e = JSON.parse(buffered.slice(0, nl)) as WatchEventJson;
+            buffered = buffered.slice(nl + 1);
+            seen.push(summary(e));
+          }
+          if (seen.length >= names.length) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+      });
+      res.resume();
+      await all;
+      expect(seen).toEqual(names.map((n) => `ADDED ${n}`));
+    } finally {
+      req.destroy();
+    }
   }, 60_000);
 });
