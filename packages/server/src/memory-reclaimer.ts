@@ -75,7 +75,7 @@ export function loadReclaimers(): Reclaimers {
 }
 
 /** The path of an optional addon: dist/src/ -> dist/native/ when built; src/ -> dist/native/ when run from source (tests). */
-function nativeAddon(name: string): string | undefined {
+export function nativeAddon(name: string): string | undefined {
   return [`../native/${name}.node`, `../dist/native/${name}.node`].map((rel) => new URL(rel, import.meta.url).pathname).find((path) => existsSync(path));
 }
 
