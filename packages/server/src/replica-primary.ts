@@ -43,7 +43,7 @@ interface WorkerHandle {
   where: Record<string, number>;
   send(m: Message): void;
   /** Asks it to drain and end, as SIGTERM does a replica. */
-  stop(): void;
+  stop(signal: NodeJS.Signals): void;
   /** Ends it at once (it did not drain in time). */
   kill(): void;
   /** Whether it can still be sent messages. */
@@ -130,13 +130,25 @@ export async function runReplicaPrimary(prepared: PreparedPrimary, logger: Logge
       message: (m: unknown) => onMessage(slot, m),
       exit: (code: number | null, signal: string | null) => onExit(slot, worker, code, signal),
     };
-    const worker = shared ? startThread(slot, env, shared, events) : forkProcess(env, events);
+    let worker: WorkerHandle;
+    try {
+      worker = shared ? startThread(slot, env, shared, events) : forkProcess(env, events);
+    } catch (err) {
+      // No descriptor or no thread to be had (out of file descriptors or memory): a failed start.
+      logger.error({ worker: slot.id, err }, 'starting a worker failed');
+      const failed: WorkerHandle = { where: {}, send: () => {}, stop: () => {}, kill: () => {}, connected: () => false };
+      slot.worker = failed;
+      setImmediate(() => onExit(slot, failed, null, null));
+      return;
+    }
     slot.worker = worker;
     logger.info({ worker: slot.id, ...worker.where }, 'worker started');
   };
 
   /** A thread: its own descriptor of the shared socket; no signal reaches it, a message asks it to stop. */
   const startThread = (slot: Slot, env: Record<string, string>, shared: SharedPort, events: WorkerEvents): WorkerHandle => {
+    // The thread's listener closes this descriptor; a thread that ends before it listens leaves it
+    // open (one descriptor per failed start, while the slot's backoff lasts).
     const thread = startWorkerThread(argv, { ...env, [ENV_LISTEN_FD]: String(shared.forThread()) });
     let running = true;
     thread.on('message', events.message);
@@ -152,8 +164,8 @@ export async function runReplicaPrimary(prepared: PreparedPrimary, logger: Logge
       send: (m) => {
         if (running) thread.postMessage(m);
       },
-      stop: () => {
-        if (running) thread.postMessage({ type: 'cluster-apiserver:stop', reason: 'SIGTERM' } satisfies Message);
+      stop: (signal) => {
+        if (running) thread.postMessage({ type: 'cluster-apiserver:stop', reason: signal } satisfies Message);
       },
       kill: () => void thread.terminate(),
       connected: () => running,
@@ -169,7 +181,7 @@ export async function runReplicaPrimary(prepared: PreparedPrimary, logger: Logge
       send: (m) => {
         if (child.isConnected()) child.send(m);
       },
-      stop: () => child.process.kill('SIGTERM'),
+      stop: (signal) => child.process.kill(signal),
       kill: () => child.process.kill('SIGKILL'),
       connected: () => child.isConnected(),
     };
@@ -259,13 +271,13 @@ export async function runReplicaPrimary(prepared: PreparedPrimary, logger: Logge
   const maybeAllStopped = () => {
     if ([...slots.values()].every((s) => !s.worker)) onAllStopped();
   };
-  const stopWorkers = async () => {
+  const stopWorkers = async (signal: NodeJS.Signals) => {
     stopping = true;
     // No replacement will need a descriptor: the socket closes when the last thread closes its own.
     shared?.release();
     for (const slot of slots.values()) {
       clearTimeout(slot.restartTimer);
-      slot.worker?.stop();
+      slot.worker?.stop(signal);
     }
     maybeAllStopped();
     // Each worker drains within its own bounds (shutdown delay, request timeout); past those and
@@ -283,7 +295,7 @@ export async function runReplicaPrimary(prepared: PreparedPrimary, logger: Logge
   const onSignal = (signal: NodeJS.Signals) => {
     if (shutdown) return;
     logger.info({ signal }, 'shutting down the workers');
-    shutdown = stopWorkers().then(
+    shutdown = stopWorkers('SIGTERM').then(
       () => process.exit(0),
       (err: unknown) => {
         logger.error({ err }, 'shutdown failed');
@@ -306,7 +318,7 @@ export async function runReplicaPrimary(prepared: PreparedPrimary, logger: Logge
     url = await allReady;
   } catch (err) {
     await startup.close();
-    await stopWorkers();
+    await stopWorkers('SIGTERM');
     throw err;
   }
   const kubeconfigPath = join(dataDir, 'admin.kubeconfig');
