@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { join } from 'node:path';
@@ -245,4 +246,37 @@ describe('--workers 2 --worker-isolation=thread', () => {
     expect(new Set(drained.map((l) => l.worker))).toEqual(new Set([1, 2]));
     for (const p of [pid, ...etcd]) expect(alive(p)).toBe(false);
   }, 60_000);
+});
+
+describe('--workers 2 --worker-isolation=thread, a thread failing at start-up', () => {
+  test('stops the replica at once (exit 1), the other thread with it, as a one-process start-up failure does', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'thread-start-failure-'));
+    try {
+      await writeFile(join(dir, 'crash-at-start-2'), '');
+      let endedAt = 0;
+      const failed = await startServerProcess(['--workers', '2', '--worker-isolation', 'thread', '--log-level', 'info'], dir, ['--import', HOOK]).then(
+        async (s) => {
+          await s.stop();
+          return undefined;
+        },
+        (err: Error) => {
+          endedAt = Date.now();
+          return err;
+        },
+      );
+      expect(failed?.message).toMatch(/server exited with 1/);
+      expect(failed?.message).toContain('worker 2 exited while starting');
+      // Thread 1 was still starting: it is ended, not waited for (the drain bound is over a
+      // minute). Timed from the failure, since making the certificates before it may be slow.
+      const failure = (failed?.message ?? '')
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as LogLine & { time: number })
+        .find((l) => l.msg === 'worker thread failed' && l.worker === 2);
+      expect(failure).toBeDefined();
+      expect(endedAt - failure!.time).toBeLessThan(20_000);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

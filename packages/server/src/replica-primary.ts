@@ -165,7 +165,11 @@ export async function runReplicaPrimary(prepared: PreparedPrimary, logger: Logge
         if (running) thread.postMessage(m);
       },
       stop: (signal) => {
-        if (running) thread.postMessage({ type: 'cluster-apiserver:stop', reason: signal } satisfies Message);
+        if (!running) return;
+        // A thread listens for the stop message once it serves; one still starting has nothing to
+        // drain and ends at once, as a starting worker process does on SIGTERM.
+        if (slot.ready) thread.postMessage({ type: 'cluster-apiserver:stop', reason: signal } satisfies Message);
+        else void thread.terminate();
       },
       kill: () => void thread.terminate(),
       connected: () => running,
