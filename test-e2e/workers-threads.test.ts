@@ -204,10 +204,13 @@ describe('--workers 2 --worker-isolation=thread', () => {
     expect(statuses.every((s) => s === 200)).toBe(true);
     await until('request logs of the window', () => logLines(server).filter((l) => l.msg === 'request' && l.path === during).length >= statuses.length);
     const servedBy = logLines(server).filter((l) => l.msg === 'request' && l.path === during).map((l) => l.thread);
-    expect(new Set(servedBy)).toEqual(new Set([survivor]));
-    expect(alive(pid)).toBe(true);
     const replacement = workerThreads(server).get(2)!;
     expect(replacement).not.toBe(victim);
+    expect(servedBy).toContain(survivor);
+    expect(servedBy).not.toContain(victim);
+    // The replacement accepts as soon as it listens, a moment before the primary logs it serving.
+    expect(servedBy.every((t) => t === survivor || t === replacement)).toBe(true);
+    expect(alive(pid)).toBe(true);
     // The replacement accepts on the socket the crashed thread shared (its descriptor closed, not the port).
     await until(
       'the replacement to answer a request',
