@@ -4,7 +4,8 @@ import { createServer, request } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureCertificates } from './certs.js';
+import forge from 'node-forge';
+import { ensureCertificates, serialNumberHex } from './certs.js';
 
 /** RSA keys are generated: seconds on a loaded 2-core machine. */
 const KEYGEN_MS = 60_000;
@@ -111,4 +112,47 @@ describe('ensureCertificates', () => {
       await new Promise((resolve) => server.close(resolve));
     }
   }, KEYGEN_MS);
+});
+
+describe('serialNumberHex', () => {
+  // A certificate forge signs with `serial` as its serial number, loaded by OpenSSL.
+  const loads = (serial: string): boolean => {
+    const keys = forge.pki.rsa.generateKeyPair({ bits: 512, e: 0x10001 });
+    const cert = forge.pki.createCertificate();
+    cert.publicKey = keys.publicKey;
+    cert.serialNumber = serial;
+    cert.validity.notBefore = new Date(0);
+    cert.validity.notAfter = new Date(86_400_000);
+    cert.setSubject([{ name: 'commonName', value: 'serial' }]);
+    cert.setIssuer([{ name: 'commonName', value: 'serial' }]);
+    cert.sign(keys.privateKey);
+    try {
+      new X509Certificate(forge.pki.certificateToPem(cert));
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  test('random bytes whose first byte masks to zero still give a serial OpenSSL accepts', () => {
+    for (const first of [0x00, 0x80]) {
+      const random = Buffer.alloc(16, 0x11);
+      random[0] = first;
+      random[1] = 0x00;
+      const hex = serialNumberHex(random);
+      expect(hex).toMatch(/^(0[1-9a-f]|[1-7][0-9a-f])/);
+      expect(loads(hex)).toBe(true);
+    }
+    // What such random bytes gave before: two leading zero bytes, of which forge drops one.
+    expect(loads(`0000${'11'.repeat(14)}`)).toBe(false);
+  });
+
+  test('a serial is always positive and 16 bytes', () => {
+    for (let i = 0; i < 256; i++) {
+      const hex = serialNumberHex(Buffer.alloc(16, i));
+      expect(hex).toHaveLength(32);
+      expect(parseInt(hex.slice(0, 2), 16)).toBeGreaterThan(0);
+      expect(parseInt(hex.slice(0, 2), 16)).toBeLessThan(0x80);
+    }
+  });
 });

@@ -121,13 +121,24 @@ function newRsaKeys(): { keyPem: string; privateKey: Forge.pki.rsa.PrivateKey; p
   };
 }
 
+/**
+ * A certificate serial from random bytes: positive (top bit clear) and minimally encoded (no
+ * leading zero byte). forge drops one redundant leading zero byte of an INTEGER, not two, and
+ * OpenSSL 3 refuses a certificate whose serial keeps one ("asn1 encoding routines::illegal
+ * padding"): a masked first byte of zero followed by a zero byte did that about once in 65,536
+ * certificates, and the replica could not start with it.
+ */
+export function serialNumberHex(random: Buffer): string {
+  const serial = Buffer.from(random);
+  serial[0] = (serial[0] ?? 0) & 0x7f;
+  if (serial[0] === 0) serial[0] = 1;
+  return serial.toString('hex');
+}
+
 function newCertificate(publicKey: Forge.pki.rsa.PublicKey, now: Date, years: number): Forge.pki.Certificate {
   const cert = forge().pki.createCertificate();
   cert.publicKey = publicKey;
-  // A positive serial: clear the top bit so DER does not read it as negative.
-  const serial = randomBytes(16);
-  serial[0] = (serial[0] ?? 0) & 0x7f;
-  cert.serialNumber = serial.toString('hex');
+  cert.serialNumber = serialNumberHex(randomBytes(16));
   cert.validity.notBefore = new Date(now.getTime() - BACKDATE_MS);
   const notAfter = new Date(now.getTime());
   notAfter.setUTCFullYear(notAfter.getUTCFullYear() + years);

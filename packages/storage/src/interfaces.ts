@@ -158,6 +158,11 @@ export interface WatchStream extends AsyncIterable<WatchEvent> {
   /** Events already waiting, taken without waiting (at most `max`); empty when nothing waits. */
   takeReady(max: number): WatchEvent[];
   /**
+   * The next event already waiting, or undefined when none waits: `takeReady(1)` without the
+   * array, for a writer that sends one event to each of thousands of streams.
+   */
+  takeNext(): WatchEvent | undefined;
+  /**
    * Push mode: `listener` is called whenever events become ready or the stream ends (possibly
    * more than once per event; it must be cheap and idempotent).
    */

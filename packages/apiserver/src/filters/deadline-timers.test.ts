@@ -28,18 +28,33 @@ describe('DeadlineTimers', () => {
     expect((timers as unknown as { timer: unknown }).timer).toBeUndefined();
   });
 
-  test('no timer is left once every deadline is stopped, and a new one starts cleanly', async () => {
+  test('with every deadline stopped the timer holds nothing open and is gone once it fires; a new one starts cleanly', async () => {
     const timers = new DeadlineTimers(20);
+    const timer = () => (timers as unknown as { timer: NodeJS.Timeout | undefined }).timer;
     const expired: string[] = [];
     const a = timers.start(() => expired.push('a'));
     const b = timers.start(() => expired.push('b'));
+    const armed = timer();
     b.stop();
     a.stop();
-    expect((timers as unknown as { timer: unknown }).timer).toBeUndefined();
+    // Not cleared (a request that starts and ends in one turn then costs no timer), but unreferenced.
+    expect(timer()).toBe(armed);
+    expect(armed!.hasRef()).toBe(false);
+    // A deadline started meanwhile takes the same timer, referenced again, and expires on time.
+    const startedAt = performance.now();
     timers.start(() => expired.push('c'));
-    for (let i = 0; i < 200 && expired.length < 1; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(timer()).toBe(armed);
+    expect(armed!.hasRef()).toBe(true);
+    for (let i = 0; i < 200 && expired.length < 1; i++) await new Promise((r) => setTimeout(r, 5));
     expect(expired).toEqual(['c']);
-    expect((timers as unknown as { timer: unknown }).timer).toBeUndefined();
+    expect(performance.now() - startedAt).toBeGreaterThanOrEqual(19);
+    expect(timer()).toBeUndefined();
+    // Stopped with nothing else running: the timer fires once, finds nothing, and is dropped.
+    timers.start(() => expired.push('d')).stop();
+    expect(timer()!.hasRef()).toBe(false);
+    for (let i = 0; i < 200 && timer() !== undefined; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(timer()).toBeUndefined();
+    expect(expired).toEqual(['c']);
   });
 
   test('stopping the oldest keeps the others on time (the timer is re-armed for the next)', async () => {

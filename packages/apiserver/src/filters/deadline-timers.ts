@@ -24,7 +24,10 @@ class Entry implements Deadline {
  * time and the timer is armed for the oldest only: a request costs a list entry instead of a Node
  * timer of its own (a Timeout object with its async id, the timer list's clock read and its
  * removal), and under load the timer is re-armed about once per length, not once per request.
- * The timer is dropped whenever no deadline is left, so an idle server holds none.
+ * When no deadline is left the timer is not cleared but unreferenced (it holds no process open)
+ * and dropped when it fires, at most one length later: a request that starts and ends within
+ * one turn, as a cached GET does, then costs no timer at all, where clearing and arming again
+ * cost a Node timer per request whenever the requests do not overlap. An idle server holds none.
  */
 export class DeadlineTimers {
   private head: Entry | undefined;
@@ -41,7 +44,12 @@ export class DeadlineTimers {
     const e = new Entry(this, this.now() + this.lengthMs, expire);
     e.prev = this.tail;
     if (this.tail) this.tail.next = e;
-    else this.head = e;
+    else {
+      this.head = e;
+      // Armed for an earlier deadline (now stopped): it fires no later than this one's, and then
+      // arms for whatever is oldest.
+      this.timer?.ref();
+    }
     this.tail = e;
     if (!this.timer) this.arm();
     return e;
@@ -62,10 +70,7 @@ export class DeadlineTimers {
     if (e.next) e.next.prev = e.prev;
     else this.tail = e.prev;
     e.prev = e.next = undefined;
-    if (!this.head && this.timer) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
-    }
+    if (!this.head) this.timer?.unref();
   }
 
   private arm(): void {

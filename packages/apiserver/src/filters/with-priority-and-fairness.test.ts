@@ -74,7 +74,7 @@ describe('withPriorityAndFairness: watches', () => {
     expect(watch.started).toBe(true);
     expect(typeof wctx.state.watchInitialized).toBe('function');
     // 5 shares of 10: level one and the mandatory catch-all (5) are the limited levels.
-    expect(wctx.state.flow).toEqual({ level: 'one', flow: 'bobs\nbob', share: 0.5 });
+    expect(wctx.state.flow).toEqual({ level: 'one', flow: 'bobs\nbob', share: 0.5, key: 'one\nbobs\nbob' });
     expect(wctx.headers['X-Kubernetes-PF-PriorityLevel-UID']).toBe('pl-one');
     // While the initial events are being written, another request of the level waits.
     const get = held();
@@ -138,5 +138,19 @@ describe('withPriorityAndFairness: responses written after the handler', () => {
     get.end();
     await waiting;
     expect(slices.sharing).toBe(false);
+  });
+
+  test('requests of one flow share one frozen owner; another user of a ByUser schema has its own', async () => {
+    const filter = setup();
+    const a = ctxFor('get');
+    const b = ctxFor('get');
+    const c = ctxFor('get');
+    (c.state as { user: unknown }).user = { username: 'bob2', groups: ['system:authenticated'] };
+    // bob2 matches no rule of bobs: the mandatory catch-all classifies him (a flow of its own).
+    for (const ctx of [a, b, c]) await filter(ctx, () => Promise.resolve());
+    expect(b.state.flow).toBe(a.state.flow);
+    expect(Object.isFrozen(a.state.flow)).toBe(true);
+    expect(c.state.flow).not.toBe(a.state.flow);
+    expect(c.state.flow!.key).toBe(`${c.state.flow!.level}\n${c.state.flow!.flow}`);
   });
 });

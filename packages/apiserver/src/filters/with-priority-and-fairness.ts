@@ -3,9 +3,10 @@ import type { Context, Middleware, Next } from 'koa';
 import type { Registry } from 'prom-client';
 import { newTooManyRequests } from '@cluster/apimachinery';
 import type { UserInfo } from '../authn/user.js';
-import { RejectedRequest, type FlowControl } from '../flowcontrol/flow-control.js';
+import { RejectedRequest, type Classification, type FlowControl, type Ticket } from '../flowcontrol/flow-control.js';
 import { estimateSeats } from '../flowcontrol/width.js';
-import { sliceScheduler, type SliceScheduler } from '../flowcontrol/slice-scheduler.js';
+import { sliceScheduler, type SliceOwner, type SliceScheduler } from '../flowcontrol/slice-scheduler.js';
+import type { RequestInfo } from '../request/request-info.js';
 import type { RequestState } from './state.js';
 import { requestQuery } from './request-query.js';
 import { inflightWatermark, MUTATING_VERBS } from './inflight-watermark.js';
@@ -43,13 +44,52 @@ export function withPriorityAndFairness(deps: PriorityAndFairnessDeps): Middlewa
   const { control } = deps;
   const inflight = inflightWatermark(deps.metrics);
   const slices = deps.slices ?? sliceScheduler;
-  return async (ctx, next) => {
+  type Ctx = Parameters<Middleware<RequestState>>[0];
+  // A flow's owner (level, flow and share; the slice scheduler's key) is the same object for every
+  // request of the flow, made once per schema entry (replaced with the configuration) and flow.
+  const owners = new WeakMap<object, Map<string, SliceOwner>>();
+  const ownerOf = (c: Classification): SliceOwner => {
+    let byFlow = owners.get(c.entry);
+    if (!byFlow) owners.set(c.entry, (byFlow = new Map()));
+    let owner = byFlow.get(c.distinguisher);
+    if (!owner) {
+      if (byFlow.size >= OWNER_CACHE_LIMIT) byFlow.clear();
+      const flow = `${c.flowSchema}\n${c.distinguisher}`;
+      owner = Object.freeze({ level: c.level.name, flow, share: c.level.share, key: `${c.level.name}\n${flow}` });
+      byFlow.set(c.distinguisher, owner);
+    }
+    return owner;
+  };
+  const admitted = (ctx: Ctx, next: Next, info: RequestInfo, flow: SliceOwner, ticket: Ticket): Promise<void> => {
+    if (info.verb === 'watch') {
+      // The watch handler calls this once the initial events are written; a watch that fails
+      // before (or ends before) gives the seat back when it ends.
+      let held = true;
+      const release = () => {
+        if (!held) return;
+        held = false;
+        ticket.done();
+      };
+      ctx.state.watchInitialized = release;
+      return next().finally(release);
+    }
+    const leave = inflight.enter(MUTATING_VERBS.has(info.verb));
+    const running = slices.enter(flow);
+    return untilResponded(ctx, next, () => {
+      running();
+      leave();
+      ticket.done();
+    });
+  };
+  // Not an async function: a request admitted at once (the common case) goes on without a promise
+  // and microtask turns of its own; a throw here is a rejection to the chain, as an async one's.
+  return (ctx, next) => {
     const info = ctx.state.requestInfo;
     const c = control.classify(ctx.state.user ?? ANONYMOUS, info);
     if (!c) return next();
     ctx.set('X-Kubernetes-PF-FlowSchema-UID', c.flowSchemaUid);
     ctx.set('X-Kubernetes-PF-PriorityLevel-UID', c.level.uid);
-    const flow = { level: c.level.name, flow: `${c.flowSchema}\n${c.distinguisher}`, share: c.level.share };
+    const flow = ownerOf(c);
     ctx.state.flow = flow;
     if (c.level.exempt || !c.level.queueSet || (!info.isResourceRequest && isHealthProbe(ctx.method, ctx.path))) {
       if (info.verb === 'watch') return next();
@@ -64,46 +104,36 @@ export function withPriorityAndFairness(deps: PriorityAndFairnessDeps): Middlewa
     }
     const count = info.verb === 'list' && deps.objectCount ? deps.objectCount(info.apiGroup, info.resource) : undefined;
     const seats = estimateSeats(info, count === undefined ? undefined : requestQuery(ctx), count);
-    let ticket;
+    let ticket: Ticket | Promise<Ticket>;
     try {
       // A response that closes while the request still waits (the client went away, or the
       // request deadline answered 504) takes the request out of its queue.
-      const admitted = control.admit(c, seats, (cancel) => {
+      ticket = control.admit(c, seats, (cancel) => {
         ctx.res.once('close', cancel);
         return () => ctx.res.off('close', cancel);
       });
-      ticket = admitted instanceof Promise ? await admitted : admitted;
     } catch (e) {
-      if (e instanceof RejectedRequest) throw newTooManyRequests('Too many requests, please try again later.', 1);
-      throw e;
+      throw rejection(e);
     }
-    if (info.verb === 'watch') {
-      // The watch handler calls this once the initial events are written; a watch that fails
-      // before (or ends before) gives the seat back when it ends.
-      const seat = ticket;
-      let held = true;
-      const release = () => {
-        if (!held) return;
-        held = false;
-        seat.done();
-      };
-      ctx.state.watchInitialized = release;
-      try {
-        return await next();
-      } finally {
-        release();
-      }
+    if (ticket instanceof Promise) {
+      return ticket.then(
+        (t) => admitted(ctx, next, info, flow, t),
+        (e: unknown) => {
+          throw rejection(e);
+        },
+      );
     }
-    const leave = inflight.enter(MUTATING_VERBS.has(info.verb));
-    const running = slices.enter(flow);
-    const seat = ticket;
-    return untilResponded(ctx, next, () => {
-      running();
-      leave();
-      seat.done();
-    });
+    return admitted(ctx, next, info, flow, ticket);
   };
 }
+
+/** A request flow control turned away is 429; anything else is passed on as it is. */
+function rejection(e: unknown): unknown {
+  return e instanceof RejectedRequest ? newTooManyRequests('Too many requests, please try again later.', 1) : e;
+}
+
+/** Flows kept per schema entry before the cache starts again (ByUser schemas: one per user). */
+const OWNER_CACHE_LIMIT = 4096;
 
 /**
  * Runs the rest of the chain and then `release`: when the handler answered with a stream (a large

@@ -159,4 +159,40 @@ describe('WatchFlusher', () => {
     h.step();
     expect(h.log).toEqual(['a', 'b', 'c', 'd']);
   });
+
+  test('rounds reuse their queues: groups met again in later rounds, tasks queued during a round wait for the next one', () => {
+    const h = harness(100, 0);
+    const x = {};
+    const y = {};
+    const a = h.task('a', undefined, x);
+    const b = h.task('b', undefined, y);
+    const c = h.task('c', undefined, x);
+    // c queues a again while the round runs: a flushes once in this round, again in the next.
+    const again = h.task('again', () => h.flusher.schedule(a));
+    for (const t of [b, again, a, c]) h.flusher.schedule(t);
+    h.step();
+    expect(h.log).toEqual(['b', 'a', 'c', 'again']);
+    expect(h.flusher.waiting).toBe(1);
+    h.step();
+    expect(h.log.slice(4)).toEqual(['a']);
+    // Later rounds group the same connections again, in their new order of arrival.
+    for (const t of [c, b, a]) h.flusher.schedule(t);
+    h.step();
+    expect(h.log.slice(5)).toEqual(['c', 'a', 'b']);
+    expect(h.flusher.waiting).toBe(0);
+  });
+
+  test('a cancelled task scheduled again is flushed once, in the round it was scheduled for', () => {
+    const h = harness(100, 0);
+    const a = h.task('a');
+    const b = h.task('b');
+    h.flusher.schedule(a);
+    h.flusher.schedule(b);
+    h.flusher.cancel(a);
+    h.flusher.schedule(a);
+    h.step();
+    expect(h.log).toEqual(['a', 'b']);
+    h.step();
+    expect(h.log).toEqual(['a', 'b']);
+  });
 });

@@ -4,9 +4,17 @@ export interface FlushTask {
   flush(): void;
   /**
    * What the task writes through when several tasks share it (an HTTP/2 connection): a round
-   * flushes the tasks of one group back to back (see {@link byGroup}).
+   * flushes the tasks of one group back to back (see startRound).
    */
   readonly group?: object | undefined;
+  /** Set and cleared by the flusher only: the task waits for a round. */
+  flushQueued?: boolean;
+}
+
+/** The tasks of one group (or of none) queued for the next round, in the order they came. */
+interface Bucket {
+  tasks: (FlushTask | undefined)[];
+  count: number;
 }
 
 /** Options of a {@link WatchFlusher}. */
@@ -56,16 +64,25 @@ const MIN_TIMED_REST_MS = 1;
  * that make the events fall behind. With it, flushing takes at most about half of the loop, and a
  * stream waits at most one rest and one round.
  *
- * Within a round the streams of one HTTP/2 connection are written back to back (see byGroup), so
+ * Within a round the streams of one HTTP/2 connection are written back to back (see startRound), so
  * that each turn's frames of a connection leave in few, large TLS writes.
  */
 export class WatchFlusher {
-  /** Tasks of the round in progress, from `head` on. */
-  private round: FlushTask[] = [];
+  /**
+   * Tasks of the round in progress, from `head` to `roundSize`. This and the arrays below are
+   * kept and their slots reused from round to round: a fan-out queues every stream once per
+   * event, and fresh arrays, Sets and Maps per round were young garbage of every delivery.
+   */
+  private readonly round: (FlushTask | undefined)[] = [];
+  private roundSize = 0;
   private head = 0;
-  /** Tasks queued for the next round. */
-  private pending: FlushTask[] = [];
-  private readonly queued = new Set<FlushTask>();
+  /** Tasks queued for the next round, by group: the groups in the order they first came. */
+  private readonly pendingGroups: (Bucket | undefined)[] = [];
+  private pendingGroupCount = 0;
+  /** Queued tasks without a group: they come last in a round. */
+  private readonly solo: Bucket = { tasks: [], count: 0 };
+  private pendingCount = 0;
+  private readonly buckets = new WeakMap<object, Bucket>();
   /** A slice or the start of a round is scheduled. */
   private scheduled = false;
   /** CPU time spent in the slices of the round in progress. */
@@ -91,21 +108,30 @@ export class WatchFlusher {
 
   /** Number of tasks waiting for their turn (cancelled ones included until they are reached). */
   get waiting(): number {
-    return this.round.length - this.head + this.pending.length;
+    return this.roundSize - this.head + this.pendingCount;
   }
 
   /** Queues `task` for the next round unless it already waits for one. */
   schedule(task: FlushTask): void {
-    if (this.queued.has(task)) return;
-    this.queued.add(task);
-    this.pending.push(task);
+    if (task.flushQueued === true) return;
+    task.flushQueued = true;
+    const group = task.group;
+    let bucket = this.solo;
+    if (group !== undefined) {
+      const known = this.buckets.get(group);
+      if (known === undefined) this.buckets.set(group, (bucket = { tasks: [], count: 0 }));
+      else bucket = known;
+      if (bucket.count === 0) this.pendingGroups[this.pendingGroupCount++] = bucket;
+    }
+    bucket.tasks[bucket.count++] = task;
+    this.pendingCount++;
     if (!this.scheduled) this.scheduleRound();
   }
 
   /** Drops `task` from the queue (its stream ended). */
   cancel(task: FlushTask): void {
-    // Left in the array and skipped when reached: removing from the middle would be O(n).
-    this.queued.delete(task);
+    // Left in the arrays and skipped when reached: removing from the middle would be O(n).
+    task.flushQueued = false;
   }
 
   /** Starts the next round after the rest the last one earned. */
@@ -118,19 +144,19 @@ export class WatchFlusher {
 
   private runSlice(): void {
     const start = this.now();
-    if (this.head >= this.round.length) {
+    if (this.head >= this.roundSize) {
       // A new round: everything queued until now.
-      this.round = byGroup(this.pending);
-      this.head = 0;
-      this.pending = [];
+      this.startRound();
       this.roundBusyMs = 0;
     }
     const deadline = start + this.sliceMs;
     let sinceCheck = 0;
     let end = start;
-    while (this.head < this.round.length) {
-      const task = this.round[this.head++]!;
-      if (!this.queued.delete(task)) continue;
+    while (this.head < this.roundSize) {
+      const task = this.round[this.head]!;
+      this.round[this.head++] = undefined;
+      if (task.flushQueued !== true) continue;
+      task.flushQueued = false;
       try {
         task.flush();
       } catch {
@@ -144,42 +170,45 @@ export class WatchFlusher {
     }
     if (sinceCheck > 0) end = this.now();
     this.roundBusyMs += end - start;
-    if (this.head < this.round.length) {
+    if (this.head < this.roundSize) {
       this.defer(this.run);
       return;
     }
-    this.round = [];
+    this.roundSize = 0;
     this.head = 0;
     this.restUntil = end + Math.min(this.maxRestMs, this.roundBusyMs * this.restRatio);
     this.scheduled = false;
-    if (this.pending.length > 0) this.scheduleRound();
+    if (this.pendingCount > 0) this.scheduleRound();
   }
-}
 
-/**
- * The tasks of a round with those of each group (HTTP/2 connection) next to each other, groups in
- * the order they first appear, tasks without a group after them in their order. Node sends an
- * HTTP/2 connection's pending frames once per turn of the event loop (one TLS write), so a slice
- * that writes one connection's streams together sends one event to all of them in one or two TLS
- * writes, where a slice spread over every connection gives each a small write of its own.
- */
-function byGroup(tasks: FlushTask[]): FlushTask[] {
-  if (tasks.length < 3) return tasks;
-  const groups = new Map<object, FlushTask[]>();
-  const solo: FlushTask[] = [];
-  for (const task of tasks) {
-    const group = task.group;
-    if (group === undefined) {
-      solo.push(task);
-      continue;
+  /**
+   * Moves every queued task into the round, those of each group (HTTP/2 connection) next to each
+   * other, groups in the order they first came, tasks without a group after them in their order.
+   * Node sends an HTTP/2 connection's pending frames once per turn of the event loop (one TLS
+   * write), so a slice that writes one connection's streams together sends one event to all of
+   * them in one or two TLS writes, where a slice spread over every connection gives each a small
+   * write of its own.
+   */
+  private startRound(): void {
+    let n = 0;
+    for (let g = 0; g < this.pendingGroupCount; g++) {
+      n = this.take(this.pendingGroups[g]!, n);
+      this.pendingGroups[g] = undefined;
     }
-    const list = groups.get(group);
-    if (list) list.push(task);
-    else groups.set(group, [task]);
+    this.pendingGroupCount = 0;
+    this.roundSize = this.take(this.solo, n);
+    this.head = 0;
+    this.pendingCount = 0;
   }
-  if (groups.size === 0) return tasks;
-  const out: FlushTask[] = [];
-  for (const list of groups.values()) for (const task of list) out.push(task);
-  for (const task of solo) out.push(task);
-  return out;
+
+  /** Appends a bucket's tasks to the round from slot `n` on and empties it; returns the next slot. */
+  private take(bucket: Bucket, n: number): number {
+    const tasks = bucket.tasks;
+    for (let i = 0; i < bucket.count; i++) {
+      this.round[n++] = tasks[i];
+      tasks[i] = undefined;
+    }
+    bucket.count = 0;
+    return n;
+  }
 }

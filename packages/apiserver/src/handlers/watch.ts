@@ -86,11 +86,19 @@ export async function watchResource(scope: RequestScope, target: WatchTarget): P
 const recentBatches = new Map<WatchEvent, Map<string, { events: WatchEvent[]; bytes: Uint8Array }>>();
 const RECENT_BATCHES = 256;
 
-function sameEvents(a: readonly WatchEvent[], b: readonly WatchEvent[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+/** Whether `kept` holds exactly the first `n` events of `batch`. */
+function sameEvents(kept: readonly WatchEvent[], batch: readonly (WatchEvent | undefined)[], n: number): boolean {
+  if (kept.length !== n) return false;
+  for (let i = 0; i < n; i++) if (kept[i] !== batch[i]) return false;
   return true;
 }
+
+/**
+ * The events of the batch a stream is sending, in slots 0 to n-1: one array for every stream's
+ * turn (a turn runs to its end before another starts), so a batch costs no array of its own
+ * unless its joined bytes are kept (see bytesOf). Slots are cleared after each turn.
+ */
+const batchSlots: (WatchEvent | undefined)[] = [];
 
 /** Most events written in one go: bounds the size of a single write. */
 const MAX_EVENTS_PER_WRITE = 256;
@@ -150,18 +158,35 @@ class WatchStreamWriter implements FlushTask {
     let last = false;
     let full = false;
     try {
-      const batch = this.events.takeReady(MAX_EVENTS_PER_WRITE);
-      if (batch.length === 0) {
+      // Events are taken one at a time: the usual turn of a fan-out sends one event, which then
+      // needs no array (an array per stream and event was young garbage of every delivery).
+      const first = this.events.takeNext();
+      if (first === undefined) {
         if (this.events.finished) this.finish();
         return;
       }
-      full = batch.length === MAX_EVENTS_PER_WRITE;
-      const errorAt = batch.findIndex((event) => event.type === 'ERROR');
-      if (errorAt !== -1) {
-        batch.length = errorAt + 1;
-        last = true;
+      // An ERROR event is the last one a stream sends.
+      last = first.type === 'ERROR';
+      let n = 1;
+      while (!last) {
+        if (n >= MAX_EVENTS_PER_WRITE) {
+          full = true;
+          break;
+        }
+        const next = this.events.takeNext();
+        if (next === undefined) break;
+        if (n === 1) batchSlots[0] = first;
+        batchSlots[n++] = next;
+        last = next.type === 'ERROR';
       }
-      data = this.bytesOf(batch);
+      if (n === 1) data = this.encode(first);
+      else {
+        try {
+          data = this.bytesOf(n);
+        } finally {
+          batchSlots.fill(undefined, 0, n);
+        }
+      }
     } catch (e) {
       const status = e instanceof StatusError ? e.status : newInternalError(e).status;
       if (!this.res.destroyed) this.res.write(encodeError(status, this.target));
@@ -192,14 +217,19 @@ class WatchStreamWriter implements FlushTask {
    * The bytes of a batch of events. Watchers of the same selection get the same events in the
    * same rounds, so the joined bytes of a batch of shared events are kept with its last event and
    * reused by every stream that sends exactly that batch, rather than joined again for each.
+   * The batch is the first `n` of batchSlots.
    */
-  private bytesOf(batch: WatchEvent[]): Uint8Array {
-    if (batch.length === 1) return this.encode(batch[0]!);
-    const lastEvent = batch[batch.length - 1]!;
-    const shareable = batch.every((event) => event.type !== 'BOOKMARK' && event.type !== 'ERROR');
+  private bytesOf(n: number): Uint8Array {
+    const lastEvent = batchSlots[n - 1]!;
+    let shareable = true;
+    for (let i = 0; i < n; i++) {
+      const type = batchSlots[i]!.type;
+      if (type === 'BOOKMARK' || type === 'ERROR') shareable = false;
+    }
     let joined = shareable ? recentBatches.get(lastEvent) : undefined;
     const hit = joined?.get(this.batchKey);
-    if (hit && sameEvents(hit.events, batch)) return hit.bytes;
+    if (hit && sameEvents(hit.events, batchSlots, n)) return hit.bytes;
+    const batch = batchSlots.slice(0, n) as WatchEvent[];
     const bytes = Buffer.concat(batch.map((event) => this.encode(event)));
     if (shareable) {
       if (!joined) {

@@ -19,6 +19,10 @@ export function convertedWatch(source: WatchStream, convert: (obj: KubeObject) =
   };
   return {
     takeReady: (max) => source.takeReady(max).map(map),
+    takeNext: () => {
+      const e = source.takeNext();
+      return e && map(e);
+    },
     onReady: (listener) => source.onReady(listener),
     get finished() {
       return source.finished;

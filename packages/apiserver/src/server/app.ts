@@ -15,6 +15,7 @@ import type { ResourceRegistration } from '../registry/registration.js';
 import { RegistrySet } from '../registry/registry-set.js';
 import type { RequestState } from '../filters/state.js';
 import { buildHandlerChain } from './handler-chain.js';
+import { ApiApplication } from './api-application.js';
 import { ApiCatalog } from './api-catalog.js';
 import type { BuildInfo } from '../discovery/server-version.js';
 import { Aggregator, type AggregationConfig } from '../aggregator/aggregator.js';
@@ -85,7 +86,7 @@ export function createApiServer(config: ApiServerConfig): ApiServer {
     admissionSteps: admissionStepMetrics(config.metrics),
   });
   admission = catalog.defaultAdmission(registries, config.extraAdmission ?? []);
-  const app = new Koa<RequestState>();
+  const app = new ApiApplication<RequestState>();
   app.proxy = false;
   app.silent = true;
   const aggregator = new Aggregator(() => registries, catalog, config.apiDomain, config.requestTimeoutMs ?? 60_000, config.aggregation);

@@ -1,10 +1,14 @@
 import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
+import { ApiError } from '../client/api-client.js';
 import type { LeaseLock, LeaseRecord } from './lease-lock.js';
 import { microTime } from './lease-lock.js';
 
+/** What the elector needs of a lock (a LeaseLock; tests give their own). */
+export type ElectionLock = Pick<LeaseLock, 'get' | 'create' | 'update'>;
+
 export interface LeaderElectionConfig {
-  lock: LeaseLock;
+  lock: ElectionLock;
   identity: string;
   /** How long a lease is valid after its last renewal (about 15 s). */
   leaseDurationMs: number;
@@ -19,6 +23,10 @@ export interface LeaderElectionConfig {
   onStoppedLeading?(): void;
 }
 
+const RELEASE_ATTEMPTS = 3;
+
+const isConflict = (err: unknown): boolean => err instanceof ApiError && err.code === 409;
+
 /**
  * Lease-based leader election after client-go's leaderelection: acquire an expired or released
  * lease, renew it every retry period, stop leading at once when a renewal fails past the renew
@@ -26,6 +34,8 @@ export interface LeaderElectionConfig {
  */
 export class LeaderElector {
   private timer: NodeJS.Timeout | undefined;
+  /** The attempt under way, if any: stop() waits for it so a renewal cannot follow the release. */
+  private attempt: Promise<void> | undefined;
   private leading: AbortController | undefined;
   private lastRenew = 0;
   private observed: { record: LeaseRecord; resourceVersion: string; at: number } | undefined;
@@ -43,30 +53,47 @@ export class LeaderElector {
   start(): void {
     const tick = async () => {
       if (this.stopped) return;
-      await this.tryAcquireOrRenew().catch((err) => this.cfg.logger.debug({ err }, 'leader election attempt failed'));
+      this.attempt = this.tryAcquireOrRenew().catch((err) => this.cfg.logger.debug({ err }, 'leader election attempt failed'));
+      await this.attempt;
+      this.attempt = undefined;
       if (this.leading && Date.now() - this.lastRenew > this.cfg.renewDeadlineMs) this.stopLeading('renew deadline passed');
       if (!this.stopped) this.timer = setTimeout(tick, this.cfg.retryPeriodMs);
     };
     void tick();
   }
 
-  /** Stops campaigning; a leader releases its lease (holder cleared) before resolving. */
+  /**
+   * Stops campaigning; a leader releases its lease (holder cleared) before resolving. An attempt
+   * in flight is awaited first: its renewal landing after the release would hold the lease again
+   * for a whole duration. A release that meets a concurrent write is retried on the fresh lease.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    await this.attempt;
     if (this.leading) {
       try {
-        const current = await this.cfg.lock.get();
-        if (current && current.record.holderIdentity === this.cfg.identity) {
-          const released: LeaseRecord = { ...current.record, holderIdentity: '', leaseDurationSeconds: 1, renewTime: microTime(this.now()) };
-          await this.cfg.lock.update(released, current.resourceVersion);
-        }
+        await this.release();
       } catch (err) {
         // The others then take over only once the lease expires.
         this.cfg.logger.warn({ err }, 'could not release the leader lease');
       }
     }
     this.stopLeading('stopped');
+  }
+
+  private async release(): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      const current = await this.cfg.lock.get();
+      if (!current || current.record.holderIdentity !== this.cfg.identity) return;
+      const released: LeaseRecord = { ...current.record, holderIdentity: '', leaseDurationSeconds: 1, renewTime: microTime(this.now()) };
+      try {
+        await this.cfg.lock.update(released, current.resourceVersion);
+        return;
+      } catch (err) {
+        if (attempt >= RELEASE_ATTEMPTS || !isConflict(err)) throw err;
+      }
+    }
   }
 
   private async tryAcquireOrRenew(): Promise<void> {

@@ -196,4 +196,40 @@ describe('CacheWatcher', () => {
     ac.abort();
     expect(w.wants(11)).toBe(false);
   });
+
+  test('takeNext hands out events one at a time, in order, across drains and refills of the queue', () => {
+    const { w } = watcher({ initialEvents: [{ type: 'ADDED', object: obj('i', 1), revision: 1 }] });
+    expect(w.takeNext()?.object.metadata.name).toBe('i');
+    expect(w.takeNext()).toBeUndefined();
+    const names: string[] = [];
+    let rv = 11;
+    // Bursts of different lengths, each drained: slots are reused, nothing is lost or repeated.
+    for (const burst of [1, 3, 100, 2, 1]) {
+      for (let i = 0; i < burst; i++, rv++) w.dispatch(added(`o${rv}`, rv));
+      expect(w.pending).toBe(burst);
+      for (let e = w.takeNext(); e; e = w.takeNext()) names.push(e.object.metadata.name!);
+      expect(w.pending).toBe(0);
+    }
+    expect(names).toEqual(Array.from({ length: rv - 11 }, (_, i) => `o${11 + i}`));
+    // Partly drained, then more: the order holds.
+    w.dispatch(added('p1', 200));
+    w.dispatch(added('p2', 201));
+    expect(w.takeNext()?.object.metadata.name).toBe('p1');
+    w.dispatch(added('p3', 202));
+    expect(w.takeReady(10).map((e) => e.object.metadata.name)).toEqual(['p2', 'p3']);
+    w.terminate();
+    expect(w.takeNext()).toBeUndefined();
+    expect(w.finished).toBe(true);
+  });
+
+  test('a long queue drained halfway keeps its order (compaction) and the slow bound still counts only waiting events', () => {
+    const { w } = watcher({ bufferSize: 3000 });
+    for (let i = 0; i < 2000; i++) w.dispatch(added(`o${i}`, 11 + i));
+    for (let i = 0; i < 1500; i++) expect(w.takeNext()?.object.metadata.name).toBe(`o${i}`);
+    expect(w.pending).toBe(500);
+    for (let i = 2000; i < 2100; i++) w.dispatch(added(`o${i}`, 11 + i));
+    const rest = w.takeReady(1000).map((e) => e.object.metadata.name);
+    expect(rest).toEqual(Array.from({ length: 600 }, (_, i) => `o${1500 + i}`));
+    expect(w.isOpen).toBe(true);
+  });
 });

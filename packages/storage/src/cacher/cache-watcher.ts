@@ -25,6 +25,9 @@ export interface CacheWatcherOptions {
   onClose?: (w: CacheWatcher) => void;
 }
 
+/** Longest queue array kept for reuse once drained (slots, 8 bytes each). */
+const MAX_KEPT_QUEUE = 64;
+
 /** Whether `key` is watched by a watch on `scope`: a prefix ending in '/' (keys under it) or one exact key. */
 export function keyInScope(scope: string, key: string): boolean {
   return scope.endsWith('/') ? key.startsWith(scope) : key === scope;
@@ -39,8 +42,14 @@ export function keyInScope(scope: string, key: string): boolean {
 export class CacheWatcher implements AsyncIterableIterator<WatchEvent> {
   private initial: WatchEvent[];
   private initialPos = 0;
-  private queue: WatchEvent[] = [];
+  /**
+   * Live events from `head` to `tail`. The array is kept and its slots reused once everything was
+   * taken (a fan-out hands each watcher one event at a time: growing a fresh array per event was a
+   * share of the young garbage per delivered event); taken slots are cleared.
+   */
+  private queue: (WatchEvent | undefined)[] = [];
   private head = 0;
+  private tail = 0;
   private closed = false;
   private aborted = false;
   private wake: (() => void) | undefined;
@@ -70,7 +79,7 @@ export class CacheWatcher implements AsyncIterableIterator<WatchEvent> {
 
   /** Live events waiting to be read. */
   get pending(): number {
-    return this.queue.length - this.head;
+    return this.tail - this.head;
   }
 
   /** True while events of the start state (or replayed history) remain to be taken. */
@@ -80,7 +89,7 @@ export class CacheWatcher implements AsyncIterableIterator<WatchEvent> {
 
   /** True once the watcher has ended and every event was taken. */
   get finished(): boolean {
-    return this.closed && (this.aborted || (this.initialPos >= this.initial.length && this.head >= this.queue.length));
+    return this.closed && (this.aborted || (this.initialPos >= this.initial.length && this.head >= this.tail));
   }
 
   /** Push mode (see WatchStream.onReady): `listener` runs whenever events are ready or the watch ends. */
@@ -131,7 +140,7 @@ export class CacheWatcher implements AsyncIterableIterator<WatchEvent> {
   /** Queues an event without filtering (e.g. an initial-events-end bookmark). */
   push(ev: WatchEvent): void {
     if (this.closed) return;
-    this.queue.push(ev);
+    this.queue[this.tail++] = ev;
     if (ev.revision > this.lastRevision) this.lastRevision = ev.revision;
     this.signalReady();
     const pending = this.pending;
@@ -157,6 +166,7 @@ export class CacheWatcher implements AsyncIterableIterator<WatchEvent> {
       this.initialPos = 0;
       this.queue = [final];
       this.head = 0;
+      this.tail = 1;
     }
     this.finish();
   }
@@ -170,6 +180,11 @@ export class CacheWatcher implements AsyncIterableIterator<WatchEvent> {
       await new Promise<void>((resolve) => (this.wake = resolve));
       this.wake = undefined;
     }
+  }
+
+  /** The next event already waiting, without waiting for one (see WatchStream.takeNext). */
+  takeNext(): WatchEvent | undefined {
+    return this.aborted ? undefined : this.take();
   }
 
   /** Events already waiting (at most `max`), without waiting for more. */
@@ -203,10 +218,16 @@ export class CacheWatcher implements AsyncIterableIterator<WatchEvent> {
       }
       return ev;
     }
-    if (this.head >= this.queue.length) return undefined;
-    const ev = this.queue[this.head++];
-    if (this.head > 1024 && this.head * 2 > this.queue.length) {
-      this.queue = this.queue.slice(this.head);
+    if (this.head >= this.tail) return undefined;
+    const ev = this.queue[this.head];
+    this.queue[this.head++] = undefined;
+    if (this.head === this.tail) {
+      // Drained: start again at slot 0. A queue that grew long (a burst) is let go.
+      this.head = this.tail = 0;
+      if (this.queue.length > MAX_KEPT_QUEUE) this.queue = [];
+    } else if (this.head > 1024 && this.head * 2 > this.tail) {
+      this.queue = this.queue.slice(this.head, this.tail);
+      this.tail -= this.head;
       this.head = 0;
     }
     if (this.slowTimer && this.pending <= this.bufferSize) {
@@ -226,6 +247,7 @@ export class CacheWatcher implements AsyncIterableIterator<WatchEvent> {
     this.initial = [];
     this.queue = [];
     this.head = 0;
+    this.tail = 0;
     this.finish();
   }
 
