@@ -29,4 +29,5 @@ build() {
 
 build malloc_trim packages/server/native/malloc_trim.c "$(command -v cc || command -v gcc || true)"
 build memory_pressure packages/server/native/memory_pressure.cc "$(command -v c++ || command -v g++ || true)" -std=c++17
+build fd_dup packages/server/native/fd_dup.c "$(command -v cc || command -v gcc || true)"
 exit 0

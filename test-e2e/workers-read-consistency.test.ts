@@ -6,8 +6,9 @@ import { startServerProcess, type ServerProcess } from './support/server-process
 
 // Issue 33: with --workers every worker holds its own watch caches, so a request must see the
 // same cache state whichever worker serves it: no worker may serve a read older than one another
-// worker already served. The primary hands every new connection to a worker in turn, and a
-// kept-alive connection stays with its worker. The sharpest case is a write acknowledged by one
+// worker already served. A new connection goes to one worker (processes: the primary hands them
+// out in turn; threads: whichever thread accepts it first), and a kept-alive connection stays
+// with its worker. The sharpest case is a write acknowledged by one
 // worker and read back at once, over a connection already open, from the other, whose cache
 // hears of the write only through its own etcd watch (a fresh connection's TLS handshake alone
 // gives that watch time to catch up). Quorum reads (GET and LIST without resourceVersion, served

@@ -5,7 +5,8 @@ import { promisify } from 'node:util';
 import { parse } from 'yaml';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
 
-// --workers (issue 19, item 1) on the built server with its embedded etcd: the primary starts
+// --workers (issue 19, item 1), workers as processes (--worker-isolation=process; threads:
+// workers-threads.test.ts), on the built server with its embedded etcd: the primary starts
 // one etcd and N workers that share the port; /metrics sums the workers' request counters and
 // keeps per-process gauges apart; the controllers run in worker 1 only; a killed worker is
 // replaced while the others keep serving; SIGTERM to the primary ends every process.
@@ -101,12 +102,12 @@ function metricValue(text: string, name: string, labels: Record<string, string>)
   return sum;
 }
 
-describe('--workers 2', () => {
+describe('--workers 2 --worker-isolation=process', () => {
   let server: ServerProcess;
   let primary: number;
 
   beforeAll(async () => {
-    server = await startServerProcess(['--workers', '2', '--log-level', 'info']);
+    server = await startServerProcess(['--workers', '2', '--worker-isolation', 'process', '--log-level', 'info']);
     primary = server.child.pid!;
   }, 60_000);
   afterAll(async () => {

@@ -20,10 +20,13 @@ export interface ServerProcess {
   stop(): Promise<number | null>;
 }
 
-/** Starts `node packages/server/dist/src/main.js` on a free loopback port with its own data dir. */
-export async function startServerProcess(extraArgs: string[] = [], dataDir?: string): Promise<ServerProcess> {
+/**
+ * Starts `node packages/server/dist/src/main.js` on a free loopback port with its own data dir;
+ * `nodeArgs` go to node before the script (e.g. `--import` of a test's fault injection).
+ */
+export async function startServerProcess(extraArgs: string[] = [], dataDir?: string, nodeArgs: string[] = []): Promise<ServerProcess> {
   const dir = dataDir ?? (await mkdtemp(join(tmpdir(), 'apiserver-e2e-')));
-  return spawnServer(process.execPath, [MAIN, '--data-dir', dir, '--secure-port', '0', '--bind-address', '127.0.0.1', '--log-level', 'warn', ...extraArgs], dir, !dataDir);
+  return spawnServer(process.execPath, [...nodeArgs, MAIN, '--data-dir', dir, '--secure-port', '0', '--bind-address', '127.0.0.1', '--log-level', 'warn', ...extraArgs], dir, !dataDir);
 }
 
 /**

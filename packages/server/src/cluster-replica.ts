@@ -1,12 +1,13 @@
-// A worker of a multi-process replica (`--workers` > 1): it serves the whole API on the shared
-// secure port (node:cluster hands it connections), with its own etcd clients and watch caches.
-// The primary's side is replica-primary.ts.
+// A worker of a multi-worker replica (`--workers` > 1), a process or a thread: it serves the whole
+// API on the shared secure port (node:cluster hands a process its connections; a thread accepts
+// on its own descriptor of the socket), with its own etcd clients and watch caches. The primary's
+// side is replica-primary.ts.
 import { availableParallelism } from 'node:os';
 import type { Logger } from 'pino';
 import { AggregatorRegistry, type Registry, type RegistryContentType } from 'prom-client';
 import { sliceScheduler } from '@cluster/apiserver';
 import type { ServerOptions } from './flags.js';
-import { ENV_ETCD_SERVERS, ENV_LOOPBACK_TOKEN, ENV_WORKER_ID, SINGLETON_WORKER, isMessage, send, type Message } from './replica-protocol.js';
+import { ENV_ETCD_SERVERS, ENV_LISTEN_FD, ENV_LOOPBACK_TOKEN, ENV_WORKER_ID, SINGLETON_WORKER, onPrimaryMessage, sendToPrimary as send, type Message } from './replica-protocol.js';
 import { startServer, type RunningServer } from './start.js';
 import { resolveWorkerCount, type MetricJson } from './workers.js';
 
@@ -21,8 +22,10 @@ export async function startReplicaWorker(opts: ServerOptions, logger: Logger): P
   const id = Number(process.env[ENV_WORKER_ID]);
   const etcdServers = process.env[ENV_ETCD_SERVERS];
   const loopbackToken = process.env[ENV_LOOPBACK_TOKEN] ?? '';
-  // Processes this worker may start need not see the privileged token.
+  // Processes this worker may start need not see the privileged token (a thread's process.env
+  // is its own copy: this removes it from what the thread's child processes would inherit).
   delete process.env[ENV_LOOPBACK_TOKEN];
+  const listenFd = process.env[ENV_LISTEN_FD] === undefined ? undefined : Number(process.env[ENV_LISTEN_FD]);
   if (loopbackToken === '') throw new Error('worker started without the replica loopback token');
   const workerOpts: ServerOptions = etcdServers ? { ...opts, etcdServers: etcdServers.split(',') } : opts;
   // Sliced responses take a level's share of this worker's core only as far as the worker has
@@ -33,8 +36,7 @@ export async function startReplicaWorker(opts: ServerOptions, logger: Logger): P
   let registry: Registry | undefined;
   let nextRequest = 0;
   const waiting = new Map<number, (m: Extract<Message, { type: 'cluster-apiserver:aggregated-metrics' }>) => void>();
-  process.on('message', (m: unknown) => {
-    if (!isMessage(m)) return;
+  onPrimaryMessage((m) => {
     if (m.type === 'cluster-apiserver:collect-metrics') {
       const own = registry ? registry.getMetricsAsJSON() : Promise.resolve([]);
       own.then(
@@ -77,6 +79,7 @@ export async function startReplicaWorker(opts: ServerOptions, logger: Logger): P
     metricsText,
     shareRegistry: (r) => (registry = r),
     loopbackToken,
+    ...(listenFd !== undefined && Number.isInteger(listenFd) && listenFd >= 0 ? { listenFd } : {}),
   });
   send({ type: 'cluster-apiserver:ready', url: server.url });
   return server;

@@ -138,6 +138,13 @@ export interface ServerOptions {
    * core available, 1 a single process with no supervisor.
    */
   workers: number;
+  /**
+   * `--worker-isolation` (ours): how the workers of `--workers` > 1 run: `process` (one process
+   * each, node:cluster; the default) or `thread` (worker threads of one process). Threads use less
+   * memory but are not the default until an unexplained start-up stall under heavy load is found
+   * (hack/bench/README.md, "Sixteenth session: workers as threads").
+   */
+  workerIsolation: string;
   /** `--log-level` (ours): pino level. */
   logLevel: string;
   /** `-v`/`--v`: accepted for compatibility with upstream scripts, otherwise ignored. */
@@ -223,6 +230,7 @@ export function defaultServerOptions(): ServerOptions {
     auditLogMaxage: 0,
     devInsecureHttp: false,
     workers: 0,
+    workerIsolation: 'process',
     logLevel: 'info',
     verbosity: 0,
     help: false,
@@ -303,7 +311,8 @@ export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'audit-log-maxbackup', key: 'auditLogMaxbackup', kind: 'int', help: 'The maximum number of old audit log files to retain. Setting a value of 0 will mean there\'s no restriction on the number of files.' },
   { name: 'audit-log-maxage', key: 'auditLogMaxage', kind: 'int', help: 'The maximum number of days to retain old audit log files based on the timestamp encoded in their filename.' },
   { name: 'dev-insecure-http', key: 'devInsecureHttp', kind: 'bool', help: 'Serve plain HTTP instead of HTTPS, on loopback only. For development (ours).' },
-  { name: 'workers', key: 'workers', kind: 'int', help: 'Number of worker processes sharing the secure port, each serving the whole API with its own etcd clients and watch caches; the first also runs the controllers and etcd compaction. 0 means one per core available to the process; 1 serves from a single process (ours).' },
+  { name: 'workers', key: 'workers', kind: 'int', help: 'Number of workers (threads or processes, see --worker-isolation) sharing the secure port, each serving the whole API with its own etcd clients and watch caches; the first also runs the controllers and etcd compaction. 0 means one per core available to the process; 1 serves from a single process (ours).' },
+  { name: 'worker-isolation', key: 'workerIsolation', kind: 'string', help: 'How the workers of --workers > 1 run: "process" (a process each; the default) or "thread" (threads of one process, sharing its memory) (ours).' },
   { name: 'log-level', key: 'logLevel', kind: 'string', help: 'Log level: trace, debug, info, warn, error, fatal or silent (ours).' },
   { name: 'v', key: 'verbosity', kind: 'level', shorthand: 'v', typeName: 'Level', help: 'Accepted for compatibility and ignored; use --log-level.' },
   { name: 'help', key: 'help', kind: 'bool', shorthand: 'h', help: 'help for the server' },

@@ -8,7 +8,7 @@ import { FlagError, parseFlagSyntax } from './flags-syntax.js';
 import { parseRuntimeConfig, servedGroupVersions } from './runtime-config.js';
 import { validateServiceAccountFlags } from './service-accounts.js';
 import { validateOidcFlags } from './oidc.js';
-import { MAX_WORKERS } from './workers.js';
+import { MAX_WORKERS, WORKER_ISOLATIONS, isWorkerIsolation } from './workers.js';
 import { goQuote } from './flag-values.js';
 
 export type { ServerOptions } from './flag-definitions.js';
@@ -51,6 +51,7 @@ function validate(o: ServerOptions): void {
   if (o.deleteCollectionWorkers < 0) errors.push('--delete-collection-workers can not be negative value');
   if (o.etcdCompactionInterval < 0) errors.push('--etcd-compaction-interval can not be negative value');
   if (o.workers < 0 || o.workers > MAX_WORKERS) errors.push(`--workers ${o.workers} must be between 0 and ${MAX_WORKERS}, inclusive. 0 means one per core`);
+  if (!isWorkerIsolation(o.workerIsolation)) errors.push(`--worker-isolation "${o.workerIsolation}" must be one of: ${WORKER_ISOLATIONS.join(', ')}`);
   if (o.authorizationModes.length === 0) errors.push('at least one authorization-mode must be passed');
   for (const mode of o.authorizationModes) {
     if (!AUTHORIZATION_MODES.includes(mode)) errors.push(`authorization-mode ${goQuote(mode)} is not a valid mode`);

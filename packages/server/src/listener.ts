@@ -233,7 +233,8 @@ export interface ListenerOptions {
 
 /** A listening server, whatever the protocol. */
 export interface Listener {
-  listen(port: number, host: string): Promise<AddressInfo>;
+  /** Binds `host:port`, or serves on `fd`, a listening socket another thread bound (see replica-threads.ts). */
+  listen(port: number, host: string, fd?: number): Promise<AddressInfo>;
   /** Counts requests of both protocols (the memory reclaimer's idea of "busy"). */
   onRequest(fn: () => void): void;
   /**
@@ -344,10 +345,10 @@ export function createListener(opts: ListenerOptions, handler: RequestListener):
   });
 
   return {
-    listen(port, host) {
+    listen(port, host, fd) {
       return new Promise((resolve, reject) => {
         server.once('error', reject);
-        server.listen(port, host, () => {
+        server.listen(fd === undefined ? { port, host } : { fd }, () => {
           server.off('error', reject);
           resolve(server.address() as AddressInfo);
         });

@@ -8,8 +8,8 @@ import { isReplicaWorker } from './replica-protocol.js';
 import { MAX_WORKERS, resolveWorkerCount } from './workers.js';
 
 /**
- * The entrypoint. A process that serves (one process, or a worker the primary forked, which runs
- * this file again) loads the server with serve.js. With more than one worker this process
+ * The entrypoint. A process that serves (one process, or a worker the primary started, which runs
+ * this file again as a process or as a thread) loads the server with serve.js. With more than one worker this process
  * becomes the replica's primary, which only supervises and loads none of the server: the flags'
  * syntax, read here, is enough to tell which; the full checks follow in either path.
  */
@@ -26,7 +26,7 @@ async function main(argv: string[]): Promise<void> {
     process.exit(2);
   }
   const logger = pino({ level: started.options.logLevel });
-  await runReplicaPrimary(started, logger, workers);
+  await runReplicaPrimary(started, logger, workers, argv);
 }
 
 /**

@@ -34,12 +34,19 @@ export interface Reclaimers {
  */
 export function loadReclaimers(): Reclaimers {
   const out: Reclaimers = {};
-  setFlagsFromString('--expose-gc');
-  const gc = runInNewContext('gc') as unknown;
-  setFlagsFromString('--no-expose-gc');
+  // V8's flags are the process's: worker threads of one replica (`--worker-isolation=thread`)
+  // toggle this one at once at start-up, and another thread's `--no-expose-gc` may land between
+  // this thread's two calls. A few tries get past that.
+  let gc: unknown;
+  for (let attempt = 0; attempt < 5 && typeof gc !== 'function'; attempt++) {
+    setFlagsFromString('--expose-gc');
+    gc = runInNewContext('gc') as unknown;
+    setFlagsFromString('--no-expose-gc');
+  }
   if (typeof gc === 'function') {
     // V8 compacts only the pages its heuristics pick; after a burst the survivors are spread over
-    // many part-empty pages that stay resident. This collection moves them all together.
+    // many part-empty pages that stay resident. This collection moves them all together. (The
+    // flag is the process's: another worker thread's full collection meanwhile compacts too.)
     out.gc = () => {
       setFlagsFromString('--compact-on-every-full-gc');
       try {
@@ -75,7 +82,7 @@ export function loadReclaimers(): Reclaimers {
 }
 
 /** The path of an optional addon: dist/src/ -> dist/native/ when built; src/ -> dist/native/ when run from source (tests). */
-function nativeAddon(name: string): string | undefined {
+export function nativeAddon(name: string): string | undefined {
   return [`../native/${name}.node`, `../dist/native/${name}.node`].map((rel) => new URL(rel, import.meta.url).pathname).find((path) => existsSync(path));
 }
 

@@ -43,6 +43,9 @@ describe("the replica primary's modules", () => {
     expect(graph).toContain('main.ts');
     expect(graph).toContain('replica-primary.ts');
     expect(graph).toContain('flags-syntax.ts');
+    // Starting workers as threads is the primary's work too, and as lean.
+    expect(graph).toContain('replica-threads.ts');
+    expect(graph).toContain('process-metrics.ts');
     expect(graph).toContain('@cluster/storage/etcd-process');
     for (const heavy of ['@cluster/apiserver', '@cluster/controllers', '@cluster/storage', '@cluster/apimachinery', 'prom-client', 'node-forge', 'yaml']) {
       expect(graph).not.toContain(heavy);

@@ -1,18 +1,22 @@
-// The primary of a multi-process replica (`--workers` > 1): it forks the workers, supervises them
-// and collects their metrics; the workers serve (cluster-replica.ts). It loads only what that
-// takes (no server modules: see primary-startup.ts for the start-up work that needs them).
-import cluster, { type Worker } from 'node:cluster';
+// The primary of a multi-worker replica (`--workers` > 1): it starts the workers, as processes
+// (node:cluster, cluster-replica.ts) or as threads of this process (replica-threads.ts), supervises
+// them and collects their metrics; the workers serve. It loads only what that takes (no server
+// modules: see primary-startup.ts for the start-up work that needs them).
+import cluster from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import type { Logger } from 'pino';
 import type { SupervisedEtcd } from '@cluster/storage/etcd-process';
 import type { ServerOptions } from './flag-definitions.js';
 import { startEmbeddedEtcd } from './embedded-etcd.js';
 import { loadReclaimers } from './memory-reclaimer.js';
+import { processSeries } from './process-metrics.js';
 import type { PrimaryStartup } from './primary-startup.js';
-import { ENV_ETCD_SERVERS, ENV_LOOPBACK_TOKEN, ENV_WORKER_ID, isMessage, send } from './replica-protocol.js';
-import { DEFAULT_RESTART_BACKOFF, labelPerWorkerSeries, nextFailureCount, restartDelayMs, workerV8Flags, type MetricJson } from './workers.js';
+import { ENV_ETCD_SERVERS, ENV_LISTEN_FD, ENV_LOOPBACK_TOKEN, ENV_WORKER_ID, isMessage, type Message } from './replica-protocol.js';
+import { bindSharedPort, loadDup, startWorkerThread, type SharedPort } from './replica-threads.js';
+import { DEFAULT_RESTART_BACKOFF, labelPerThreadSeries, labelPerWorkerSeries, nextFailureCount, restartDelayMs, workerV8Flags, type MetricJson, type WorkerIsolation } from './workers.js';
 
 /** How long the primary waits for the workers' registries before answering with those it has. */
 const METRICS_COLLECT_TIMEOUT_MS = 5_000;
@@ -33,10 +37,29 @@ export interface PreparedPrimary {
   startup: PrimaryStartup;
 }
 
+/** A running worker, process or thread, as the primary drives it. */
+interface WorkerHandle {
+  /** Where it runs, for the logs: `{ pid }` of a process, `{ pid, thread }` of a thread. */
+  where: Record<string, number>;
+  send(m: Message): void;
+  /** Asks it to drain and end, as SIGTERM does a replica. */
+  stop(signal: NodeJS.Signals): void;
+  /** Ends it at once (it did not drain in time). */
+  kill(): void;
+  /** Whether it can still be sent messages. */
+  connected(): boolean;
+}
+
+/** What the primary hears of a worker. */
+interface WorkerEvents {
+  message(m: unknown): void;
+  exit(code: number | null, signal: string | null): void;
+}
+
 /** One worker position of the replica; a crashed worker is replaced in the same slot. */
 interface Slot {
   id: number;
-  worker?: Worker;
+  worker?: WorkerHandle;
   startedAt: number;
   ready: boolean;
   failures: number;
@@ -50,8 +73,23 @@ interface Slot {
  * bounded backoff, SIGTERM/SIGINT are passed on so each worker drains as a replica does, and the
  * primary exits once all have. Resolves when every worker serves (the primary then prints where).
  */
-export async function runReplicaPrimary(prepared: PreparedPrimary, logger: Logger, count: number): Promise<void> {
+export async function runReplicaPrimary(prepared: PreparedPrimary, logger: Logger, count: number, argv: readonly string[]): Promise<void> {
   const { options: opts, startup } = prepared;
+  let isolation = opts.workerIsolation as WorkerIsolation;
+  const dup = isolation === 'thread' ? loadDup() : undefined;
+  if (isolation === 'thread' && !dup) {
+    logger.warn('worker threads need the fd_dup addon (hack/build-native.sh), which is not built: running the workers as processes');
+    isolation = 'process';
+  }
+  let shared: SharedPort | undefined;
+  if (isolation === 'thread') {
+    try {
+      shared = await bindSharedPort(opts.bindAddress, opts.securePort, dup!);
+    } catch (err) {
+      await startup.close();
+      throw err;
+    }
+  }
   const dataDir = resolve(opts.dataDir);
   let etcd: SupervisedEtcd | undefined;
   if (opts.etcdServers.length === 0) {
@@ -79,20 +117,78 @@ export async function runReplicaPrimary(prepared: PreparedPrimary, logger: Logge
   });
   let firstUrl: string | undefined;
 
-  const fork = (slot: Slot) => {
+  const start = (slot: Slot) => {
     slot.restartTimer = undefined;
     slot.ready = false;
     slot.startedAt = Date.now();
-    const worker = cluster.fork({
+    const env: Record<string, string> = {
       [ENV_WORKER_ID]: String(slot.id),
       [ENV_ETCD_SERVERS]: etcdServers,
       [ENV_LOOPBACK_TOKEN]: loopbackToken,
-      ...(process.env['GLIBC_TUNABLES'] === undefined ? { GLIBC_TUNABLES: WORKER_GLIBC_TUNABLES } : {}),
-    });
+    };
+    const events = {
+      message: (m: unknown) => onMessage(slot, m),
+      exit: (code: number | null, signal: string | null) => onExit(slot, worker, code, signal),
+    };
+    let worker: WorkerHandle;
+    try {
+      worker = shared ? startThread(slot, env, shared, events) : forkProcess(env, events);
+    } catch (err) {
+      // No descriptor or no thread to be had (out of file descriptors or memory): a failed start.
+      logger.error({ worker: slot.id, err }, 'starting a worker failed');
+      const failed: WorkerHandle = { where: {}, send: () => {}, stop: () => {}, kill: () => {}, connected: () => false };
+      slot.worker = failed;
+      setImmediate(() => onExit(slot, failed, null, null));
+      return;
+    }
     slot.worker = worker;
-    logger.info({ worker: slot.id, pid: worker.process.pid }, 'worker started');
-    worker.on('message', (m: unknown) => onMessage(slot, m));
-    worker.once('exit', (code, signal) => onExit(slot, worker, code, signal));
+    logger.info({ worker: slot.id, ...worker.where }, 'worker started');
+  };
+
+  /** A thread: its own descriptor of the shared socket; no signal reaches it, a message asks it to stop. */
+  const startThread = (slot: Slot, env: Record<string, string>, shared: SharedPort, events: WorkerEvents): WorkerHandle => {
+    // The thread's listener closes this descriptor; a thread that ends before it listens leaves it
+    // open (one descriptor per failed start, while the slot's backoff lasts).
+    const thread = startWorkerThread(argv, { ...env, [ENV_LISTEN_FD]: String(shared.forThread()) });
+    let running = true;
+    thread.on('message', events.message);
+    // An exception the thread did not catch ends the thread, not the process: report it, and the
+    // exit that follows replaces the thread.
+    thread.on('error', (err) => logger.error({ worker: slot.id, thread: thread.threadId, err }, 'worker thread failed'));
+    thread.once('exit', (code) => {
+      running = false;
+      events.exit(code, null);
+    });
+    return {
+      where: { pid: process.pid, thread: thread.threadId },
+      send: (m) => {
+        if (running) thread.postMessage(m);
+      },
+      stop: (signal) => {
+        if (!running) return;
+        // A thread listens for the stop message once it serves; one still starting has nothing to
+        // drain and ends at once, as a starting worker process does on SIGTERM.
+        if (slot.ready) thread.postMessage({ type: 'cluster-apiserver:stop', reason: signal } satisfies Message);
+        else void thread.terminate();
+      },
+      kill: () => void thread.terminate(),
+      connected: () => running,
+    };
+  };
+
+  const forkProcess = (env: Record<string, string>, events: WorkerEvents): WorkerHandle => {
+    const child = cluster.fork({ ...env, ...(process.env['GLIBC_TUNABLES'] === undefined ? { GLIBC_TUNABLES: WORKER_GLIBC_TUNABLES } : {}) });
+    child.on('message', events.message);
+    child.once('exit', events.exit);
+    return {
+      where: { pid: child.process.pid ?? 0 },
+      send: (m) => {
+        if (child.isConnected()) child.send(m);
+      },
+      stop: (signal) => child.process.kill(signal),
+      kill: () => child.process.kill('SIGKILL'),
+      connected: () => child.isConnected(),
+    };
   };
 
   const onMessage = (slot: Slot, m: unknown) => {
@@ -100,24 +196,24 @@ export async function runReplicaPrimary(prepared: PreparedPrimary, logger: Logge
     if (m.type === 'cluster-apiserver:ready') {
       slot.ready = true;
       firstUrl ??= m.url;
-      logger.info({ worker: slot.id, pid: slot.worker?.process.pid }, 'worker serving');
+      logger.info({ worker: slot.id, ...slot.worker?.where }, 'worker serving');
       if (!serving && [...slots.values()].every((s) => s.ready)) {
         serving = true;
         onAllReady(firstUrl);
       }
     } else if (m.type === 'cluster-apiserver:aggregate-metrics') {
       replicaRegistries().then(
-        (registries) => send({ type: 'cluster-apiserver:aggregated-metrics', requestId: m.requestId, registries }, slot.worker),
-        (err: Error) => send({ type: 'cluster-apiserver:aggregated-metrics', requestId: m.requestId, error: err.message }, slot.worker),
+        (registries) => slot.worker?.send({ type: 'cluster-apiserver:aggregated-metrics', requestId: m.requestId, registries }),
+        (err: Error) => slot.worker?.send({ type: 'cluster-apiserver:aggregated-metrics', requestId: m.requestId, error: err.message }),
       );
     } else if (m.type === 'cluster-apiserver:worker-metrics') {
       collecting.get(m.requestId)?.(m.worker, m.metrics);
     } else if (m.type === 'cluster-apiserver:level-served') {
-      for (const other of slots.values()) if (other !== slot && other.worker) send(m, other.worker);
+      for (const other of slots.values()) if (other !== slot) other.worker?.send(m);
     }
   };
 
-  const onExit = (slot: Slot, worker: Worker, code: number | null, signal: string | null) => {
+  const onExit = (slot: Slot, worker: WorkerHandle, code: number | null, signal: string | null) => {
     if (slot.worker !== worker) return;
     slot.worker = undefined;
     slot.ready = false;
@@ -135,7 +231,7 @@ export async function runReplicaPrimary(prepared: PreparedPrimary, logger: Logge
     const delayMs = restartDelayMs(slot.failures, DEFAULT_RESTART_BACKOFF);
     logger.error({ worker: slot.id, code, signal, restartInMs: delayMs }, 'worker exited; replacing it');
     restarts++;
-    slot.restartTimer = setTimeout(() => fork(slot), delayMs);
+    slot.restartTimer = setTimeout(() => start(slot), delayMs);
   };
 
   let nextCollect = 0;
@@ -143,7 +239,7 @@ export async function runReplicaPrimary(prepared: PreparedPrimary, logger: Logge
   /** Every live worker's registry (per-worker series labelled) and the primary's own, as JSON. */
   const replicaRegistries = async (): Promise<MetricJson[][]> => {
     const requestId = nextCollect++;
-    const live = [...slots.values()].filter((s) => s.worker?.isConnected());
+    const live = [...slots.values()].filter((s) => s.worker?.connected());
     const answers: MetricJson[][] = [];
     await new Promise<void>((done) => {
       let pending = live.length;
@@ -153,13 +249,15 @@ export async function runReplicaPrimary(prepared: PreparedPrimary, logger: Logge
         done();
       };
       collecting.set(requestId, (worker, metrics) => {
-        answers.push(labelPerWorkerSeries(metrics, worker));
+        answers.push(shared ? labelPerThreadSeries(metrics, worker) : labelPerWorkerSeries(metrics, worker));
         if (--pending === 0) finish();
       });
       if (pending === 0) finish();
-      for (const s of live) send({ type: 'cluster-apiserver:collect-metrics', requestId }, s.worker);
+      for (const s of live) s.worker?.send({ type: 'cluster-apiserver:collect-metrics', requestId });
     });
     collecting.delete(requestId);
+    // Threads share one process: its series (memory, CPU, descriptors) are given once, by this thread.
+    if (shared) answers.push(processSeries());
     answers.push([
       {
         name: 'apiserver_worker_restarts_total',
@@ -179,16 +277,18 @@ export async function runReplicaPrimary(prepared: PreparedPrimary, logger: Logge
   };
   const stopWorkers = async (signal: NodeJS.Signals) => {
     stopping = true;
+    // No replacement will need a descriptor: the socket closes when the last thread closes its own.
+    shared?.release();
     for (const slot of slots.values()) {
       clearTimeout(slot.restartTimer);
-      slot.worker?.process.kill(signal);
+      slot.worker?.stop(signal);
     }
     maybeAllStopped();
     // Each worker drains within its own bounds (shutdown delay, request timeout); past those and
     // a margin it is stuck, and the primary must still end.
     const boundMs = opts.shutdownDelayDuration + (opts.requestTimeout > 0 ? opts.requestTimeout : 60_000) + 30_000;
     const timer = setTimeout(() => {
-      for (const slot of slots.values()) slot.worker?.process.kill('SIGKILL');
+      for (const slot of slots.values()) slot.worker?.kill();
     }, boundMs);
     await allStopped;
     clearTimeout(timer);
@@ -212,8 +312,11 @@ export async function runReplicaPrimary(prepared: PreparedPrimary, logger: Logge
 
   for (let id = 1; id <= count; id++) slots.set(id, { id, startedAt: 0, ready: false, failures: 0 });
   const nodeOptions = [...process.execArgv, ...(process.env['NODE_OPTIONS'] ?? '').split(/\s+/).filter(Boolean)];
-  cluster.setupPrimary({ execArgv: [...process.execArgv, ...workerV8Flags(count, availableParallelism(), nodeOptions)] });
-  for (const slot of slots.values()) fork(slot);
+  const v8Flags = workerV8Flags(count, availableParallelism(), nodeOptions);
+  // V8's flags are the process's: threads take them from here (a Worker's execArgv cannot set them).
+  if (shared) for (const flag of v8Flags) setFlagsFromString(flag);
+  else cluster.setupPrimary({ execArgv: [...process.execArgv, ...v8Flags] });
+  for (const slot of slots.values()) start(slot);
   let url: string;
   try {
     url = await allReady;
@@ -224,9 +327,9 @@ export async function runReplicaPrimary(prepared: PreparedPrimary, logger: Logge
   }
   const kubeconfigPath = join(dataDir, 'admin.kubeconfig');
   await startup.writeKubeconfig(kubeconfigPath, url, prepared.caPem, prepared.adminToken);
-  logger.info({ url, kubeconfig: kubeconfigPath, workers: count }, 'serving');
+  logger.info({ url, kubeconfig: kubeconfigPath, workers: count, isolation }, 'serving');
   reclaimStartupMemory();
-  process.stdout.write(`cluster-apiserver listening on ${url} (${count} workers)\nadmin kubeconfig: ${kubeconfigPath}\n`);
+  process.stdout.write(`cluster-apiserver listening on ${url} (${count} worker ${isolation === 'thread' ? 'threads' : 'processes'})\nadmin kubeconfig: ${kubeconfigPath}\n`);
 }
 
 /**

@@ -1,13 +1,17 @@
-// What the primary and the workers of a multi-process replica (`--workers` > 1) share: the
-// environment the primary gives a worker and the messages over the cluster IPC channel. Small on
+// What the primary and the workers of a multi-worker replica (`--workers` > 1) share: the
+// environment the primary gives a worker and the messages between them, over the cluster IPC
+// channel (workers as processes) or the thread's MessagePort (workers as threads). Small on
 // purpose: the primary loads this, not the server (see replica-primary.ts).
-import cluster, { type Worker } from 'node:cluster';
+import cluster from 'node:cluster';
+import { isMainThread, parentPort } from 'node:worker_threads';
 import type { MetricJson } from './workers.js';
 
 /** Set by the primary in a worker's environment: its slot, and the etcd it shares. */
 export const ENV_WORKER_ID = 'CLUSTER_APISERVER_WORKER_ID';
 export const ENV_ETCD_SERVERS = 'CLUSTER_APISERVER_WORKER_ETCD_SERVERS';
 export const ENV_LOOPBACK_TOKEN = 'CLUSTER_APISERVER_WORKER_LOOPBACK_TOKEN';
+/** A worker thread's own descriptor of the replica's listening socket (see replica-threads.ts). */
+export const ENV_LISTEN_FD = 'CLUSTER_APISERVER_WORKER_LISTEN_FD';
 
 /** The slot whose worker runs the controllers and etcd compaction. */
 export const SINGLETON_WORKER = 1;
@@ -26,20 +30,35 @@ export type Message =
   | { type: 'cluster-apiserver:aggregated-metrics'; requestId: number; registries?: MetricJson[][]; error?: string }
   // A worker served a small request of a priority level; the primary passes it to the other workers
   // (their sliced responses yield to it too: they share the machine's cores, see SliceScheduler).
-  | { type: 'cluster-apiserver:level-served'; level: string; share: number };
+  | { type: 'cluster-apiserver:level-served'; level: string; share: number }
+  // To a worker thread, which no signal reaches: drain as a replica does on SIGTERM, then end.
+  | { type: 'cluster-apiserver:stop'; reason: string };
 
 export function isMessage(m: unknown): m is Message {
   return typeof m === 'object' && m !== null && typeof (m as { type?: unknown }).type === 'string' && (m as { type: string }).type.startsWith('cluster-apiserver:');
 }
 
-/** Whether this process is a worker forked by a multi-process replica's primary. */
-export function isReplicaWorker(): boolean {
-  return cluster.isWorker && process.env[ENV_WORKER_ID] !== undefined;
+/** Whether this is a worker thread started by a replica's primary (not the primary's start-up thread). */
+export function isReplicaThread(): boolean {
+  return !isMainThread && parentPort !== null && process.env[ENV_WORKER_ID] !== undefined;
 }
 
-/** Sends to a worker (from the primary) or, without `to`, to the primary (from a worker). */
-export function send(m: Message, to?: Worker): void {
-  if (to) {
-    if (to.isConnected()) to.send(m);
-  } else if (process.connected) process.send?.(m);
+/** Whether this process (or thread) is a worker started by a multi-worker replica's primary. */
+export function isReplicaWorker(): boolean {
+  return (cluster.isWorker || isReplicaThread()) && process.env[ENV_WORKER_ID] !== undefined;
+}
+
+/** From a worker: sends to the primary. */
+export function sendToPrimary(m: Message): void {
+  if (isReplicaThread()) parentPort?.postMessage(m);
+  else if (process.connected) process.send?.(m);
+}
+
+/** In a worker: calls `listener` with each message of the primary's. */
+export function onPrimaryMessage(listener: (m: Message) => void): void {
+  const accept = (m: unknown) => {
+    if (isMessage(m)) listener(m);
+  };
+  if (isReplicaThread()) parentPort?.on('message', accept);
+  else process.on('message', accept);
 }

@@ -1,8 +1,10 @@
-// A process that serves the API: the one process of a `--workers=1` replica, or one worker of a
-// larger one. main.ts loads this (and with it the whole server) only in those processes.
+// A process that serves the API: the one process of a `--workers=1` replica, or one worker (a
+// process or a thread) of a larger one. main.ts loads this (and with it the whole server) only in those processes.
 import { pino } from 'pino';
 import { installLeanAsyncResourceBind } from './async-resource-bind.js';
+import { threadId } from 'node:worker_threads';
 import { startReplicaWorker } from './cluster-replica.js';
+import { isReplicaThread, onPrimaryMessage } from './replica-protocol.js';
 import { FlagError, formatUsage, parseFlags } from './flags.js';
 import { startServer, type RunningServer } from './start.js';
 import { unsupportedFlags } from './unsupported-flags.js';
@@ -32,8 +34,17 @@ export async function serve(argv: string[], role: 'single' | 'worker'): Promise<
   }
   const logger = pino({ level: opts.logLevel });
   if (role === 'worker') {
-    const worker = logger.child({ worker: Number(process.env['CLUSTER_APISERVER_WORKER_ID']) });
+    const thread = isReplicaThread();
+    const worker = logger.child({ worker: Number(process.env['CLUSTER_APISERVER_WORKER_ID']), ...(thread ? { thread: threadId } : {}) });
     const server = await startReplicaWorker(opts, worker);
+    if (thread) {
+      // Signals reach the process's main thread only: the primary passes them on as a message.
+      // process.exit in a worker thread ends that thread, not the process.
+      onPrimaryMessage((m) => {
+        if (m.type === 'cluster-apiserver:stop') stopAndExit(server, worker, m.reason);
+      });
+      return;
+    }
     stopOnSignals(server, worker);
     // The primary is gone (killed): the shared port went with it, so this worker ends too.
     process.on('disconnect', () => stopAndExit(server, worker, 'primary disconnected'));

@@ -62,6 +62,8 @@ export interface WorkerRole {
    * port, and any worker may answer them.
    */
   loopbackToken: string;
+  /** A worker thread's descriptor of the replica's listening socket (a worker process listens by port). */
+  listenFd?: number;
 }
 
 /**
@@ -113,7 +115,7 @@ async function startWithEtcd(
   const health = buildHealth(storage.store, opts.livezGracePeriod);
   const api = await startApi({ opts, logger, metrics, gates, runtimeConfig, worker, runsSingletons, authn, storage, health });
   const aggregation = await startAggregation(api.api, opts, logger, runsSingletons, { clientCaPem: serving.clientCaPem, requestHeaderCaPem: authn.requestHeaderCaPem });
-  const listening = await listen(opts, serving, api.api);
+  const listening = await listen(opts, serving, api.api, worker?.listenFd);
   const kubeconfigPath = join(dataDir, 'admin.kubeconfig');
   // A worker's primary writes the kubeconfig once, so workers do not replace each other's file.
   if (!worker) await writeAdminKubeconfig({ path: kubeconfigPath, serverUrl: listening.url, caPem: serving.caPem, token: authn.adminToken });
@@ -149,7 +151,7 @@ async function startWithEtcd(
 }
 
 /** The secure port (or dev HTTP) serving the API's app, and the memory reclaimer that counts its requests. */
-async function listen(opts: ServerOptions, serving: ServingTls, api: ApiServer) {
+async function listen(opts: ServerOptions, serving: ServingTls, api: ApiServer, fd: number | undefined) {
   const server = createListener(
     {
       tls: serving.tls,
@@ -162,7 +164,7 @@ async function listen(opts: ServerOptions, serving: ServingTls, api: ApiServer) 
   let requests = 0;
   server.onRequest(() => requests++);
   const stopReclaimer = startMemoryReclaimer(() => requests);
-  const { port } = await server.listen(opts.securePort, opts.bindAddress);
+  const { port } = await server.listen(opts.securePort, opts.bindAddress, fd);
   const host = opts.bindAddress === '0.0.0.0' || opts.bindAddress === '::' ? '127.0.0.1' : opts.bindAddress;
   const url = `${opts.devInsecureHttp ? 'http' : 'https'}://${host}:${port}`;
   return { server, port, url, stopReclaimer };

@@ -1,5 +1,6 @@
 import { AggregatorRegistry } from 'prom-client';
-import { labelPerWorkerSeries, nextFailureCount, resolveWorkerCount, restartDelayMs, workerV8Flags, type MetricJson, type RestartBackoff } from './workers.js';
+import { processSeries } from './process-metrics.js';
+import { labelPerThreadSeries, labelPerWorkerSeries, nextFailureCount, resolveWorkerCount, restartDelayMs, workerV8Flags, type MetricJson, type RestartBackoff } from './workers.js';
 
 describe('resolveWorkerCount', () => {
   test.each<[number, number, number]>([
@@ -98,5 +99,25 @@ describe('labelPerWorkerSeries', () => {
     const copy = structuredClone(input);
     labelPerWorkerSeries(input, 1);
     expect(input).toEqual(copy);
+  });
+
+  test('threads of one process: the process series come once, from the process, not per thread', async () => {
+    const own = processSeries();
+    const aggregated = AggregatorRegistry.aggregate([labelPerThreadSeries(workerMetrics(3, 100, 1), 1), labelPerThreadSeries(workerMetrics(4, 200, undefined), 2), own]);
+    const text = await aggregated.metrics();
+    expect(text).toContain('apiserver_request_total{verb="GET",code="200"} 7');
+    expect(text).toContain('leader_election_master_status{name="cm",worker="1"} 1');
+    const series = (name: string) => text.split('\n').filter((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
+    const rss = own.find((m) => m.name === 'process_resident_memory_bytes')!.values[0]!.value;
+    expect(series('process_resident_memory_bytes')).toEqual([`process_resident_memory_bytes ${rss}`]);
+    expect(series('process_start_time_seconds')).toHaveLength(1);
+    const cpu = own.find((m) => m.name === 'process_cpu_seconds_total')!.values[0]!.value;
+    expect(series('process_cpu_seconds_total')).toEqual([`process_cpu_seconds_total ${cpu}`]);
+    // The whole process's CPU since it started, as the kernel counts it.
+    const usage = process.cpuUsage();
+    expect(cpu).toBeGreaterThan(0);
+    expect(cpu).toBeLessThanOrEqual((usage.user + usage.system) / 1e6);
+    expect(series('process_open_fds')).toHaveLength(1);
+    expect(series('process_max_fds')).toHaveLength(1);
   });
 });

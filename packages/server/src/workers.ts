@@ -4,6 +4,14 @@
 /** The largest `--workers` accepted: a typo must not fork thousands of processes. */
 export const MAX_WORKERS = 1024;
 
+/** `--worker-isolation`: what a worker is, a thread of the replica's process or a process of its own. */
+export const WORKER_ISOLATIONS = ['thread', 'process'] as const;
+export type WorkerIsolation = (typeof WORKER_ISOLATIONS)[number];
+
+export function isWorkerIsolation(value: string): value is WorkerIsolation {
+  return (WORKER_ISOLATIONS as readonly string[]).includes(value);
+}
+
 /** `--workers`: 0 (the default) means one worker per core available to the process. */
 export function resolveWorkerCount(flag: number, availableCores: number): number {
   if (flag > 0) return flag;
@@ -83,4 +91,26 @@ export function labelPerWorkerSeries(metrics: readonly MetricJson[], worker: num
       values: metric.values.map((v) => ({ ...v, labels: { ...v.labels, worker: String(worker) } })),
     };
   });
+}
+
+/**
+ * The series prom-client's default metrics read from the process as a whole (/proc/self, the
+ * process's CPU time): every thread of a process reports the same values.
+ */
+export function isProcessWideSeries(metric: MetricJson): boolean {
+  return metric.name.startsWith('process_');
+}
+
+/**
+ * labelPerWorkerSeries for workers that are threads of one process: the per-isolate series (the
+ * V8 heap, the event loop, the watch caches) are labelled per worker as a process's are, and the
+ * process-wide ones are dropped: every thread would report the same process (summed, its CPU
+ * time would count N times; N equal series of its memory would read as N processes' worth). The
+ * primary gives them once for the process (process-metrics.ts).
+ */
+export function labelPerThreadSeries(metrics: readonly MetricJson[], worker: number): MetricJson[] {
+  return labelPerWorkerSeries(
+    metrics.filter((m) => !isProcessWideSeries(m)),
+    worker,
+  );
 }
