@@ -1,13 +1,9 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { readFileSync } from 'node:fs';
-import { request } from 'node:https';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { parse } from 'yaml';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
+import { alive, call, children, logLines, metricValue, seriesLines, startedWorkers, until } from './support/worker-replica.js';
 
 // --workers 2 --worker-isolation=thread (issue 33): the workers are threads of the replica's one
 // process. Both serve on the shared port; /metrics sums their request counters, keeps their
@@ -15,102 +11,7 @@ import { startServerProcess, type ServerProcess } from './support/server-process
 // a thread that crashes (an exception nothing catches, injected by thread-crash-hook.mjs) is
 // replaced in its slot while the other keeps serving on the same socket; the replacement of
 // thread 1 runs the controllers; SIGTERM drains every thread and ends the process.
-const exec = promisify(execFile);
 const HOOK = fileURLToPath(new URL('./support/thread-crash-hook.mjs', import.meta.url));
-
-interface LogLine {
-  msg?: string;
-  pid?: number;
-  worker?: number;
-  thread?: number;
-  path?: string;
-  component?: string;
-}
-
-function logLines(server: ServerProcess): LogLine[] {
-  return server
-    .output()
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .map((l) => JSON.parse(l) as LogLine);
-}
-
-/** Worker slot -> thread id, as the primary last reported starting it. */
-function workerThreads(server: ServerProcess): Map<number, number> {
-  const threads = new Map<number, number>();
-  for (const l of logLines(server)) if (l.msg === 'worker started' && l.worker !== undefined && l.thread !== undefined) threads.set(l.worker, l.thread);
-  return threads;
-}
-
-async function children(pid: number): Promise<{ pid: number; comm: string }[]> {
-  try {
-    const { stdout } = await exec('ps', ['--ppid', String(pid), '-o', 'pid=,comm=']);
-    return stdout
-      .trim()
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => {
-        const [p, comm] = l.trim().split(/\s+/);
-        return { pid: Number(p), comm: comm ?? '' };
-      });
-  } catch {
-    return []; // ps exits 1 when there are none
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function until(what: string, probe: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-/** The admin's request on a connection of its own, so that either thread may accept it. */
-function call(server: ServerProcess, path: string): Promise<{ status: number; text: string }> {
-  const kc = parse(readFileSync(server.kubeconfig, 'utf8')) as {
-    clusters: { cluster: { 'certificate-authority-data': string } }[];
-    users: { user: { token: string } }[];
-  };
-  const ca = Buffer.from(kc.clusters[0]!.cluster['certificate-authority-data'], 'base64').toString('utf8');
-  return new Promise((resolve, reject) => {
-    const req = request(
-      new URL(path, server.url),
-      { ca, agent: false, headers: { Authorization: `Bearer ${kc.users[0]!.user.token}`, Accept: 'application/json' }, timeout: 20_000 },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error(`GET ${path} timed out`)));
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-/** The lines of the series of `name` (with or without labels). */
-function seriesLines(text: string, name: string): string[] {
-  return text.split('\n').filter((l) => l.startsWith(`${name}{`) || l.startsWith(`${name} `));
-}
-
-function metricValue(text: string, name: string, labels: Record<string, string>): number {
-  let sum = 0;
-  for (const line of seriesLines(text, name)) {
-    if (Object.entries(labels).every(([k, v]) => line.includes(`${k}="${v}"`))) sum += Number(line.slice(line.lastIndexOf(' ') + 1));
-  }
-  return sum;
-}
 
 /** The process's resident set (bytes) and CPU time (seconds), as the kernel counts them. */
 async function procUsage(pid: number): Promise<{ rss: number; cpu: number }> {
@@ -136,7 +37,7 @@ describe('--workers 2 --worker-isolation=thread', () => {
   }, 60_000);
 
   test('one process runs both workers as threads, beside one embedded etcd', async () => {
-    const threads = workerThreads(server);
+    const threads = startedWorkers(server, 'thread');
     expect([...threads.keys()].sort()).toEqual([1, 2]);
     expect(new Set(threads.values()).size).toBe(2);
     const kids = await children(pid);
@@ -187,8 +88,8 @@ describe('--workers 2 --worker-isolation=thread', () => {
   });
 
   test('a thread that crashes is replaced while the other keeps serving on the same port', async () => {
-    const victim = workerThreads(server).get(2)!;
-    const survivor = workerThreads(server).get(1)!;
+    const victim = startedWorkers(server, 'thread').get(2)!;
+    const survivor = startedWorkers(server, 'thread').get(1)!;
     const noticedBefore = logLines(server).filter((l) => l.msg === 'worker exited; replacing it').length;
     await writeFile(join(server.dataDir, 'crash-2'), '');
     await until('the primary to notice', () => logLines(server).filter((l) => l.msg === 'worker exited; replacing it').length > noticedBefore);
@@ -204,7 +105,7 @@ describe('--workers 2 --worker-isolation=thread', () => {
     expect(statuses.every((s) => s === 200)).toBe(true);
     await until('request logs of the window', () => logLines(server).filter((l) => l.msg === 'request' && l.path === during).length >= statuses.length);
     const servedBy = logLines(server).filter((l) => l.msg === 'request' && l.path === during).map((l) => l.thread);
-    const replacement = workerThreads(server).get(2)!;
+    const replacement = startedWorkers(server, 'thread').get(2)!;
     expect(replacement).not.toBe(victim);
     expect(servedBy).toContain(survivor);
     expect(servedBy).not.toContain(victim);
@@ -226,10 +127,10 @@ describe('--workers 2 --worker-isolation=thread', () => {
   }, 60_000);
 
   test('the replacement of thread 1 takes over the controllers', async () => {
-    const victim = workerThreads(server).get(1)!;
+    const victim = startedWorkers(server, 'thread').get(1)!;
     await writeFile(join(server.dataDir, 'crash-1'), '');
-    await until('worker 1 replaced', () => (workerThreads(server).get(1) ?? victim) !== victim);
-    const replacement = workerThreads(server).get(1)!;
+    await until('worker 1 replaced', () => (startedWorkers(server, 'thread').get(1) ?? victim) !== victim);
+    const replacement = startedWorkers(server, 'thread').get(1)!;
     // The crashed leader could not release the Lease: the replacement acquires it once it expires (15 s).
     await until('the replacement to lead', () => logLines(server).some((l) => l.msg === 'became leader' && l.thread === replacement), 45_000);
     const metrics = (await call(server, '/metrics')).text;

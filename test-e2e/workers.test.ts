@@ -1,106 +1,11 @@
-import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { request } from 'node:https';
-import { promisify } from 'node:util';
-import { parse } from 'yaml';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
+import { alive, call, children, logLines, metricValue, startedWorkers, until } from './support/worker-replica.js';
 
 // --workers (issue 19, item 1), workers as processes (--worker-isolation=process; threads:
 // workers-threads.test.ts), on the built server with its embedded etcd: the primary starts
 // one etcd and N workers that share the port; /metrics sums the workers' request counters and
 // keeps per-process gauges apart; the controllers run in worker 1 only; a killed worker is
 // replaced while the others keep serving; SIGTERM to the primary ends every process.
-const exec = promisify(execFile);
-
-interface LogLine {
-  msg?: string;
-  pid?: number;
-  worker?: number;
-  path?: string;
-  component?: string;
-}
-
-function logLines(server: ServerProcess): LogLine[] {
-  return server
-    .output()
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .map((l) => JSON.parse(l) as LogLine);
-}
-
-/** Worker slot -> PID, as the primary last reported starting it. */
-function workerPids(server: ServerProcess): Map<number, number> {
-  const pids = new Map<number, number>();
-  for (const l of logLines(server)) if (l.msg === 'worker started' && l.worker !== undefined && l.pid !== undefined) pids.set(l.worker, l.pid);
-  return pids;
-}
-
-async function children(pid: number): Promise<{ pid: number; comm: string }[]> {
-  try {
-    const { stdout } = await exec('ps', ['--ppid', String(pid), '-o', 'pid=,comm=']);
-    return stdout
-      .trim()
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => {
-        const [p, comm] = l.trim().split(/\s+/);
-        return { pid: Number(p), comm: comm ?? '' };
-      });
-  } catch {
-    return []; // ps exits 1 when there are none
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function until(what: string, probe: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-/** The admin's request on a connection of its own, so that the primary hands each to a worker anew. */
-function call(server: ServerProcess, path: string): Promise<{ status: number; text: string }> {
-  const kc = parse(readFileSync(server.kubeconfig, 'utf8')) as {
-    clusters: { cluster: { 'certificate-authority-data': string } }[];
-    users: { user: { token: string } }[];
-  };
-  const ca = Buffer.from(kc.clusters[0]!.cluster['certificate-authority-data'], 'base64').toString('utf8');
-  return new Promise((resolve, reject) => {
-    const req = request(
-      new URL(path, server.url),
-      { ca, agent: false, headers: { Authorization: `Bearer ${kc.users[0]!.user.token}`, Accept: 'application/json' }, timeout: 20_000 },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error(`GET ${path} timed out`)));
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-/** The value of the one series of `name` whose labels include every `labels` pair, summed if several. */
-function metricValue(text: string, name: string, labels: Record<string, string>): number {
-  let sum = 0;
-  for (const line of text.split('\n')) {
-    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
-    if (Object.entries(labels).every(([k, v]) => line.includes(`${k}="${v}"`))) sum += Number(line.slice(line.lastIndexOf(' ') + 1));
-  }
-  return sum;
-}
 
 describe('--workers 2 --worker-isolation=process', () => {
   let server: ServerProcess;
@@ -115,7 +20,7 @@ describe('--workers 2 --worker-isolation=process', () => {
   }, 60_000);
 
   test('the primary runs one embedded etcd and two workers; workers start no etcd of their own', async () => {
-    const pids = workerPids(server);
+    const pids = startedWorkers(server, 'pid');
     expect([...pids.keys()].sort()).toEqual([1, 2]);
     const kids = await children(primary);
     expect(kids.filter((k) => k.comm === 'etcd')).toHaveLength(1);
@@ -154,8 +59,8 @@ describe('--workers 2 --worker-isolation=process', () => {
   });
 
   test('a killed worker is replaced while the other keeps serving', async () => {
-    const victim = workerPids(server).get(2)!;
-    const survivor = workerPids(server).get(1)!;
+    const victim = startedWorkers(server, 'pid').get(2)!;
+    const survivor = startedWorkers(server, 'pid').get(1)!;
     const noticedBefore = logLines(server).filter((l) => l.msg === 'worker exited; replacing it').length;
     process.kill(victim, 'SIGKILL');
     await until('the primary to notice', () => logLines(server).filter((l) => l.msg === 'worker exited; replacing it').length > noticedBefore);
@@ -174,7 +79,7 @@ describe('--workers 2 --worker-isolation=process', () => {
     expect(servedBy).not.toContain(victim);
     expect(alive(victim)).toBe(false);
     expect(alive(survivor)).toBe(true);
-    const replacement = workerPids(server).get(2)!;
+    const replacement = startedWorkers(server, 'pid').get(2)!;
     expect(replacement).not.toBe(victim);
     expect(alive(replacement)).toBe(true);
     // The replacement takes connections too.
@@ -191,10 +96,10 @@ describe('--workers 2 --worker-isolation=process', () => {
   }, 60_000);
 
   test('the replacement of worker 1 takes over the controllers', async () => {
-    const victim = workerPids(server).get(1)!;
+    const victim = startedWorkers(server, 'pid').get(1)!;
     process.kill(victim, 'SIGKILL');
-    await until('worker 1 replaced', () => (workerPids(server).get(1) ?? victim) !== victim);
-    const replacement = workerPids(server).get(1)!;
+    await until('worker 1 replaced', () => (startedWorkers(server, 'pid').get(1) ?? victim) !== victim);
+    const replacement = startedWorkers(server, 'pid').get(1)!;
     // The killed leader could not release the Lease: the replacement acquires it once it expires (15 s).
     await until('the replacement to lead', () => logLines(server).some((l) => l.msg === 'became leader' && l.pid === replacement), 45_000);
     const metrics = (await call(server, '/metrics')).text;
@@ -205,7 +110,7 @@ describe('--workers 2 --worker-isolation=process', () => {
   }, 60_000);
 
   test('SIGTERM to the primary drains the workers and ends every process', async () => {
-    const pids = [...workerPids(server).values()];
+    const pids = [...startedWorkers(server, 'pid').values()];
     const etcd = (await children(primary)).filter((k) => k.comm === 'etcd').map((k) => k.pid);
     expect(etcd).toHaveLength(1);
     const code = await server.stop();
