@@ -118,3 +118,19 @@ test('a release that meets a concurrent write retries on the fresh lease', async
   await a.e.stop();
   expect(lease.record?.holderIdentity).toBe('');
 });
+
+test('a release whose request fails in transport is retried on a new request', async () => {
+  const lease = new MemoryLease();
+  const a = elector(lease, 'a', 60_000);
+  a.e.start();
+  await until(() => a.e.isLeader, 'a leading');
+  const update = lease.update.bind(lease);
+  let failures = 2;
+  lease.update = async (record, rv) => {
+    // A kept-alive connection closed by a stopping worker under the request.
+    if (failures-- > 0) throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+    return update(record, rv);
+  };
+  await a.e.stop();
+  expect(lease.record?.holderIdentity).toBe('');
+});

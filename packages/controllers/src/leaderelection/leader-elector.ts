@@ -23,7 +23,8 @@ export interface LeaderElectionConfig {
   onStoppedLeading?(): void;
 }
 
-const RELEASE_ATTEMPTS = 3;
+const RELEASE_ATTEMPTS = 5;
+const RELEASE_RETRY_MS = 100;
 
 const isConflict = (err: unknown): boolean => err instanceof ApiError && err.code === 409;
 
@@ -82,16 +83,23 @@ export class LeaderElector {
     this.stopLeading('stopped');
   }
 
+  /**
+   * Clears the holder. Retried on a conflict (a write landed between our read and ours) and on a
+   * transport error: while a replica stops, its other workers close their listeners, and a kept-alive
+   * connection of the loopback client can be closed under the request (a fresh one reaches a worker
+   * still serving). Bounded: the caller's shutdown step has a deadline of its own.
+   */
   private async release(): Promise<void> {
     for (let attempt = 1; ; attempt++) {
-      const current = await this.cfg.lock.get();
-      if (!current || current.record.holderIdentity !== this.cfg.identity) return;
-      const released: LeaseRecord = { ...current.record, holderIdentity: '', leaseDurationSeconds: 1, renewTime: microTime(this.now()) };
       try {
+        const current = await this.cfg.lock.get();
+        if (!current || current.record.holderIdentity !== this.cfg.identity) return;
+        const released: LeaseRecord = { ...current.record, holderIdentity: '', leaseDurationSeconds: 1, renewTime: microTime(this.now()) };
         await this.cfg.lock.update(released, current.resourceVersion);
         return;
       } catch (err) {
-        if (attempt >= RELEASE_ATTEMPTS || !isConflict(err)) throw err;
+        if (attempt >= RELEASE_ATTEMPTS) throw err;
+        if (!isConflict(err)) await new Promise((r) => setTimeout(r, RELEASE_RETRY_MS * attempt));
       }
     }
   }
