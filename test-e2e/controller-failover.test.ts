@@ -92,7 +92,12 @@ test('a killed leader is replaced within 30 s, a SIGTERMed one at once; nothing 
   const stopping = replicas[second]!.stop();
   const termAt = Date.now();
   await createApproved(clients[last]!, 'after-term');
-  await certificateOf(clients[last]!, 'after-term', 10_000);
+  await certificateOf(clients[last]!, 'after-term', 10_000).catch((err: Error) => {
+    // What the stopping leader and the last replica said of the Lease, to tell a failed release from
+    // a slow takeover.
+    const said = [replicas[second]!, replicas[last]!].map((r, i) => `${i === 0 ? 'stopping' : 'last'}:\n${r.output().split('\n').filter((l) => /lease|leading|leader/i.test(l)).join('\n')}`);
+    throw new Error(`${err.message}\n${said.join('\n')}`);
+  });
   // The stopping leader may still sign before it handles SIGTERM; the last one leads soon after.
   await until('the last replica leading', async () => ((await isLeader(clients[last]!)) ? true : undefined), 10_000);
   expect(Date.now() - termAt).toBeLessThan(10_000);
