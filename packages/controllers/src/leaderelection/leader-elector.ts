@@ -66,7 +66,7 @@ export class LeaderElector {
   /**
    * Stops campaigning; a leader releases its lease (holder cleared) before resolving. An attempt
    * in flight is awaited first: its renewal landing after the release would hold the lease again
-   * for a whole duration. A release that meets a concurrent write is retried on the fresh lease.
+   * for a whole duration. The release itself is retried (see release()).
    */
   async stop(): Promise<void> {
     this.stopped = true;
