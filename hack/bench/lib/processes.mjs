@@ -141,8 +141,10 @@ export async function startReplica({ etcdEndpoint, dataDir, cpuProfDir, main = s
     ...(process.env.BENCH_REPLICA_ARGS ?? '').split(/\s+/).filter(Boolean),
     ...extraArgs,
   ];
-  const started = await spawnNode('server replica', args, /listening on (https:\/\/\S+)/, 60_000);
+  // A replica of several workers says how many and what kind: `(2 worker threads)`, `(2 worker processes)`.
+  const started = await spawnNode('server replica', args, /listening on (https:\/\/[^\s)]+)(?: \((\d+) worker (threads|processes)\))?/, 60_000);
   const url = new URL(started.match[1]);
+  const workers = started.match[2] ? { count: Number(started.match[2]), isolation: started.match[3] === 'threads' ? 'thread' : 'process' } : { count: 1, isolation: 'single' };
   const tokens = await readFile(join(dataDir, 'tokens.csv'), 'utf8');
   const adminLine = tokens.split('\n').find((l) => /,admin,/.test(l)) ?? tokens.split('\n')[0] ?? '';
   const token = adminLine.split(',')[0];
@@ -152,6 +154,8 @@ export async function startReplica({ etcdEndpoint, dataDir, cpuProfDir, main = s
   const pair = issueClientCertificate(ca, caKey, { commonName: WORKLOAD_USER, organizations: ['bench-clients'] });
   return {
     pid: started.pid,
+    /** `{ count, isolation }`: `single` (one process), `process` (worker processes) or `thread` (worker threads of one process). */
+    workers,
     url: url.toString().replace(/\/$/, ''),
     host: url.hostname,
     port: Number(url.port),
@@ -216,6 +220,29 @@ export async function readRss(pid) {
   if (workers.length === 0) return ownRss(pid);
   const each = await Promise.all(workers.map((w) => ownRss(w).catch(() => ({ rss: NaN, hwm: NaN }))));
   return each.reduce((a, b) => (b.rss > a.rss || Number.isNaN(a.rss) ? b : a));
+}
+
+/**
+ * The memory of a local replica (`startReplica`'s `pid` and `workers`), bytes:
+ * - `total`: every process of the replica together (VmRSS and VmHWM summed): what the machine pays;
+ * - `perWorker`: each worker process's own (worker processes only; threads share one process and
+ *   its one resident set, so no thread has a figure of its own);
+ * - `worker`: the figure a per-worker budget reads: the largest worker process; for worker threads
+ *   the process's resident set divided by the threads (the runtime, code and allocator they share
+ *   split evenly, beside the caches each holds); for one process, that process.
+ * `peakIsProcess` says that `worker.hwm` is the whole process's peak (threads), not a worker's.
+ */
+export async function readReplicaMemory(replica) {
+  const { count, isolation } = replica.workers ?? { count: 1, isolation: 'single' };
+  const total = await readTotalRss(replica.pid);
+  if (isolation === 'process') {
+    const perWorker = await Promise.all((await childPids(replica.pid)).map((w) => ownRss(w).catch(() => ({ rss: NaN, hwm: NaN }))));
+    const worker = perWorker.reduce((a, b) => (b.rss > a.rss || Number.isNaN(a.rss) ? b : a), { rss: NaN, hwm: NaN });
+    return { isolation, count, total, perWorker, worker, peakIsProcess: false };
+  }
+  const own = await ownRss(replica.pid);
+  if (isolation === 'thread') return { isolation, count, total, worker: { rss: own.rss / count, hwm: own.hwm }, peakIsProcess: true };
+  return { isolation, count, total, worker: own, peakIsProcess: false };
 }
 
 /**
