@@ -346,13 +346,16 @@ export class GenericRegistry {
     this.strategy.prepareForCreate(next, { user: opts.user });
     this.trackManagedFields(next, undefined, opts);
     const attrs = this.attrs(op, next.metadata.namespace ?? '', next.metadata.name ?? '', next, undefined, opts);
-    await runMutatingAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
+    // The runners return a promise only when a plugin had something to wait for (no microtask turn otherwise).
+    const mutated = runMutatingAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
+    if (mutated) await mutated;
     // A webhook changed the object: the strategy has the last word, as upstream prepares after admission.
     if (attrs.reinvocation?.shouldReinvoke) this.strategy.prepareForCreate(next, { user: opts.user });
     const errs = this.strategy.validate(next);
     if (errs.length) throw newInvalid({ group: this.info.group, kind: this.info.kind }, next.metadata.name ?? '', errs);
     if (this.allocations && reservations) reservations.push(await this.allocations.reserve(next, undefined, opts.dryRun));
-    await runAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
+    const validated = runAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
+    if (validated) await validated;
     return this.form.toStorage(next);
   }
 
@@ -389,7 +392,8 @@ export class GenericRegistry {
       this.trackManagedFields(next, current, opts);
     }
     const attrs = this.attrs('UPDATE', next.metadata.namespace ?? '', name, next, current, opts, subresourceName);
-    await runMutatingAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
+    const mutated = runMutatingAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
+    if (mutated) await mutated;
     // A webhook changed the object: the strategy has the last word, as upstream prepares an update
     // after admission (a webhook cannot change the status through the main resource, nor the
     // rest through `status`).
@@ -401,7 +405,8 @@ export class GenericRegistry {
     const errs = sub ? sub.validateUpdate(next, current) : this.strategy.validateUpdate(next, current);
     if (errs.length) throw newInvalid({ group: this.info.group, kind: this.info.kind }, name, errs);
     if (this.allocations && reservations && !sub) reservations.push(await this.allocations.reserve(next, current, opts.dryRun));
-    await runAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
+    const validated = runAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
+    if (validated) await validated;
     delete next.metadata.resourceVersion;
     return this.form.toStorage(next);
   }
