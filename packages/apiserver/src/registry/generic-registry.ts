@@ -175,10 +175,10 @@ export class GenericRegistry {
       try {
         prepared = await this.prepareCreate(obj, opts, 'CREATE', reservations);
         const stored = await this.store.create(this.key(namespace, prepared.metadata.name!), prepared, { dryRun: opts.dryRun, ttlSeconds: this.strategy.ttlSeconds });
-        await settle(reservations, true);
+        if (reservations.length > 0) await settle(reservations, true);
         return this.form.fromStorage(stored);
       } catch (e) {
-        await settle(reservations, false);
+        if (reservations.length > 0) await settle(reservations, false);
         if (!prepared) throw e;
         // A generated name that collides is retried with a new suffix, as upstream does.
         if (generated && isStorageError(e, 'KeyExists') && attempt < MAX_GENERATE_NAME_ATTEMPTS) continue;
@@ -325,7 +325,7 @@ export class GenericRegistry {
         },
         { ignoreNotFound: createIfMissing, dryRun: opts.dryRun, ttlSeconds: this.strategy.ttlSeconds },
       );
-      await settle(reservations, true);
+      if (reservations.length > 0) await settle(reservations, true);
       if (!created && !opts.dryRun && object.metadata.deletionTimestamp && !this.deletes.pendingFinalization(object)) {
         // The last finalizer is gone: phase two of SPEC 3.1 removes the object.
         const res = await this.deletes.deleteNow(key, name, { dryRun: false });
@@ -333,7 +333,7 @@ export class GenericRegistry {
       }
       return { object: this.form.fromStorage(object), created };
     } catch (e) {
-      await settle(reservations, false);
+      if (reservations.length > 0) await settle(reservations, false);
       throw this.interpret(e, name);
     }
   }
@@ -459,7 +459,13 @@ export class GenericRegistry {
  * Keeps the last reservation of a stored write and releases the earlier ones (retried attempts),
  * except what the last one reuses of them; releases all of a failed write.
  */
-async function settle(reservations: Reservation[], stored: boolean): Promise<void> {
+function settle(reservations: Reservation[], stored: boolean): Promise<void> | void {
+  // Most kinds reserve nothing: no promise, no microtask turn.
+  if (reservations.length === 0) return;
+  return settleReservations(reservations, stored);
+}
+
+async function settleReservations(reservations: Reservation[], stored: boolean): Promise<void> {
   const kept = stored ? reservations.pop() : undefined;
   const keep = new Set(kept?.held ?? []);
   for (const r of reservations.splice(0)) await r.release(keep);

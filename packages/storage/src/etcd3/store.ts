@@ -81,7 +81,8 @@ export class Etcd3Store implements Store {
       if (existing.kvs.length > 0) throw new StorageError('KeyExists', key, `key ${key} already exists`);
       return { ...obj, metadata: { ...obj.metadata } };
     }
-    const lease = await this.leaseFor(opts.ttlSeconds);
+    // Without a TTL there is no lease to look up (no promise, no microtask turn).
+    const lease = opts.ttlSeconds && opts.ttlSeconds > 0 ? await this.leaseFor(opts.ttlSeconds) : NO_LEASE;
     const res = await this.sendWrite(key, value, obj, 'create', {
       compare: [{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }],
       success: [{ request_put: { key: k, value, ...lease } }],
@@ -413,18 +414,35 @@ export class Etcd3Store implements Store {
     return this.call(key, () => this.writes.run(fn), operation);
   }
 
-  private async call<T>(key: string, fn: () => Promise<T>, operation: EtcdOperation): Promise<T> {
+  /**
+   * Runs an etcd call, observed (duration) and with its errors translated. Not an async function:
+   * one promise per call rather than the async function's own and the turns of its await.
+   */
+  private call<T>(key: string, fn: () => Promise<T>, operation: EtcdOperation): Promise<T> {
     const observe = this.opts.observeRequest;
     const start = observe ? performance.now() : 0;
+    let sent: Promise<T>;
     try {
-      return await fn();
+      sent = fn();
     } catch (e) {
-      throw translateEtcdError(e, key);
-    } finally {
       observe?.(operation, key, (performance.now() - start) / 1000);
+      return Promise.reject(translateEtcdError(e, key));
     }
+    return sent.then(
+      (value) => {
+        observe?.(operation, key, (performance.now() - start) / 1000);
+        return value;
+      },
+      (e: unknown) => {
+        observe?.(operation, key, (performance.now() - start) / 1000);
+        throw translateEtcdError(e, key);
+      },
+    );
   }
 }
+
+/** The lease field of a put without a TTL. */
+const NO_LEASE: { lease?: string } = Object.freeze({});
 
 /** Options of {@link Etcd3Store}. */
 export interface Etcd3StoreOptions {
