@@ -114,6 +114,25 @@ export class GenericRegistry {
     }
   }
 
+  /**
+   * What `get(namespace, name, '0')` answers from the watch cache, without a promise: the object,
+   * null when the cache has no such object, undefined when it cannot say (then call `get`).
+   */
+  getCached(namespace: string, name: string): KubeObject | null | undefined {
+    if (this.operations.computed || !this.store.cachedGet) return undefined;
+    const found = this.store.cachedGet(this.key(namespace, name));
+    return found ? this.form.fromStorage(found) : found;
+  }
+
+  /**
+   * The items `list(namespace, { resourceVersion: '0' })` answers from the watch cache, without a
+   * promise (shared objects, not to be changed); undefined when it cannot say (then call `list`).
+   */
+  listCached(namespace: string): KubeObject[] | undefined {
+    if (this.operations.computed || this.form.conversion || !this.store.cachedList) return undefined;
+    return this.store.cachedList(this.prefix(namespace));
+  }
+
   async list(namespace: string, req: ListRequest): Promise<ListResponse> {
     if (this.operations.computed) {
       const items = (await this.operations.computed.list()).filter((o) => !req.predicate || req.predicate(o));
