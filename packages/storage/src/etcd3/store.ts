@@ -97,16 +97,20 @@ export class Etcd3Store implements Store {
    * Sends a transaction that puts `value` (the encoding of `obj`) at `key`, remembered for the
    * watch cache's event of it until it is known to have failed (see RecentWrites).
    */
-  private async sendWrite(key: string, value: Buffer, obj: KubeObject, operation: EtcdOperation, txn: ITxnRequest): Promise<ITxnResponse> {
+  private sendWrite(key: string, value: Buffer, obj: KubeObject, operation: EtcdOperation, txn: ITxnRequest): Promise<ITxnResponse> {
     const recent = this.opts.recentWrites;
     recent?.begin(key, value, obj);
-    let res: ITxnResponse | undefined;
-    try {
-      res = await this.write(key, operation, () => this.kv.txn(txn));
-      return res;
-    } finally {
-      if (!res?.succeeded) recent?.forget(key, value);
-    }
+    // One then() rather than an async function's promise and await (write() never throws).
+    return this.write(key, operation, () => this.kv.txn(txn)).then(
+      (res) => {
+        if (!res.succeeded) recent?.forget(key, value);
+        return res;
+      },
+      (e: unknown) => {
+        recent?.forget(key, value);
+        throw e;
+      },
+    );
   }
 
   /** What was stored, with its revision, without parsing back the bytes just written. */
