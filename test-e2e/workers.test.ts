@@ -1,5 +1,5 @@
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
-import { alive, call, children, logLines, metricValue, startedWorkers, until } from './support/worker-replica.js';
+import { alive, call, children, listFromEveryWorker, logLines, metricValue, startedWorkers, until } from './support/worker-replica.js';
 
 // --workers (issue 19, item 1), workers as processes (--worker-isolation=process; threads:
 // workers-threads.test.ts), on the built server with its embedded etcd: the primary starts
@@ -29,15 +29,7 @@ describe('--workers 2 --worker-isolation=process', () => {
   });
 
   test('both workers serve, and /metrics counts the requests of both', async () => {
-    const path = '/api/v1/namespaces/default/configmaps?labelSelector=workers-test%3Dcount';
-    const n = 40;
-    for (let i = 0; i < n; i++) expect((await call(server, path)).status).toBe(200);
-    await until('request logs of all 40', () => logLines(server).filter((l) => l.msg === 'request' && l.path === '/api/v1/namespaces/default/configmaps').length >= n);
-    const served = logLines(server).filter((l) => l.msg === 'request' && l.path === '/api/v1/namespaces/default/configmaps');
-    const byWorker = new Map<number, number>();
-    for (const l of served) byWorker.set(l.worker!, (byWorker.get(l.worker!) ?? 0) + 1);
-    expect(byWorker.get(1)).toBeGreaterThan(0);
-    expect(byWorker.get(2)).toBeGreaterThan(0);
+    const { n } = await listFromEveryWorker(server, 'workers-test=count');
     const metrics = await call(server, '/metrics');
     expect(metrics.status).toBe(200);
     // Counters are summed over the workers, so the series carries no worker label.

@@ -107,3 +107,22 @@ export function metricValue(text: string, name: string, labels: Record<string, s
   }
   return sum;
 }
+
+/**
+ * Lists ConfigMaps with `labelSelector` 40 times, one connection each, waits for the request log
+ * lines of all of them and expects workers 1 and 2 both among their servers. Returns the count
+ * and the log lines of those requests.
+ */
+export async function listFromEveryWorker(server: ServerProcess, labelSelector: string): Promise<{ n: number; served: LogLine[] }> {
+  const route = '/api/v1/namespaces/default/configmaps';
+  const n = 40;
+  for (let i = 0; i < n; i++) expect((await call(server, `${route}?labelSelector=${encodeURIComponent(labelSelector)}`)).status).toBe(200);
+  const servedLines = () => logLines(server).filter((l) => l.msg === 'request' && l.path === route);
+  await until(`request logs of all ${n}`, () => servedLines().length >= n);
+  const served = servedLines();
+  const byWorker = new Map<number, number>();
+  for (const l of served) byWorker.set(l.worker!, (byWorker.get(l.worker!) ?? 0) + 1);
+  expect(byWorker.get(1)).toBeGreaterThan(0);
+  expect(byWorker.get(2)).toBeGreaterThan(0);
+  return { n, served };
+}
