@@ -12,7 +12,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { newEtcdClient } from '../../packages/storage/dist/src/index.js';
-import { HttpClient, prepareNamespace, WORKLOAD_ROLE } from './lib/http-client.mjs';
+import { prepareNamespace, replicaClients } from './lib/http-client.mjs';
 import { startBenchEtcd, startReplica, stopAll, readCpuSeconds } from './lib/processes.mjs';
 import { failed, formatTable } from './lib/report.mjs';
 import { BUDGETS } from './lib/budgets.mjs';
@@ -82,9 +82,7 @@ async function main() {
     void replica.exited.then(({ code, signal }) => (replicaGone = `replica exited (code ${code}, signal ${signal})`));
     // Setup (namespaces, bindings) as the admin; every workload request as the non-admin
     // workload user (x509 client certificate), so that authentication and RBAC are measured.
-    admin = new HttpClient({ host: replica.host, port: replica.port, ca: replica.ca, token: replica.token, maxSockets: 4 });
-    await admin.json('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', WORKLOAD_ROLE);
-    api = new HttpClient({ host: replica.host, port: replica.port, ca: replica.ca, clientCert: replica.clientCert, maxSockets: CONCURRENCY });
+    ({ admin, api } = await replicaClients(replica, CONCURRENCY));
     if (process.env.BENCH_WEBHOOK === '1') await setUpNoopWebhook({ admin, replica, log });
     const ctx = {
       scale,
