@@ -373,8 +373,11 @@ export async function replicaClients(replica, maxSockets) {
 }
 
 /**
- * The context a workload module (workloads/*.mjs) runs with, for the A/B scripts that run one
- * workload outside run.mjs: no deadline (`capMs` keeps what the workload asks) and no CPU probe.
+ * The context a workload module (workloads/*.mjs) runs with: the workload user's client (`api`),
+ * the admin's (setup beyond namespaces: service accounts, tokens), etcd's own endpoint (its
+ * /metrics counts the ranges a workload costs) and `prepareNamespace`, which creates a bench
+ * namespace as the admin and grants the workload user its ConfigMaps. `capMs` keeps what the
+ * workload asks; run.mjs adds its deadline, the raw etcd client and the CPU probe.
  */
 export function workloadContext({ scale, concurrency, admin, api, replica, etcdEndpoint, tmpDir, log }) {
   return {
