@@ -106,6 +106,8 @@ describe('--workers 2 --worker-isolation=process', () => {
     const etcd = (await children(primary)).filter((k) => k.comm === 'etcd').map((k) => k.pid);
     expect(etcd).toHaveLength(1);
     const code = await server.stop();
+    // On a failure, what the replica logged at warn and above while it stopped says why.
+    if (code !== 0) process.stderr.write(`${logLines(server).filter((l) => (l.level ?? 0) >= 40).map((l) => JSON.stringify(l)).slice(-20).join('\n')}\n${server.output().slice(-3000)}\n`);
     expect(code).toBe(0);
     const stopped = logLines(server).filter((l) => l.msg === 'worker stopped');
     expect(new Set(stopped.map((l) => l.worker))).toEqual(new Set([1, 2]));

@@ -17,6 +17,8 @@ export interface LogLine {
   thread?: number;
   path?: string;
   component?: string;
+  /** pino's level: 30 info, 40 warn, 50 error, 60 fatal. */
+  level?: number;
 }
 
 export function logLines(server: ServerProcess): LogLine[] {
