@@ -96,7 +96,8 @@ export class SharedObjectStore {
   private readonly f64: Float64Array;
   private readonly u8: Uint8Array;
   private readonly u16: Uint16Array;
-  private readonly bytes: Buffer;
+  /** A Buffer over the whole buffer as last seen (Buffers do not track growth; see buf). */
+  private bytes: Buffer;
   /** This thread's id in the lock word (nonzero). */
   private readonly owner: number;
   private readonly growable: SharedArrayBuffer & Growable;
@@ -196,7 +197,7 @@ export class SharedObjectStore {
       } else {
         for (let i = 0; i < key.length; i++) this.u8[keyAt + i] = key.charCodeAt(i);
       }
-      this.bytes.write(json, keyAt + ((keyBytes + 1) & ~1), jsonBytes, 'utf8');
+      this.buf().write(json, keyAt + ((keyBytes + 1) & ~1), jsonBytes, 'utf8');
       const bucket = this.u32[BUCKETS]! + (hash & (this.u32[BUCKET_COUNT]! - 1)) * 4;
       this.u32[w + 1] = this.u32[bucket >>> 2]!;
       this.u32[bucket >>> 2] = at;
@@ -247,7 +248,7 @@ export class SharedObjectStore {
     const n = this.u32[(at >>> 2) + 6]!;
     const keyAt = at + ENTRY_HEADER;
     if (this.u8[at + 13] === 1) return String.fromCharCode(...this.u16.subarray(keyAt >>> 1, (keyAt >>> 1) + n));
-    return this.bytes.toString('latin1', keyAt, keyAt + n);
+    return this.buf().toString('latin1', keyAt, keyAt + n);
   }
 
   /** Where an entry's JSON is in {@link buffer}: [start, end). The caller must hold a reference. */
@@ -261,21 +262,21 @@ export class SharedObjectStore {
   /** An entry's JSON as a string. */
   jsonString(at: number): string {
     const [start, end] = this.jsonRange(at);
-    return this.bytes.toString('utf8', start, end);
+    return this.buf().toString('utf8', start, end);
   }
 
   /** A copy of an entry's JSON (the caller may keep it after letting the entry go). */
   jsonCopy(at: number): Buffer {
     const [start, end] = this.jsonRange(at);
     const out = Buffer.allocUnsafe(end - start);
-    this.bytes.copy(out, 0, start, end);
+    this.buf().copy(out, 0, start, end);
     return out;
   }
 
   /** Copies an entry's JSON into `target` at `offset`; returns the bytes copied. */
   copyJson(at: number, target: Uint8Array, offset: number): number {
     const [start, end] = this.jsonRange(at);
-    return this.bytes.copy(target, offset, start, end);
+    return this.buf().copy(target, offset, start, end);
   }
 
   /** The JSON length of an entry, in bytes. */
@@ -291,6 +292,12 @@ export class SharedObjectStore {
     if (Atomics.compareExchange(this.i32, LOCK, owner, 0) !== owner) return false;
     Atomics.notify(this.i32, LOCK);
     return true;
+  }
+
+  /** {@link bytes}, made again when the buffer grew since (here or in another thread). */
+  private buf(): Buffer {
+    if (this.bytes.length !== this.buffer.byteLength) this.bytes = Buffer.from(this.buffer);
+    return this.bytes;
   }
 
   private locked<T>(fn: () => T): T {
