@@ -401,7 +401,14 @@ export class Cacher {
   private onChanges(changes: StoreChange[]): void {
     if (this.closed || !this.ready) return;
     for (const change of changes) {
-      const ev = this.cache.apply(change);
+      let ev: CacheEvent | undefined;
+      try {
+        ev = this.cache.apply(change);
+      } catch (e) {
+        // An undecodable value cannot be shown to anyone; the cache keeps going without it.
+        this.opts.log?.(`watch cache ${this.resourcePrefix}: ${(e as Error).message}`);
+        ev = this.cache.apply({ type: 'delete', key: change.key, revision: change.revision });
+      }
       if (!ev) continue;
       for (const [prefix, selections] of this.groups) {
         if (!keyInScope(prefix, ev.key)) continue;

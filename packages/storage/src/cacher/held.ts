@@ -66,6 +66,12 @@ export class HeldStore {
    * A handle to the version of `key` at `revision`: the stored one, or `object`'s JSON stored now.
    * Undefined when the store is full (the cache then keeps the object itself).
    */
+  /** A handle to the stored version of `key` at `revision`, if some thread stored it. */
+  find(key: string, revision: number): Held | undefined {
+    const at = this.shared.acquire(key, revision);
+    return at === 0 ? undefined : new Held(this, at);
+  }
+
   hold(key: string, revision: number, object: KubeObject): Held | undefined {
     let at = this.shared.acquire(key, revision);
     if (at === 0) at = this.shared.insert(key, revision, JSON.stringify(object));

@@ -17,6 +17,12 @@ export interface StoreChange {
   revision: number;
   /** For a put the new object; for a delete the last state when the feed has it (the cache's own copy comes first). */
   object?: KubeObject;
+  /**
+   * For a put without `object`: decodes the stored value (throws StorageError InvalidObj for one
+   * that is not an object's JSON). A cache with a shared store calls it only when no other worker
+   * stored that version yet.
+   */
+  decode?: () => KubeObject;
 }
 
 /** Options of a {@link WatchCache}. */
@@ -91,6 +97,16 @@ export class WatchCache {
     return this.store !== undefined;
   }
 
+  /** What the cache keeps of a put: the stored version when another worker stored it, else the decoded object. */
+  private takePut(change: StoreChange): CacheEntry | undefined {
+    if (this.store && !change.object) {
+      const found = this.store.find(change.key, change.revision);
+      if (found) return found;
+    }
+    const object = change.object ?? change.decode?.();
+    return object && this.take(change.key, change.revision, object);
+  }
+
   /** What the cache keeps of `object`, the version of `key` at `revision`. */
   private take(key: string, revision: number, object: KubeObject): CacheEntry {
     return this.store?.hold(key, revision, object) ?? this.shared.share(object);
@@ -140,6 +156,8 @@ export class WatchCache {
 
   /** Applies one change; returns the window event it became (undefined when nothing is known of it). */
   apply(change: StoreChange): CacheEvent | undefined {
+    // Decoded first: a value that cannot be decoded changes nothing here (the caller then applies a delete).
+    const put = change.type === 'put' ? this.takePut(change) : undefined;
     if (change.revision > this.rev) this.rev = change.revision;
     const prev = this.state.get(change.key);
     const time = this.now() - this.epoch;
@@ -148,8 +166,8 @@ export class WatchCache {
     this.lastSnapshot = undefined;
     let ev: CacheEvent;
     if (change.type === 'put') {
-      if (!change.object) return undefined;
-      const object = this.take(change.key, change.revision, change.object);
+      if (!put) return undefined;
+      const object = put;
       this.state.set(change.key, object);
       if (!prev) this.pending.push(change.key);
       if (object instanceof Held || prev instanceof Held) {
