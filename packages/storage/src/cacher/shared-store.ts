@@ -15,7 +15,7 @@
  *
  * Layout (little endian, offsets in bytes): a header (the lock, the bump pointer, the hash table's
  * place and size, counters, one free-list head per size class), then blocks. An entry block:
- * refcount u32 | next in chain u32 | hash u32 | size class u8, key is UTF-16 u8 | revision f64 at
+ * refcount u32 | next in chain u32 | hash u32 | size class u16, key is UTF-16 u8 | revision f64 at
  * 16 | key length (code units) u32 at 24 | JSON length u32 at 28 | key | JSON.
  *
  * Every change and every lookup runs under one lock (a futex-style mutex over Atomics; waiting
@@ -26,7 +26,7 @@
  * object's bytes).
  */
 
-const HEADER_BYTES = 1024;
+const HEADER_BYTES = 2048;
 // Header words (Uint32/Int32 indices).
 const LOCK = 0;
 const WAITERS = 1;
@@ -38,7 +38,7 @@ const LIVE_BYTES = 6;
 const FREE_BYTES = 7;
 const MAGIC = 8;
 const FREE_HEADS = 16;
-const CLASS_COUNT = 136;
+const CLASS_COUNT = 256;
 const MAGIC_VALUE = 0x5eed0b1e;
 
 const ENTRY_HEADER = 32;
@@ -54,19 +54,23 @@ interface Growable {
 }
 const GrowableSharedArrayBuffer = SharedArrayBuffer as unknown as new (length: number, opts: { maxByteLength: number }) => SharedArrayBuffer;
 
-/** Size of the blocks of class `c`: 64 bytes, then eight steps per doubling (at most 1/8 wasted). */
+/**
+ * Size of the blocks of class `c`: 128 bytes, then sixteen steps per doubling (multiples of 8, as
+ * blocks must be), so at most 1/16 of a block is wasted (a 1 KiB ConfigMap's version, ~1,330 bytes
+ * with its key, takes 1,344). The largest class is 8 MiB less a step.
+ */
 export function classSize(c: number): number {
-  const base = 64 * 2 ** (c >> 3);
-  return base + (base / 8) * (c & 7);
+  const base = 128 * 2 ** (c >> 4);
+  return base + (base / 16) * (c & 15);
 }
 
 /** The smallest class whose blocks hold `size` bytes. */
 export function classFor(size: number): number {
-  if (size <= 64) return 0;
+  if (size <= 128) return 0;
   const p = 31 - Math.clz32(size); // floor(log2(size)), size < 2^31
   const base = 2 ** p;
-  const steps = Math.ceil((size - base) / (base / 8));
-  return (p - 6) * 8 + steps;
+  const steps = Math.ceil((size - base) / (base / 16));
+  return (p - 7) * 16 + steps;
 }
 
 /** Options of a new store. */
@@ -91,13 +95,15 @@ export interface SharedStoreStats {
 }
 
 export class SharedObjectStore {
-  private readonly u32: Uint32Array;
-  private readonly i32: Int32Array;
-  private readonly f64: Float64Array;
-  private readonly u8: Uint8Array;
-  private readonly u16: Uint16Array;
-  /** A Buffer over the whole buffer as last seen (Buffers do not track growth; see buf). */
-  private bytes: Buffer;
+  // Fixed-length views of the buffer as last seen, made again when it grew (see sync): V8 11
+  // reaches length-tracking views of a growable buffer through a slow path, ~5x slower.
+  private u32!: Uint32Array;
+  private i32!: Int32Array;
+  private f64!: Float64Array;
+  private u8!: Uint8Array;
+  private u16!: Uint16Array;
+  private bytes!: Buffer;
+  private seen = -1;
   /** This thread's id in the lock word (nonzero). */
   private readonly owner: number;
   private readonly growable: SharedArrayBuffer & Growable;
@@ -125,13 +131,7 @@ export class SharedObjectStore {
   ) {
     this.growable = buffer as SharedArrayBuffer & Growable;
     if (!this.growable.growable) throw new Error('the shared store needs a growable SharedArrayBuffer');
-    // Length-tracking views: they see the buffer grow, whichever thread grew it.
-    this.u32 = new Uint32Array(buffer);
-    this.i32 = new Int32Array(buffer);
-    this.f64 = new Float64Array(buffer);
-    this.u8 = new Uint8Array(buffer);
-    this.u16 = new Uint16Array(buffer);
-    this.bytes = Buffer.from(buffer);
+    this.sync();
     if (this.u32[MAGIC] !== MAGIC_VALUE) throw new Error('not a shared store buffer');
     this.owner = owner > 0 ? owner | 0 : 1;
   }
@@ -181,13 +181,14 @@ export class SharedObjectStore {
       }
       if (this.u32[COUNT]! + 1 > this.u32[BUCKET_COUNT]!) this.growTable();
       const c = classFor(size);
+      if (c >= CLASS_COUNT) return 0; // over 8 MiB: not kept here
       const at = this.alloc(c);
       if (at === 0) return 0;
       const w = at >>> 2;
       this.u32[w] = 1;
       this.u32[w + 2] = hash;
-      this.u8[at + 12] = c;
-      this.u8[at + 13] = wide ? 1 : 0;
+      this.u16[(at + 12) >>> 1] = c;
+      this.u8[at + 14] = wide ? 1 : 0;
       this.f64[(at + 16) >>> 3] = revision;
       this.u32[w + 6] = key.length;
       this.u32[w + 7] = jsonBytes;
@@ -226,7 +227,7 @@ export class SharedObjectStore {
       if (refs < 0) throw new Error(`shared store: entry ${at} released more often than referenced`);
       this.u32[w] = 0;
       this.unlink(at);
-      const c = this.u8[at + 12]!;
+      const c = this.u16[(at + 12) >>> 1]!;
       this.u32[COUNT] = this.u32[COUNT]! - 1;
       this.u32[LIVE_BYTES] = this.u32[LIVE_BYTES]! - classSize(c);
       this.free(at, c);
@@ -235,26 +236,30 @@ export class SharedObjectStore {
 
   /** References held to an entry (for tests). */
   refs(at: number): number {
+    this.sync();
     return Atomics.load(this.u32, at >>> 2);
   }
 
   /** The revision of an entry. */
   revisionOf(at: number): number {
+    this.sync();
     return this.f64[(at + 16) >>> 3]!;
   }
 
   /** The etcd key of an entry. */
   keyOf(at: number): string {
+    this.sync();
     const n = this.u32[(at >>> 2) + 6]!;
     const keyAt = at + ENTRY_HEADER;
-    if (this.u8[at + 13] === 1) return String.fromCharCode(...this.u16.subarray(keyAt >>> 1, (keyAt >>> 1) + n));
+    if (this.u8[at + 14] === 1) return String.fromCharCode(...this.u16.subarray(keyAt >>> 1, (keyAt >>> 1) + n));
     return this.buf().toString('latin1', keyAt, keyAt + n);
   }
 
   /** Where an entry's JSON is in {@link buffer}: [start, end). The caller must hold a reference. */
   jsonRange(at: number): [number, number] {
+    this.sync();
     const w = at >>> 2;
-    const keyBytes = this.u8[at + 13] === 1 ? this.u32[w + 6]! * 2 : this.u32[w + 6]!;
+    const keyBytes = this.u8[at + 14] === 1 ? this.u32[w + 6]! * 2 : this.u32[w + 6]!;
     const start = at + ENTRY_HEADER + ((keyBytes + 1) & ~1);
     return [start, start + this.u32[w + 7]!];
   }
@@ -281,6 +286,7 @@ export class SharedObjectStore {
 
   /** The JSON length of an entry, in bytes. */
   jsonLength(at: number): number {
+    this.sync();
     return this.u32[(at >>> 2) + 7]!;
   }
 
@@ -289,18 +295,33 @@ export class SharedObjectStore {
    * worker thread that ended (a terminated thread may have stopped between lock and unlock).
    */
   breakLockOf(owner: number): boolean {
+    this.sync();
     if (Atomics.compareExchange(this.i32, LOCK, owner, 0) !== owner) return false;
     Atomics.notify(this.i32, LOCK);
     return true;
   }
 
-  /** {@link bytes}, made again when the buffer grew since (here or in another thread). */
+  /** Makes the views again when the buffer grew since (here or in another thread). */
+  private sync(): void {
+    const n = this.buffer.byteLength;
+    if (n === this.seen) return;
+    this.seen = n;
+    this.u32 = new Uint32Array(this.buffer, 0, n >>> 2);
+    this.i32 = new Int32Array(this.buffer, 0, n >>> 2);
+    this.f64 = new Float64Array(this.buffer, 0, Math.floor(n / 8));
+    this.u8 = new Uint8Array(this.buffer, 0, n);
+    this.u16 = new Uint16Array(this.buffer, 0, n >>> 1);
+    this.bytes = Buffer.from(this.buffer, 0, n);
+  }
+
+  /** The bytes, as far as this thread has seen the buffer grow. */
   private buf(): Buffer {
-    if (this.bytes.length !== this.buffer.byteLength) this.bytes = Buffer.from(this.buffer);
+    this.sync();
     return this.bytes;
   }
 
   private locked<T>(fn: () => T): T {
+    this.sync();
     this.lock();
     try {
       return fn();
@@ -339,7 +360,7 @@ export class SharedObjectStore {
   private keyIs(at: number, key: string): boolean {
     if (this.u32[(at >>> 2) + 6] !== key.length) return false;
     const keyAt = at + ENTRY_HEADER;
-    if (this.u8[at + 13] === 1) {
+    if (this.u8[at + 14] === 1) {
       const k = keyAt >>> 1;
       for (let i = 0; i < key.length; i++) if (this.u16[k + i] !== key.charCodeAt(i)) return false;
     } else {
@@ -382,6 +403,7 @@ export class SharedObjectStore {
         return 0; // no memory for it
       }
     }
+    this.sync();
     this.u32[BUMP] = end;
     return at;
   }
@@ -398,6 +420,7 @@ export class SharedObjectStore {
     const oldCount = this.u32[BUCKET_COUNT]!;
     const count = oldCount * 2;
     const c = classFor(count * 4);
+    if (c >= CLASS_COUNT) return; // 2^20 buckets at most; longer chains, still correct
     const at = this.alloc(c);
     if (at === 0) return; // longer chains, still correct
     this.u32.fill(0, at >>> 2, (at >>> 2) + count);
