@@ -47,6 +47,16 @@ export class Held {
     return this.store.shared.jsonCopy(this.at);
   }
 
+  /** The length of {@link json}'s bytes when they are the stored ones (no copy needed to know it), else -1. */
+  get storedLength(): number {
+    return this.deletedAt === undefined ? this.store.shared.jsonLength(this.at) : -1;
+  }
+
+  /** Copies the stored JSON into `target` at `offset` (only when {@link storedLength} >= 0); returns the bytes copied. */
+  copyInto(target: Uint8Array, offset: number): number {
+    return this.store.shared.copyJson(this.at, target, offset);
+  }
+
   /** Another handle to the same version with `revision` as resourceVersion (a DELETED event's object). */
   atRevision(revision: number): Held {
     this.store.shared.retain(this.at);
@@ -73,8 +83,12 @@ export class HeldStore {
   }
 
   hold(key: string, revision: number, object: KubeObject): Held | undefined {
-    let at = this.shared.acquire(key, revision);
-    if (at === 0) at = this.shared.insert(key, revision, JSON.stringify(object));
+    return this.find(key, revision) ?? this.put(key, revision, object);
+  }
+
+  /** {@link hold} when a look-up just found nothing: stores `object`'s JSON (unless another thread did meanwhile). */
+  put(key: string, revision: number, object: KubeObject): Held | undefined {
+    const at = this.shared.insert(key, revision, JSON.stringify(object));
     if (at === 0) return undefined;
     const held = new Held(this, at);
     // Its JSON is the stored bytes (the other workers' JSON of the same version when they stored it).

@@ -99,12 +99,15 @@ export class WatchCache {
 
   /** What the cache keeps of a put: the stored version when another worker stored it, else the decoded object. */
   private takePut(change: StoreChange): CacheEntry | undefined {
-    if (this.store && !change.object) {
-      const found = this.store.find(change.key, change.revision);
-      if (found) return found;
+    const store = this.store;
+    if (!store) {
+      const object = change.object ?? change.decode?.();
+      return object && this.shared.share(object);
     }
+    const found = store.find(change.key, change.revision);
+    if (found) return found;
     const object = change.object ?? change.decode?.();
-    return object && this.take(change.key, change.revision, object);
+    return object && (store.put(change.key, change.revision, object) ?? this.shared.share(object));
   }
 
   /** What the cache keeps of `object`, the version of `key` at `revision`. */
