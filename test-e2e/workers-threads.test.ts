@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServerProcess, type ServerProcess } from './support/server-process.js';
-import { alive, call, children, logLines, metricValue, seriesLines, startedWorkers, until } from './support/worker-replica.js';
+import { alive, call, children, listFromEveryWorker, logLines, metricValue, seriesLines, startedWorkers, until } from './support/worker-replica.js';
 
 // --workers 2 --worker-isolation=thread (issue 33): the workers are threads of the replica's one
 // process. Both serve on the shared port; /metrics sums their request counters, keeps their
@@ -46,15 +46,7 @@ describe('--workers 2 --worker-isolation=thread', () => {
   });
 
   test('both threads serve; /metrics sums their requests and gives the process series once', async () => {
-    const path = '/api/v1/namespaces/default/configmaps?labelSelector=workers-test%3Dthreads';
-    const n = 40;
-    for (let i = 0; i < n; i++) expect((await call(server, path)).status).toBe(200);
-    await until('request logs of all 40', () => logLines(server).filter((l) => l.msg === 'request' && l.path === '/api/v1/namespaces/default/configmaps').length >= n);
-    const served = logLines(server).filter((l) => l.msg === 'request' && l.path === '/api/v1/namespaces/default/configmaps');
-    const byWorker = new Map<number, number>();
-    for (const l of served) byWorker.set(l.worker!, (byWorker.get(l.worker!) ?? 0) + 1);
-    expect(byWorker.get(1)).toBeGreaterThan(0);
-    expect(byWorker.get(2)).toBeGreaterThan(0);
+    const { n, served } = await listFromEveryWorker(server, 'workers-test=threads');
     for (const l of served) expect(l.pid).toBe(pid);
 
     const before = await procUsage(pid);

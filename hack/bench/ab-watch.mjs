@@ -18,7 +18,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { HttpClient, prepareNamespace, WORKLOAD_ROLE } from './lib/http-client.mjs';
+import { replicaClients, workloadContext } from './lib/http-client.mjs';
 import { startBenchEtcd, startReplica, stopAll, repoRoot } from './lib/processes.mjs';
 import { runWatchFanout } from './workloads/watch-fanout.mjs';
 
@@ -73,24 +73,9 @@ async function startSide(label, main, tmp) {
   const replica = await withEnv(SIDE_ENV[label], () =>
     startReplica({ etcdEndpoint: etcdProc.endpoint, dataDir: join(tmp, `${label}-server`), main: resolve(main), extraArgs: REPLICA_ARGS }),
   );
-  const admin = new HttpClient({ host: replica.host, port: replica.port, ca: replica.ca, token: replica.token, maxSockets: 4 });
-  await admin.json('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', WORKLOAD_ROLE);
-  const api = new HttpClient({ host: replica.host, port: replica.port, ca: replica.ca, clientCert: replica.clientCert, maxSockets: 64 });
+  const { admin, api } = await replicaClients(replica, 64);
   const lines = [];
-  const ctx = {
-    scale: SCALE,
-    concurrency: 64,
-    api,
-    admin,
-    etcdEndpoint: etcdProc.endpoint,
-    prepareNamespace: (ns) => prepareNamespace(admin, api, ns, replica.workloadUser),
-    replica,
-    tmpDir: tmp,
-    state: {},
-    log: (m) => lines.push(m),
-    count: (n) => Math.max(1, Math.round(n * SCALE)),
-    capMs: (ms) => ms,
-  };
+  const ctx = workloadContext({ scale: SCALE, concurrency: 64, admin, api, replica, etcdEndpoint: etcdProc.endpoint, tmpDir: tmp, log: (m) => lines.push(m) });
   log(`${label}: ${main} ${JSON.stringify(SIDE_ENV[label])} at ${replica.url} (pid ${replica.pid})`);
   return { label, replica, admin, ctx, lines, busy: undefined };
 }

@@ -11,7 +11,8 @@
 // minimum is what the build costs when least disturbed), B/A of both, and the median of each
 // round's own B/A (paired: both sides of a round see nearly the same machine).
 //
-// --a-args / --b-args add replica flags to one side only (e.g. a feature off on one side).
+// --a-args / --b-args add replica flags to one side only (e.g. a feature off on one side);
+// --a-env / --b-env environment variables (`K=V`, space-separated; e.g. GLIBC_TUNABLES=...).
 // --b defaults to this tree's build (packages/server/dist/src/main.js). Needs etcd on PATH.
 // --floor adds a third column to get-cached: bare-server.mjs (the get-cached baseline, one Node
 // process, A's certificate) answering the body of one of A's objects to the same batches.
@@ -19,7 +20,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { newEtcdClient } from '../../packages/storage/dist/src/index.js';
-import { HttpClient, prepareNamespace, WORKLOAD_ROLE } from './lib/http-client.mjs';
+import { HttpClient, prepareNamespace, replicaClients } from './lib/http-client.mjs';
 import { startBenchEtcd, startReplica, startBareServer, stopAll, readCpuSeconds, repoRoot } from './lib/processes.mjs';
 import { runLoad, quantile } from './lib/load.mjs';
 import { configMapBody, objectName, putStoredConfigMaps } from './lib/objects.mjs';
@@ -44,6 +45,8 @@ const dd = process.argv.indexOf('--');
 const REPLICA_ARGS = dd >= 0 ? process.argv.slice(dd + 1) : [];
 // Flags for one side only (split at spaces), e.g. --b-args=--enable-priority-and-fairness=false.
 const SIDE_ARGS = { A: (arg('a-args', '') ?? '').split(' ').filter(Boolean), B: (arg('b-args', '') ?? '').split(' ').filter(Boolean) };
+const sideEnv = (text) => Object.fromEntries(text.split(' ').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+const SIDE_ENV = { A: sideEnv(arg('a-env', '') ?? ''), B: sideEnv(arg('b-env', '') ?? '') };
 if (!A) {
   process.stderr.write('usage: node hack/bench/ab.mjs --a=<server main.js> [--b=<main.js>] [--rounds=5] [--batch=2000] [--only=...] [-- replica flags]\n');
   process.exit(2);
@@ -53,10 +56,8 @@ const log = (m) => process.stderr.write(`${new Date().toISOString().slice(11, 19
 async function startSide(label, main, tmp) {
   const etcdProc = await startBenchEtcd(join(tmp, `${label}-etcd`));
   const etcd = newEtcdClient([etcdProc.endpoint]);
-  const replica = await startReplica({ etcdEndpoint: etcdProc.endpoint, dataDir: join(tmp, `${label}-server`), main: resolve(main), extraArgs: [...REPLICA_ARGS, ...SIDE_ARGS[label]] });
-  const admin = new HttpClient({ host: replica.host, port: replica.port, ca: replica.ca, token: replica.token, maxSockets: 4 });
-  await admin.json('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', WORKLOAD_ROLE);
-  const api = new HttpClient({ host: replica.host, port: replica.port, ca: replica.ca, clientCert: replica.clientCert, maxSockets: CONCURRENCY });
+  const replica = await startReplica({ etcdEndpoint: etcdProc.endpoint, dataDir: join(tmp, `${label}-server`), main: resolve(main), extraArgs: [...REPLICA_ARGS, ...SIDE_ARGS[label]], env: SIDE_ENV[label] });
+  const { admin, api } = await replicaClients(replica, CONCURRENCY);
   await prepareNamespace(admin, api, NS, replica.workloadUser);
   await prepareNamespace(admin, api, LIST_NS, replica.workloadUser);
   await putStoredConfigMaps(etcd, LIST_NS, 'cm', LIST_ITEMS);
@@ -65,7 +66,7 @@ async function startSide(label, main, tmp) {
     if (res.status === 200 && JSON.parse(res.body.toString('utf8')).items.length === LIST_ITEMS) break;
     await new Promise((r) => setTimeout(r, 500));
   }
-  log(`${label}: ${main} ${SIDE_ARGS[label].join(' ')} at ${replica.url} (pid ${replica.pid})`);
+  log(`${label}: ${main} ${SIDE_ARGS[label].join(' ')} ${Object.entries(SIDE_ENV[label]).map(([k, v]) => `${k}=${v}`).join(' ')} at ${replica.url} (pid ${replica.pid})`);
   return { label, etcd, replica, admin, api, created: 0, readable: 0 };
 }
 
@@ -178,7 +179,8 @@ async function main() {
     await rm(tmp, { recursive: true, force: true }).catch(() => {});
   }
   const fmt = (us) => (us >= 10_000 ? `${(us / 1000).toFixed(1)} ms` : `${us.toFixed(0)} µs`);
-  const out = [`A = ${A} ${SIDE_ARGS.A.join(' ')}`, `B = ${B} ${SIDE_ARGS.B.join(' ')}`, `${ROUNDS} rounds of ${BATCH} requests (lists: ${Math.max(5, Math.round(BATCH / 100))} of ${LIST_ITEMS} items); replica flags: ${REPLICA_ARGS.join(' ') || '(default)'}`, ''];
+  const envText = (label) => Object.entries(SIDE_ENV[label]).map(([k, v]) => ` ${k}=${v}`).join('');
+  const out = [`A = ${A} ${SIDE_ARGS.A.join(' ')}${envText('A')}`, `B = ${B} ${SIDE_ARGS.B.join(' ')}${envText('B')}`, `${ROUNDS} rounds of ${BATCH} requests (lists: ${Math.max(5, Math.round(BATCH / 100))} of ${LIST_ITEMS} items); replica flags: ${REPLICA_ARGS.join(' ') || '(default)'}`, ''];
   out.push('workload      A median   A min   B median   B min   B/A median   B/A min   B/A paired   per-round A | B');
   const json = {};
   for (const [w, f] of Object.entries(figures)) {

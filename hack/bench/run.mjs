@@ -12,7 +12,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { newEtcdClient } from '../../packages/storage/dist/src/index.js';
-import { HttpClient, prepareNamespace, WORKLOAD_ROLE } from './lib/http-client.mjs';
+import { replicaClients, workloadContext } from './lib/http-client.mjs';
 import { startBenchEtcd, startReplica, stopAll, readCpuSeconds } from './lib/processes.mjs';
 import { failed, formatTable } from './lib/report.mjs';
 import { BUDGETS } from './lib/budgets.mjs';
@@ -82,26 +82,11 @@ async function main() {
     void replica.exited.then(({ code, signal }) => (replicaGone = `replica exited (code ${code}, signal ${signal})`));
     // Setup (namespaces, bindings) as the admin; every workload request as the non-admin
     // workload user (x509 client certificate), so that authentication and RBAC are measured.
-    admin = new HttpClient({ host: replica.host, port: replica.port, ca: replica.ca, token: replica.token, maxSockets: 4 });
-    await admin.json('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', WORKLOAD_ROLE);
-    api = new HttpClient({ host: replica.host, port: replica.port, ca: replica.ca, clientCert: replica.clientCert, maxSockets: CONCURRENCY });
+    ({ admin, api } = await replicaClients(replica, CONCURRENCY));
     if (process.env.BENCH_WEBHOOK === '1') await setUpNoopWebhook({ admin, replica, log });
     const ctx = {
-      scale,
-      concurrency: CONCURRENCY,
-      api,
-      /** The admin's client, for setup beyond namespaces (service accounts, tokens). */
-      admin,
+      ...workloadContext({ scale, concurrency: CONCURRENCY, admin, api, replica, etcdEndpoint: etcdProc.endpoint, tmpDir, log }),
       etcd,
-      /** etcd's own endpoint (its /metrics counts the ranges a workload costs). */
-      etcdEndpoint: etcdProc.endpoint,
-      /** Creates a bench namespace (as the admin) and grants the workload user its configmaps. */
-      prepareNamespace: (ns) => prepareNamespace(admin, api, ns, replica.workloadUser),
-      replica,
-      tmpDir,
-      state: {},
-      log,
-      count: (n) => Math.max(1, Math.round(n * scale)),
       /**
        * Starts a CPU probe; calling the result with the operations done since gives each process's
        * CPU use since then as `text`, and per operation in µs (user + system time, /proc): the

@@ -14,7 +14,7 @@
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { HttpClient, prepareNamespace, WORKLOAD_ROLE } from './lib/http-client.mjs';
+import { replicaClients, workloadContext } from './lib/http-client.mjs';
 import { startBenchEtcd, startReplica, stopAll, repoRoot } from './lib/processes.mjs';
 import { runWatchFanout } from './workloads/watch-fanout.mjs';
 
@@ -93,29 +93,15 @@ async function main() {
       main: join(repoRoot, 'hack', 'bench', 'lib', 'alloc-profile-main.mjs'),
       extraArgs: ['--workers=1', ...REPLICA_ARGS],
     });
-    const admin = new HttpClient({ host: replica.host, port: replica.port, ca: replica.ca, token: replica.token, maxSockets: 4 });
-    await admin.json('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', WORKLOAD_ROLE);
-    const api = new HttpClient({ host: replica.host, port: replica.port, ca: replica.ca, clientCert: replica.clientCert, maxSockets: 64 });
+    const { admin, api } = await replicaClients(replica, 64);
     let profiling = false;
     let lines = [];
-    const ctx = {
-      scale: SCALE,
-      concurrency: 64,
-      api,
-      admin,
-      etcdEndpoint: etcdProc.endpoint,
-      prepareNamespace: (ns) => prepareNamespace(admin, api, ns, replica.workloadUser),
-      replica,
-      tmpDir: tmp,
-      state: {},
-      log: (m) => {
-        lines.push(m);
-        // Every watch is open: the bench waits a second before its first update.
-        if (profiling && /watches answered 200/.test(m)) process.kill(replica.pid, 'SIGUSR2');
-      },
-      count: (n) => Math.max(1, Math.round(n * SCALE)),
-      capMs: (ms) => ms,
+    const log = (m) => {
+      lines.push(m);
+      // Every watch is open: the bench waits a second before its first update.
+      if (profiling && /watches answered 200/.test(m)) process.kill(replica.pid, 'SIGUSR2');
     };
+    const ctx = workloadContext({ scale: SCALE, concurrency: 64, admin, api, replica, etcdEndpoint: etcdProc.endpoint, tmpDir: tmp, log });
     log(`replica ${MAIN} (pid ${replica.pid}), scale ${SCALE}, sampling every ${INTERVAL} bytes`);
     await runWatchFanout(ctx);
     log('warm-up round done');

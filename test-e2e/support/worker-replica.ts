@@ -17,6 +17,8 @@ export interface LogLine {
   thread?: number;
   path?: string;
   component?: string;
+  /** pino's level: 30 info, 40 warn, 50 error, 60 fatal. */
+  level?: number;
 }
 
 export function logLines(server: ServerProcess): LogLine[] {
@@ -106,4 +108,23 @@ export function metricValue(text: string, name: string, labels: Record<string, s
     if (Object.entries(labels).every(([k, v]) => line.includes(`${k}="${v}"`))) sum += Number(line.slice(line.lastIndexOf(' ') + 1));
   }
   return sum;
+}
+
+/**
+ * Lists ConfigMaps with `labelSelector` 40 times, one connection each, waits for the request log
+ * lines of all of them and expects workers 1 and 2 both among their servers. Returns the count
+ * and the log lines of those requests.
+ */
+export async function listFromEveryWorker(server: ServerProcess, labelSelector: string): Promise<{ n: number; served: LogLine[] }> {
+  const route = '/api/v1/namespaces/default/configmaps';
+  const n = 40;
+  for (let i = 0; i < n; i++) expect((await call(server, `${route}?labelSelector=${encodeURIComponent(labelSelector)}`)).status).toBe(200);
+  const servedLines = () => logLines(server).filter((l) => l.msg === 'request' && l.path === route);
+  await until(`request logs of all ${n}`, () => servedLines().length >= n);
+  const served = servedLines();
+  const byWorker = new Map<number, number>();
+  for (const l of served) byWorker.set(l.worker!, (byWorker.get(l.worker!) ?? 0) + 1);
+  expect(byWorker.get(1)).toBeGreaterThan(0);
+  expect(byWorker.get(2)).toBeGreaterThan(0);
+  return { n, served };
 }

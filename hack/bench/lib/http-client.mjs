@@ -359,3 +359,39 @@ export async function prepareNamespace(admin, asUser, name, user) {
   }
   throw new Error(`the workload user was not granted configmaps in ${name} within 5 s`);
 }
+
+/**
+ * The two clients of a bench against a started replica (processes.mjs `startReplica`): the
+ * admin's (bearer token, for setup) and the workload user's (client certificate, every measured
+ * request, so that authentication and RBAC are measured), with the workload ClusterRole created.
+ */
+export async function replicaClients(replica, maxSockets) {
+  const admin = new HttpClient({ host: replica.host, port: replica.port, ca: replica.ca, token: replica.token, maxSockets: 4 });
+  await admin.json('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', WORKLOAD_ROLE);
+  const api = new HttpClient({ host: replica.host, port: replica.port, ca: replica.ca, clientCert: replica.clientCert, maxSockets });
+  return { admin, api };
+}
+
+/**
+ * The context a workload module (workloads/*.mjs) runs with: the workload user's client (`api`),
+ * the admin's (setup beyond namespaces: service accounts, tokens), etcd's own endpoint (its
+ * /metrics counts the ranges a workload costs) and `prepareNamespace`, which creates a bench
+ * namespace as the admin and grants the workload user its ConfigMaps. `capMs` keeps what the
+ * workload asks; run.mjs adds its deadline, the raw etcd client and the CPU probe.
+ */
+export function workloadContext({ scale, concurrency, admin, api, replica, etcdEndpoint, tmpDir, log }) {
+  return {
+    scale,
+    concurrency,
+    api,
+    admin,
+    etcdEndpoint,
+    prepareNamespace: (ns) => prepareNamespace(admin, api, ns, replica.workloadUser),
+    replica,
+    tmpDir,
+    state: {},
+    log,
+    count: (n) => Math.max(1, Math.round(n * scale)),
+    capMs: (ms) => ms,
+  };
+}

@@ -55,8 +55,8 @@ export async function startBenchEtcd(dir) {
  * Spawns `node <args>` and resolves once a stdout line matches `ready`; rejects when the child
  * exits first or the line does not come within `timeoutMs`. The match is returned with a stop().
  */
-function spawnNode(name, args, ready, timeoutMs) {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+function spawnNode(name, args, ready, timeoutMs, env = {}) {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   const tail = [];
   const keep = (line) => {
     tail.push(line);
@@ -114,9 +114,10 @@ function spawnNode(name, args, ready, timeoutMs) {
 
 /**
  * Starts one server replica as a separate process (so its RSS can be read and it does not share
- * the load generator's thread). With `cpuProfDir`, the replica writes a V8 CPU profile there on exit.
+ * the load generator's thread). With `cpuProfDir`, the replica writes a V8 CPU profile there on exit;
+ * `env` adds to (or overrides) the environment it inherits.
  */
-export async function startReplica({ etcdEndpoint, dataDir, cpuProfDir, main = serverMain, extraArgs = [] }) {
+export async function startReplica({ etcdEndpoint, dataDir, cpuProfDir, main = serverMain, extraArgs = [], env = {} }) {
   // BENCH_CPU_PROF_INTERVAL: the sampling interval in µs (V8's default 1000 gives few samples per request).
   const interval = process.env.BENCH_CPU_PROF_INTERVAL ? [`--cpu-prof-interval=${process.env.BENCH_CPU_PROF_INTERVAL}`] : [];
   const profArgs = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`, ...interval] : [];
@@ -141,8 +142,10 @@ export async function startReplica({ etcdEndpoint, dataDir, cpuProfDir, main = s
     ...(process.env.BENCH_REPLICA_ARGS ?? '').split(/\s+/).filter(Boolean),
     ...extraArgs,
   ];
-  const started = await spawnNode('server replica', args, /listening on (https:\/\/\S+)/, 60_000);
+  // A replica of several workers says how many and what kind: `(2 worker threads)`, `(2 worker processes)`.
+  const started = await spawnNode('server replica', args, /listening on (https:\/\/[^\s)]+)(?: \((\d+) worker (threads|processes)\))?/, 60_000, env);
   const url = new URL(started.match[1]);
+  const workers = started.match[2] ? { count: Number(started.match[2]), isolation: started.match[3] === 'threads' ? 'thread' : 'process' } : { count: 1, isolation: 'single' };
   const tokens = await readFile(join(dataDir, 'tokens.csv'), 'utf8');
   const adminLine = tokens.split('\n').find((l) => /,admin,/.test(l)) ?? tokens.split('\n')[0] ?? '';
   const token = adminLine.split(',')[0];
@@ -152,6 +155,8 @@ export async function startReplica({ etcdEndpoint, dataDir, cpuProfDir, main = s
   const pair = issueClientCertificate(ca, caKey, { commonName: WORKLOAD_USER, organizations: ['bench-clients'] });
   return {
     pid: started.pid,
+    /** `{ count, isolation }`: `single` (one process), `process` (worker processes) or `thread` (worker threads of one process). */
+    workers,
     url: url.toString().replace(/\/$/, ''),
     host: url.hostname,
     port: Number(url.port),
@@ -216,6 +221,31 @@ export async function readRss(pid) {
   if (workers.length === 0) return ownRss(pid);
   const each = await Promise.all(workers.map((w) => ownRss(w).catch(() => ({ rss: NaN, hwm: NaN }))));
   return each.reduce((a, b) => (b.rss > a.rss || Number.isNaN(a.rss) ? b : a));
+}
+
+/**
+ * The memory of a local replica (`startReplica`'s `pid` and `workers`), bytes:
+ * - `total`: every process of the replica together (VmRSS and VmHWM summed): what the machine pays;
+ * - `perWorker`: each worker process's own (worker processes only; threads share one process and
+ *   its one resident set, so no thread has a figure of its own);
+ * - `worker`: the figure a per-worker budget reads: the largest worker process (and the highest
+ *   peak of any); for worker threads the process's resident set divided by the threads (the
+ *   runtime, code and allocator they share split evenly, beside the caches each holds); for one
+ *   process, that process.
+ * `peakIsProcess` says that `worker.hwm` is the whole process's peak (threads), not a worker's.
+ */
+export async function readReplicaMemory(replica) {
+  const { count, isolation } = replica.workers ?? { count: 1, isolation: 'single' };
+  const total = await readTotalRss(replica.pid);
+  if (isolation === 'process') {
+    const perWorker = await Promise.all((await childPids(replica.pid)).map((w) => ownRss(w).catch(() => ({ rss: NaN, hwm: NaN }))));
+    // The largest worker's RSS, and the highest peak of any worker.
+    const worker = { rss: Math.max(...perWorker.map((w) => w.rss)), hwm: Math.max(...perWorker.map((w) => w.hwm)) };
+    return { isolation, count, total, perWorker, worker, peakIsProcess: false };
+  }
+  const own = await ownRss(replica.pid);
+  if (isolation === 'thread') return { isolation, count, total, worker: { rss: own.rss / count, hwm: own.hwm }, peakIsProcess: true };
+  return { isolation, count, total, worker: own, peakIsProcess: false };
 }
 
 /**

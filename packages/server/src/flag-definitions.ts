@@ -139,10 +139,11 @@ export interface ServerOptions {
    */
   workers: number;
   /**
-   * `--worker-isolation` (ours): how the workers of `--workers` > 1 run: `process` (one process
-   * each, node:cluster; the default) or `thread` (worker threads of one process). Threads use less
-   * memory but are not the default until an unexplained start-up stall under heavy load is found
-   * (hack/bench/README.md, "Sixteenth session: workers as threads").
+   * `--worker-isolation` (ours): how the workers of `--workers` > 1 run: `thread` (worker threads
+   * of one process, sharing its memory; the default) or `process` (one process each,
+   * node:cluster). Without the fd_dup addon the workers run as processes (replica-primary.ts).
+   * See hack/bench/README.md, "Seventeenth session", for the start-up stall that kept threads
+   * from being the default (CPU starvation, the same for processes).
    */
   workerIsolation: string;
   /**
@@ -235,7 +236,7 @@ export function defaultServerOptions(): ServerOptions {
     auditLogMaxage: 0,
     devInsecureHttp: false,
     workers: 0,
-    workerIsolation: 'process',
+    workerIsolation: 'thread',
     watchCacheSharedStore: true,
     logLevel: 'info',
     verbosity: 0,
@@ -318,8 +319,8 @@ export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'audit-log-maxage', key: 'auditLogMaxage', kind: 'int', help: 'The maximum number of days to retain old audit log files based on the timestamp encoded in their filename.' },
   { name: 'dev-insecure-http', key: 'devInsecureHttp', kind: 'bool', help: 'Serve plain HTTP instead of HTTPS, on loopback only. For development (ours).' },
   { name: 'workers', key: 'workers', kind: 'int', help: 'Number of workers (threads or processes, see --worker-isolation) sharing the secure port, each serving the whole API with its own etcd clients and watch caches; the first also runs the controllers and etcd compaction. 0 means one per core available to the process; 1 serves from a single process (ours).' },
-  { name: 'watch-cache-shared-store', key: 'watchCacheSharedStore', kind: 'bool', help: 'With --worker-isolation=thread, the workers keep the JSON of every watch-cached object version once per replica in shared memory, each worker holding handles to it, so the watch caches\' memory does not grow with --workers; objects are decoded when a request needs them. No effect on worker processes or a single process (ours).' },
-  { name: 'worker-isolation', key: 'workerIsolation', kind: 'string', help: 'How the workers of --workers > 1 run: "process" (a process each; the default) or "thread" (threads of one process, sharing its memory) (ours).' },
+  { name: 'watch-cache-shared-store', key: 'watchCacheSharedStore', kind: 'bool', help: 'With --worker-isolation=thread (the default), the workers keep the JSON of every watch-cached object version once per replica in shared memory, each worker holding handles to it, so the watch caches\' memory does not grow with --workers; objects are decoded when a request needs them. No effect on worker processes or a single process (ours).' },
+  { name: 'worker-isolation', key: 'workerIsolation', kind: 'string', help: 'How the workers of --workers > 1 run: "thread" (threads of one process, sharing its memory; the default) or "process" (a process each) (ours).' },
   { name: 'log-level', key: 'logLevel', kind: 'string', help: 'Log level: trace, debug, info, warn, error, fatal or silent (ours).' },
   { name: 'v', key: 'verbosity', kind: 'level', shorthand: 'v', typeName: 'Level', help: 'Accepted for compatibility and ignored; use --log-level.' },
   { name: 'help', key: 'help', kind: 'bool', shorthand: 'h', help: 'help for the server' },

@@ -184,10 +184,18 @@ export async function runReplicaPrimary(prepared: PreparedPrimary, logger: Logge
     const child = cluster.fork({ ...env, ...(process.env['GLIBC_TUNABLES'] === undefined ? { GLIBC_TUNABLES: WORKER_GLIBC_TUNABLES } : {}) });
     child.on('message', events.message);
     child.once('exit', events.exit);
+    // A worker's channel can close between isConnected() and the write (the worker is stopping or
+    // died): the send then fails later, and an 'error' nobody listens to would end the primary,
+    // and with it every other worker. The exit event replaces the worker; the message is lost
+    // with it.
+    const lost = (err: Error | null) => {
+      if (err) logger.debug({ worker: env[ENV_WORKER_ID], err }, 'message to a closing worker not sent');
+    };
+    child.on('error', (err: Error) => lost(err));
     return {
       where: { pid: child.process.pid ?? 0 },
       send: (m) => {
-        if (child.isConnected()) child.send(m);
+        if (child.isConnected()) child.send(m, undefined, undefined, lost);
       },
       stop: (signal) => child.process.kill(signal),
       kill: () => child.process.kill('SIGKILL'),

@@ -51,8 +51,13 @@ export function isReplicaWorker(): boolean {
 /** From a worker: sends to the primary. */
 export function sendToPrimary(m: Message): void {
   if (isReplicaThread()) parentPort?.postMessage(m);
-  else if (process.connected) process.send?.(m);
+  // The channel can close after the check (the primary is ending): without a callback the failed
+  // write would be an 'error' event on process, an uncaught exception in this worker. The message
+  // has no one to reach then.
+  else if (process.connected) process.send?.(m, undefined, undefined, ignoreClosedChannel);
 }
+
+function ignoreClosedChannel(): void {}
 
 /** In a worker: calls `listener` with each message of the primary's. */
 export function onPrimaryMessage(listener: (m: Message) => void): void {

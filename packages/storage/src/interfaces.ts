@@ -101,6 +101,18 @@ export interface Store {
   /** Lists keys under `prefix` (which ends with '/'), filtered by the predicate, paged by limit/continue. */
   getList(prefix: string, opts?: ListOptions): Promise<ListResult>;
   /**
+   * What `get(key, { resourceVersion: '0' })` answers when a watch cache serves it, without a
+   * promise: the cached object, null when the cache holds no such key, undefined when no ready
+   * cache can answer (then call `get`). Optional: stores without a cache have none.
+   */
+  cachedGet?(key: string): KubeObject | null | undefined;
+  /**
+   * The items `getList(prefix, { resourceVersion: '0' })` answers when a watch cache serves it,
+   * without a promise (shared objects, not to be changed); undefined when no ready cache can
+   * answer (then call `getList`). Optional, as {@link cachedGet}.
+   */
+  cachedList?(prefix: string): KubeObject[] | undefined;
+  /**
    * Read-modify-write under a compare on mod_revision, retried while writers race.
    * Throws KeyNotFound (unless ignoreNotFound), ResourceVersionConflicts on failed preconditions.
    */

@@ -110,12 +110,23 @@ export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] | un
   );
 }
 
-/** RFC 3339 with second precision in UTC, as metav1.Time serializes. */
+/** The second {@link formatTime} formatted last, and its text: a create formats the same second twice or more. */
+let formattedSecond = NaN;
+let formattedText = '';
+
+/**
+ * RFC 3339 with second precision in UTC, as metav1.Time serializes. Throws a RangeError for an
+ * invalid date, as `toISOString` does.
+ */
 export function formatTime(now: Date): string {
+  const second = Math.floor(now.getTime() / 1000);
+  if (second === formattedSecond) return formattedText;
   const iso = now.toISOString();
   // YYYY-MM-DDTHH:mm:ss.sssZ (years 0-9999): drop the milliseconds, which rounds down to the second.
-  if (iso.length === 24) return `${iso.slice(0, 19)}Z`;
-  return new Date(Math.floor(now.getTime() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  const text = iso.length === 24 ? `${iso.slice(0, 19)}Z` : new Date(second * 1000).toISOString().replace('.000Z', 'Z');
+  formattedSecond = second;
+  formattedText = text;
+  return text;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { newForbidden, type KubeObject } from '@cluster/apimachinery';
-import type { AdmissionPlugin } from './admission.js';
+import type { AdmissionAttributes, AdmissionPlugin } from './admission.js';
 
 /** Marks the IngressClass new Ingresses without a class get (read by stock ingress controllers too). */
 export const DEFAULT_CLASS_ANNOTATION = 'ingressclass.kubernetes.io/is-default-class';
@@ -28,14 +28,17 @@ export function defaultIngressClassFor(ingress: IngressLike, classes: readonly K
  * classes make the create 403 Forbidden. `listClasses` reads the current IngressClasses.
  */
 export function defaultIngressClassAdmission(networkingGroup: string, listClasses: () => Promise<readonly KubeObject[]>): AdmissionPlugin {
+  const defaultIngress = async (a: AdmissionAttributes, ingress: IngressLike): Promise<void> => {
+    const { className, error } = defaultIngressClassFor(ingress, await listClasses());
+    if (error) throw newForbidden({ group: networkingGroup, resource: 'ingresses' }, a.name, error);
+    if (className) ingress.spec = { ...(ingress.spec ?? {}), ingressClassName: className };
+  };
   return {
     name: 'DefaultIngressClass',
-    async admit(a) {
+    // Not an async function: for every other kind it returns at once, without a promise.
+    admit(a) {
       if (a.operation !== 'CREATE' || a.subresource || a.resource.group !== networkingGroup || a.resource.resource !== 'ingresses' || !a.object) return;
-      const ingress = a.object as IngressLike;
-      const { className, error } = defaultIngressClassFor(ingress, await listClasses());
-      if (error) throw newForbidden({ group: networkingGroup, resource: 'ingresses' }, a.name, error);
-      if (className) ingress.spec = { ...(ingress.spec ?? {}), ingressClassName: className };
+      return defaultIngress(a, a.object as IngressLike);
     },
     validate() {},
   };

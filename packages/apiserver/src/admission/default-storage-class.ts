@@ -1,5 +1,5 @@
 import { newForbidden, type KubeObject } from '@cluster/apimachinery';
-import type { AdmissionPlugin } from './admission.js';
+import type { AdmissionAttributes, AdmissionPlugin } from './admission.js';
 import { isDefaultStorageClass } from '../resources/storage/types.js';
 
 const BETA_CLASS_ANNOTATION = 'volume.beta.kubernetes.io/storage-class';
@@ -27,14 +27,17 @@ export function defaultStorageClassFor(claim: ClaimLike, classes: readonly KubeO
  * more such classes make the create 403 Forbidden. `listClasses` reads the current StorageClasses.
  */
 export function defaultStorageClassAdmission(listClasses: () => Promise<readonly KubeObject[]>): AdmissionPlugin {
+  const defaultClaim = async (a: AdmissionAttributes, claim: ClaimLike): Promise<void> => {
+    const { className, error } = defaultStorageClassFor(claim, await listClasses());
+    if (error) throw newForbidden({ group: '', resource: 'persistentvolumeclaims' }, a.name, error);
+    if (className) claim.spec = { ...(claim.spec ?? {}), storageClassName: className };
+  };
   return {
     name: 'DefaultStorageClass',
-    async admit(a) {
+    // Not an async function: for every other kind it returns at once, without a promise.
+    admit(a) {
       if (a.operation !== 'CREATE' || a.subresource || a.resource.group !== '' || a.resource.resource !== 'persistentvolumeclaims' || !a.object) return;
-      const claim = a.object as ClaimLike;
-      const { className, error } = defaultStorageClassFor(claim, await listClasses());
-      if (error) throw newForbidden({ group: '', resource: 'persistentvolumeclaims' }, a.name, error);
-      if (className) claim.spec = { ...(claim.spec ?? {}), storageClassName: className };
+      return defaultClaim(a, a.object as ClaimLike);
     },
     validate() {},
   };

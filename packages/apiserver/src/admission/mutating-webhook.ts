@@ -40,44 +40,48 @@ interface ReinvokeState {
  * before a change (or all of them that ran, when the built-in plugins changed the object since).
  */
 export function mutatingWebhookAdmission(source: WebhookSource, deps: WebhookDeps): AdmissionPlugin {
+  const admitWithWebhooks = async (a: AdmissionAttributes): Promise<void> => {
+    await source.ready();
+    const reinvoking = a.reinvocation?.reinvoking === true;
+    let state = a.reinvocation?.state.get(NAME) as ReinvokeState | undefined;
+    if (reinvoking) {
+      if (!state) return;
+      // The built-in plugins changed the object in their second round: every IfNeeded webhook runs again.
+      if (state.previouslyInvoked.size > 0 && JSON.stringify(a.object ?? null) !== state.lastOutput) requireReinvoking(state);
+    }
+    const hooks = await matchingWebhooks(source.mutating, a, deps);
+    if (hooks.length === 0) return;
+    a.reinvocation ??= { reinvoking: false, shouldReinvoke: false, state: new Map() };
+    if (!state) {
+      state = { previouslyInvoked: new Set(), toReinvoke: new Set(), lastOutput: '' };
+      a.reinvocation.state.set(NAME, state);
+    }
+    const round = reinvoking ? 1 : 0;
+    for (const [index, inv] of hooks.entries()) {
+      const w = inv.entry.webhook;
+      const name = w.name ?? '';
+      const id = `${inv.entry.configuration}/${name}`;
+      if (reinvoking && !state.toReinvoke.has(id)) continue;
+      checkDryRun(w, a);
+      const outcome = await invoke(inv, a, deps);
+      const changed = outcome === 'changed';
+      if (outcome === 'failed-open') annotate(a, `failed-open.mutation.webhook.admission.${deps.apiDomain}/round_${round}_index_${index}`, name);
+      annotate(a, `mutation.webhook.admission.${deps.apiDomain}/round_${round}_index_${index}`, JSON.stringify({ configuration: inv.entry.configuration, webhook: name, mutated: changed }));
+      if (changed) {
+        requireReinvoking(state);
+        a.reinvocation.shouldReinvoke = true;
+      }
+      if (w.reinvocationPolicy === 'IfNeeded') state.previouslyInvoked.add(id);
+    }
+    // (Only IfNeeded webhooks called since the last change care whether the object changes later.)
+    if (state.previouslyInvoked.size > 0) state.lastOutput = JSON.stringify(a.object ?? null);
+  };
   return {
     name: NAME,
-    async admit(a) {
+    // Not an async function: without mutating webhooks it returns at once, without a promise.
+    admit(a) {
       if (source.mutating.length === 0) return;
-      await source.ready();
-      const reinvoking = a.reinvocation?.reinvoking === true;
-      let state = a.reinvocation?.state.get(NAME) as ReinvokeState | undefined;
-      if (reinvoking) {
-        if (!state) return;
-        // The built-in plugins changed the object in their second round: every IfNeeded webhook runs again.
-        if (state.previouslyInvoked.size > 0 && JSON.stringify(a.object ?? null) !== state.lastOutput) requireReinvoking(state);
-      }
-      const hooks = await matchingWebhooks(source.mutating, a, deps);
-      if (hooks.length === 0) return;
-      a.reinvocation ??= { reinvoking: false, shouldReinvoke: false, state: new Map() };
-      if (!state) {
-        state = { previouslyInvoked: new Set(), toReinvoke: new Set(), lastOutput: '' };
-        a.reinvocation.state.set(NAME, state);
-      }
-      const round = reinvoking ? 1 : 0;
-      for (const [index, inv] of hooks.entries()) {
-        const w = inv.entry.webhook;
-        const name = w.name ?? '';
-        const id = `${inv.entry.configuration}/${name}`;
-        if (reinvoking && !state.toReinvoke.has(id)) continue;
-        checkDryRun(w, a);
-        const outcome = await invoke(inv, a, deps);
-        const changed = outcome === 'changed';
-        if (outcome === 'failed-open') annotate(a, `failed-open.mutation.webhook.admission.${deps.apiDomain}/round_${round}_index_${index}`, name);
-        annotate(a, `mutation.webhook.admission.${deps.apiDomain}/round_${round}_index_${index}`, JSON.stringify({ configuration: inv.entry.configuration, webhook: name, mutated: changed }));
-        if (changed) {
-          requireReinvoking(state);
-          a.reinvocation.shouldReinvoke = true;
-        }
-        if (w.reinvocationPolicy === 'IfNeeded') state.previouslyInvoked.add(id);
-      }
-      // (Only IfNeeded webhooks called since the last change care whether the object changes later.)
-      if (state.previouslyInvoked.size > 0) state.lastOutput = JSON.stringify(a.object ?? null);
+      return admitWithWebhooks(a);
     },
     validate() {},
   };

@@ -33,28 +33,32 @@ interface OwnerRef {
  */
 export function nodeRestriction(apiDomain: string, lookups: { getNode: Getter; getPod: Getter }): AdmissionPlugin {
   const coordination = `coordination.${apiDomain}`;
+  const validateNodeRequest = async (a: AdmissionAttributes, nodeName: string | undefined): Promise<void> => {
+    const forbid = (msg: string) => newForbidden({ group: a.resource.group, resource: a.resource.resource }, a.name, msg);
+    if (!nodeName) throw forbid(`could not determine node from user "${a.user!.username}"`);
+    const gr = `${a.resource.resource}.${a.resource.group}`;
+    if (gr === 'pods.') {
+      if (a.subresource === '') return admitPod(nodeName, a, forbid);
+      if (a.subresource === 'status') return admitPodStatus(nodeName, a, forbid);
+      if (a.subresource === 'eviction') return admitPodEviction(nodeName, a, forbid);
+      throw forbid(`unexpected pod subresource "${a.subresource}", only 'status' and 'eviction' are allowed`);
+    }
+    if (gr === 'nodes.') return admitNode(nodeName, a, forbid);
+    if (gr === 'serviceaccounts.') return admitServiceAccount(nodeName, a, forbid);
+    if (gr === `leases.${coordination}`) return admitLease(nodeName, a, forbid);
+    if (gr === 'persistentvolumeclaims.') {
+      if (a.subresource !== 'status') throw forbid('may only update PVC status');
+      return admitClaimStatus(nodeName, a, forbid);
+    }
+    if (gr === `csinodes.storage.${apiDomain}`) return admitCSINode(nodeName, a, forbid);
+  };
   return {
     name: 'NodeRestriction',
-    async validate(a) {
+    // Not an async function: a requester that is no node passes at once, without a promise.
+    validate(a) {
       const { isNode, nodeName } = nodeIdentity(a.user);
       if (!isNode) return;
-      const forbid = (msg: string) => newForbidden({ group: a.resource.group, resource: a.resource.resource }, a.name, msg);
-      if (!nodeName) throw forbid(`could not determine node from user "${a.user!.username}"`);
-      const gr = `${a.resource.resource}.${a.resource.group}`;
-      if (gr === 'pods.') {
-        if (a.subresource === '') return admitPod(nodeName, a, forbid);
-        if (a.subresource === 'status') return admitPodStatus(nodeName, a, forbid);
-        if (a.subresource === 'eviction') return admitPodEviction(nodeName, a, forbid);
-        throw forbid(`unexpected pod subresource "${a.subresource}", only 'status' and 'eviction' are allowed`);
-      }
-      if (gr === 'nodes.') return admitNode(nodeName, a, forbid);
-      if (gr === 'serviceaccounts.') return admitServiceAccount(nodeName, a, forbid);
-      if (gr === `leases.${coordination}`) return admitLease(nodeName, a, forbid);
-      if (gr === 'persistentvolumeclaims.') {
-        if (a.subresource !== 'status') throw forbid('may only update PVC status');
-        return admitClaimStatus(nodeName, a, forbid);
-      }
-      if (gr === `csinodes.storage.${apiDomain}`) return admitCSINode(nodeName, a, forbid);
+      return validateNodeRequest(a, nodeName);
     },
   };
 

@@ -93,6 +93,20 @@ describe('ResourceQuota admission', () => {
     await expect(outcome(empty.validate(attrs('a')))).resolves.toBe('admitted');
   });
 
+  test('a namespace the cache shows without quotas is admitted at once (no promise, nothing read); one with quotas is charged as before', async () => {
+    const unread = () => Promise.reject(new Error('must not be read'));
+    const none = resourceQuotaAdmission({ cached: unread, cachedNow: () => [], current: unread, updateStatus: unread }, registry);
+    expect(none.validate(attrs('a'))).toBeUndefined();
+    const store = new FakeQuotas();
+    store.add('q', { configmaps: '1' }, { configmaps: '1' });
+    const full = resourceQuotaAdmission({ ...store.access(), cachedNow: () => [...store.items.values()] }, registry);
+    await expect(outcome(full.validate(attrs('a')))).resolves.toMatch(/^403 configmaps "a" is forbidden: exceeded quota: q/);
+    // A cache that cannot say sends the request the usual way.
+    const unknown = resourceQuotaAdmission({ ...store.access(), cachedNow: () => undefined }, registry);
+    await expect(outcome(unknown.validate(attrs('b')))).resolves.toMatch(/^403 /);
+    expect(store.writes).toBe(0);
+  });
+
   test('a quota that keeps changing under every write: the conflict is answered once retries run out', async () => {
     const store = new FakeQuotas();
     store.add('q', { configmaps: '10' }, { configmaps: '0' });

@@ -1,4 +1,4 @@
-import { StatusError, newForbidden, newInternalError, type QuotaEvaluator, type QuotaRegistry, type ResourceQuotaObject } from '@cluster/apimachinery';
+import { StatusError, newForbidden, newInternalError, type KubeObject, type QuotaEvaluator, type QuotaRegistry, type ResourceQuotaObject } from '@cluster/apimachinery';
 import type { AdmissionAttributes, AdmissionPlugin } from './admission.js';
 import { checkRequest, QuotaRefusal, type QuotaRequest } from './quota/check-request.js';
 
@@ -6,6 +6,8 @@ import { checkRequest, QuotaRefusal, type QuotaRequest } from './quota/check-req
 export interface QuotaAccess {
   /** The namespace's quotas as this replica last saw them (the watch cache: no etcd read). */
   cached(namespace: string): Promise<readonly ResourceQuotaObject[]>;
+  /** What `cached` would answer, without a promise, when a cache can say at once; else undefined. */
+  cachedNow?(namespace: string): readonly ResourceQuotaObject[] | undefined;
   /** The namespace's quotas as of now (a most-recent read: every write before it is seen). */
   current(namespace: string): Promise<readonly ResourceQuotaObject[]>;
   /**
@@ -121,27 +123,33 @@ export function resourceQuotaAdmission(access: QuotaAccess, registry: QuotaRegis
 
   return {
     name: 'ResourceQuota',
-    async validate(a) {
+    // Not an async function: a namespace the cache shows without quotas is decided at once.
+    validate(a) {
       if (a.subresource || !a.namespace || !a.object) return;
       if (a.operation !== 'CREATE' && a.operation !== 'UPDATE') return;
       const ev = registry.evaluatorFor(a.resource.group, a.resource.resource);
       if (!ev || !ev.handles(a.operation)) return;
       // The cheap path: no quota in the namespace as far as this replica knows.
-      if ((await access.cached(a.namespace)).length === 0) return;
-      const req: QuotaRequest = { operation: a.operation, namespace: a.namespace, object: a.object };
-      if (a.oldObject) req.oldObject = a.oldObject;
-      const verdict = await new Promise<Error | null>((resolve) => {
-        const timer = setTimeout(() => resolve(newInternalError(new Error('resource quota evaluation timed out'))), timeoutMs);
-        const done = (v: Error | null) => {
-          clearTimeout(timer);
-          resolve(v);
-        };
-        const list = pending.get(a.namespace) ?? [];
-        list.push({ req, ev, attrs: a, verdict: undefined, done });
-        pending.set(a.namespace, list);
-        if (!draining.has(a.namespace)) void drain(a.namespace);
-      });
-      if (verdict) throw verdict;
+      if (access.cachedNow?.(a.namespace)?.length === 0) return;
+      return charge(a, a.object, ev);
     },
   };
+
+  async function charge(a: AdmissionAttributes, object: KubeObject, ev: QuotaEvaluator): Promise<void> {
+    if ((await access.cached(a.namespace)).length === 0) return;
+    const req: QuotaRequest = { operation: a.operation, namespace: a.namespace, object };
+    if (a.oldObject) req.oldObject = a.oldObject;
+    const verdict = await new Promise<Error | null>((resolve) => {
+      const timer = setTimeout(() => resolve(newInternalError(new Error('resource quota evaluation timed out'))), timeoutMs);
+      const done = (v: Error | null) => {
+        clearTimeout(timer);
+        resolve(v);
+      };
+      const list = pending.get(a.namespace) ?? [];
+      list.push({ req, ev, attrs: a, verdict: undefined, done });
+      pending.set(a.namespace, list);
+      if (!draining.has(a.namespace)) void drain(a.namespace);
+    });
+    if (verdict) throw verdict;
+  }
 }

@@ -1,5 +1,5 @@
 import type { KubeObject } from '@cluster/apimachinery';
-import type { AdmissionPlugin } from './admission.js';
+import type { AdmissionAttributes, AdmissionPlugin } from './admission.js';
 import { generateName } from '../registry/object-meta.js';
 
 export const DEFAULT_SERVICE_ACCOUNT = 'default';
@@ -116,19 +116,23 @@ export function mountServiceAccountToken(spec: PodSpecAccount, newName: () => st
  * is then treated as its own field says (mounted by default). Mirror pods are left alone.
  */
 export function serviceAccountAdmission(apiDomain: string, getServiceAccount?: ServiceAccountLookup): AdmissionPlugin {
+  const admitPod = async (a: AdmissionAttributes): Promise<void> => {
+    const pod = a.object as PodLike;
+    if (!pod.spec || typeof pod.spec !== 'object' || isMirrorPod(pod, apiDomain)) return;
+    defaultPodServiceAccount(pod, apiDomain);
+    const account = getServiceAccount ? ((await getServiceAccount(a.namespace, pod.spec.serviceAccountName!)) as ServiceAccountLike | undefined) : undefined;
+    if (shouldAutomount(pod, account)) mountServiceAccountToken(pod.spec);
+    const pulls = account?.imagePullSecrets;
+    if ((!Array.isArray(pod.spec.imagePullSecrets) || pod.spec.imagePullSecrets.length === 0) && Array.isArray(pulls) && pulls.length > 0) {
+      pod.spec.imagePullSecrets = pulls.map((s) => ({ name: s?.name }));
+    }
+  };
   return {
     name: 'ServiceAccount',
-    async admit(a) {
+    // Not an async function: for every other kind it returns at once, without a promise.
+    admit(a) {
       if (a.operation !== 'CREATE' || a.subresource || a.resource.group !== '' || a.resource.resource !== 'pods' || !a.object) return;
-      const pod = a.object as PodLike;
-      if (!pod.spec || typeof pod.spec !== 'object' || isMirrorPod(pod, apiDomain)) return;
-      defaultPodServiceAccount(pod, apiDomain);
-      const account = getServiceAccount ? ((await getServiceAccount(a.namespace, pod.spec.serviceAccountName!)) as ServiceAccountLike | undefined) : undefined;
-      if (shouldAutomount(pod, account)) mountServiceAccountToken(pod.spec);
-      const pulls = account?.imagePullSecrets;
-      if ((!Array.isArray(pod.spec.imagePullSecrets) || pod.spec.imagePullSecrets.length === 0) && Array.isArray(pulls) && pulls.length > 0) {
-        pod.spec.imagePullSecrets = pulls.map((s) => ({ name: s?.name }));
-      }
+      return admitPod(a);
     },
     validate() {},
   };

@@ -114,6 +114,25 @@ export class GenericRegistry {
     }
   }
 
+  /**
+   * What `get(namespace, name, '0')` answers from the watch cache, without a promise: the object,
+   * null when the cache has no such object, undefined when it cannot say (then call `get`).
+   */
+  getCached(namespace: string, name: string): KubeObject | null | undefined {
+    if (this.operations.computed || !this.store.cachedGet) return undefined;
+    const found = this.store.cachedGet(this.key(namespace, name));
+    return found ? this.form.fromStorage(found) : found;
+  }
+
+  /**
+   * The items `list(namespace, { resourceVersion: '0' })` answers from the watch cache, without a
+   * promise (shared objects, not to be changed); undefined when it cannot say (then call `list`).
+   */
+  listCached(namespace: string): KubeObject[] | undefined {
+    if (this.operations.computed || this.form.conversion || !this.store.cachedList) return undefined;
+    return this.store.cachedList(this.prefix(namespace));
+  }
+
   async list(namespace: string, req: ListRequest): Promise<ListResponse> {
     if (this.operations.computed) {
       const items = (await this.operations.computed.list()).filter((o) => !req.predicate || req.predicate(o));
@@ -175,10 +194,10 @@ export class GenericRegistry {
       try {
         prepared = await this.prepareCreate(obj, opts, 'CREATE', reservations);
         const stored = await this.store.create(this.key(namespace, prepared.metadata.name!), prepared, { dryRun: opts.dryRun, ttlSeconds: this.strategy.ttlSeconds });
-        await settle(reservations, true);
+        if (reservations.length > 0) await settle(reservations, true);
         return this.form.fromStorage(stored);
       } catch (e) {
-        await settle(reservations, false);
+        if (reservations.length > 0) await settle(reservations, false);
         if (!prepared) throw e;
         // A generated name that collides is retried with a new suffix, as upstream does.
         if (generated && isStorageError(e, 'KeyExists') && attempt < MAX_GENERATE_NAME_ATTEMPTS) continue;
@@ -325,7 +344,7 @@ export class GenericRegistry {
         },
         { ignoreNotFound: createIfMissing, dryRun: opts.dryRun, ttlSeconds: this.strategy.ttlSeconds },
       );
-      await settle(reservations, true);
+      if (reservations.length > 0) await settle(reservations, true);
       if (!created && !opts.dryRun && object.metadata.deletionTimestamp && !this.deletes.pendingFinalization(object)) {
         // The last finalizer is gone: phase two of SPEC 3.1 removes the object.
         const res = await this.deletes.deleteNow(key, name, { dryRun: false });
@@ -333,7 +352,7 @@ export class GenericRegistry {
       }
       return { object: this.form.fromStorage(object), created };
     } catch (e) {
-      await settle(reservations, false);
+      if (reservations.length > 0) await settle(reservations, false);
       throw this.interpret(e, name);
     }
   }
@@ -346,13 +365,16 @@ export class GenericRegistry {
     this.strategy.prepareForCreate(next, { user: opts.user });
     this.trackManagedFields(next, undefined, opts);
     const attrs = this.attrs(op, next.metadata.namespace ?? '', next.metadata.name ?? '', next, undefined, opts);
-    await runMutatingAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
+    // The runners return a promise only when a plugin had something to wait for (no microtask turn otherwise).
+    const mutated = runMutatingAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
+    if (mutated) await mutated;
     // A webhook changed the object: the strategy has the last word, as upstream prepares after admission.
     if (attrs.reinvocation?.shouldReinvoke) this.strategy.prepareForCreate(next, { user: opts.user });
     const errs = this.strategy.validate(next);
     if (errs.length) throw newInvalid({ group: this.info.group, kind: this.info.kind }, next.metadata.name ?? '', errs);
     if (this.allocations && reservations) reservations.push(await this.allocations.reserve(next, undefined, opts.dryRun));
-    await runAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
+    const validated = runAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
+    if (validated) await validated;
     return this.form.toStorage(next);
   }
 
@@ -389,7 +411,8 @@ export class GenericRegistry {
       this.trackManagedFields(next, current, opts);
     }
     const attrs = this.attrs('UPDATE', next.metadata.namespace ?? '', name, next, current, opts, subresourceName);
-    await runMutatingAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
+    const mutated = runMutatingAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
+    if (mutated) await mutated;
     // A webhook changed the object: the strategy has the last word, as upstream prepares an update
     // after admission (a webhook cannot change the status through the main resource, nor the
     // rest through `status`).
@@ -401,7 +424,8 @@ export class GenericRegistry {
     const errs = sub ? sub.validateUpdate(next, current) : this.strategy.validateUpdate(next, current);
     if (errs.length) throw newInvalid({ group: this.info.group, kind: this.info.kind }, name, errs);
     if (this.allocations && reservations && !sub) reservations.push(await this.allocations.reserve(next, current, opts.dryRun));
-    await runAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
+    const validated = runAdmission(this.admissionPlugins(), attrs, this.behaviour.admissionSteps);
+    if (validated) await validated;
     delete next.metadata.resourceVersion;
     return this.form.toStorage(next);
   }
@@ -454,7 +478,13 @@ export class GenericRegistry {
  * Keeps the last reservation of a stored write and releases the earlier ones (retried attempts),
  * except what the last one reuses of them; releases all of a failed write.
  */
-async function settle(reservations: Reservation[], stored: boolean): Promise<void> {
+function settle(reservations: Reservation[], stored: boolean): Promise<void> | void {
+  // Most kinds reserve nothing: no promise, no microtask turn.
+  if (reservations.length === 0) return;
+  return settleReservations(reservations, stored);
+}
+
+async function settleReservations(reservations: Reservation[], stored: boolean): Promise<void> {
   const kept = stored ? reservations.pop() : undefined;
   const keep = new Set(kept?.held ?? []);
   for (const r of reservations.splice(0)) await r.release(keep);

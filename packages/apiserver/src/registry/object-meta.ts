@@ -1,11 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { newBadRequest, type KubeObject, type ObjectMeta } from '@cluster/apimachinery';
+import { formatTime as formatSecond, newBadRequest, type KubeObject, type ObjectMeta } from '@cluster/apimachinery';
 
-/** RFC 3339 at second precision, as metav1.Time serializes. */
+/** RFC 3339 at second precision, as metav1.Time serializes (the last second's text is kept). */
 export function formatTime(d: Date): string {
-  const iso = d.toISOString();
-  // YYYY-MM-DDTHH:mm:ss.sssZ for years 0-9999: cut the milliseconds without a regular expression.
-  return iso.length === 24 ? `${iso.slice(0, 19)}Z` : iso.replace(/\.\d{3}Z$/, 'Z');
+  return formatSecond(d);
 }
 
 // Upstream's name generator alphabet: no vowels (no accidental words) and no look-alike digits.

@@ -286,7 +286,8 @@ export class ApiCatalog {
           throw e;
         }
       };
-      plugins.push(namespaceLifecycle(lookup, (name) => namespaces.get('', name)));
+      const peek = (name: string) => namespaces.getCached('', name) ?? undefined;
+      plugins.push(namespaceLifecycle(lookup, (name) => namespaces.get('', name), Date.now, peek));
     }
     const pods = registries.byResource('', 'pods');
     const nodes = registries.byResource('', 'nodes');

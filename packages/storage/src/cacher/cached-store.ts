@@ -142,6 +142,14 @@ export class CachedStore implements Store {
     return this.etcd.create(key, obj, opts);
   }
 
+  cachedGet(key: string): KubeObject | null | undefined {
+    return this.cacherFor(key)?.get(key);
+  }
+
+  cachedList(prefix: string): KubeObject[] | undefined {
+    return this.cacherFor(prefix)?.list(prefix)?.items;
+  }
+
   async get(key: string, opts: GetOptions = {}): Promise<KubeObject> {
     if (opts.resourceVersion === '0') {
       const found = this.cacherFor(key)?.get(key);

@@ -82,7 +82,8 @@ export class Etcd3Store implements Store {
       if (existing.kvs.length > 0) throw new StorageError('KeyExists', key, `key ${key} already exists`);
       return { ...obj, metadata: { ...obj.metadata } };
     }
-    const lease = await this.leaseFor(opts.ttlSeconds);
+    // Without a TTL there is no lease to look up (no promise, no microtask turn).
+    const lease = opts.ttlSeconds && opts.ttlSeconds > 0 ? await this.leaseFor(opts.ttlSeconds) : NO_LEASE;
     const res = await this.sendWrite(key, value, obj, 'create', {
       compare: [{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }],
       success: [{ request_put: { key: k, value, ...lease } }],
@@ -97,16 +98,20 @@ export class Etcd3Store implements Store {
    * Sends a transaction that puts `value` (the encoding of `obj`) at `key`, remembered for the
    * watch cache's event of it until it is known to have failed (see RecentWrites).
    */
-  private async sendWrite(key: string, value: Buffer, obj: KubeObject, operation: EtcdOperation, txn: ITxnRequest): Promise<ITxnResponse> {
+  private sendWrite(key: string, value: Buffer, obj: KubeObject, operation: EtcdOperation, txn: ITxnRequest): Promise<ITxnResponse> {
     const recent = this.opts.recentWrites;
     recent?.begin(key, value, obj);
-    let res: ITxnResponse | undefined;
-    try {
-      res = await this.write(key, operation, () => this.kv.txn(txn));
-      return res;
-    } finally {
-      if (!res?.succeeded) recent?.forget(key, value);
-    }
+    // One then() rather than an async function's promise and await (write() never throws).
+    return this.write(key, operation, () => this.kv.txn(txn)).then(
+      (res) => {
+        if (!res.succeeded) recent?.forget(key, value);
+        return res;
+      },
+      (e: unknown) => {
+        recent?.forget(key, value);
+        throw e;
+      },
+    );
   }
 
   /** What was stored, with its revision, without parsing back the bytes just written. */
@@ -414,18 +419,35 @@ export class Etcd3Store implements Store {
     return this.call(key, () => this.writes.run(fn), operation);
   }
 
-  private async call<T>(key: string, fn: () => Promise<T>, operation: EtcdOperation): Promise<T> {
+  /**
+   * Runs an etcd call, observed (duration) and with its errors translated. Not an async function:
+   * one promise per call rather than the async function's own and the turns of its await.
+   */
+  private call<T>(key: string, fn: () => Promise<T>, operation: EtcdOperation): Promise<T> {
     const observe = this.opts.observeRequest;
     const start = observe ? performance.now() : 0;
+    let sent: Promise<T>;
     try {
-      return await fn();
+      sent = fn();
     } catch (e) {
-      throw translateEtcdError(e, key);
-    } finally {
       observe?.(operation, key, (performance.now() - start) / 1000);
+      return Promise.reject(translateEtcdError(e, key));
     }
+    return sent.then(
+      (value) => {
+        observe?.(operation, key, (performance.now() - start) / 1000);
+        return value;
+      },
+      (e: unknown) => {
+        observe?.(operation, key, (performance.now() - start) / 1000);
+        throw translateEtcdError(e, key);
+      },
+    );
   }
 }
+
+/** The lease field of a put without a TTL. */
+const NO_LEASE: { lease?: string } = Object.freeze({});
 
 /** Options of {@link Etcd3Store}. */
 export interface Etcd3StoreOptions {

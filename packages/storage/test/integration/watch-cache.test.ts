@@ -381,3 +381,24 @@ describe('CachedStore updates', () => {
     expect(txns).toBeLessThanOrEqual(updates + 1);
   }, T);
 });
+
+describe('CachedStore cachedGet and cachedList', () => {
+  test('answer what a resourceVersion=0 get and list answer once the cache is ready, undefined before', async () => {
+    const s = newStore();
+    const res = resource();
+    await create(res, 'ns', 'a');
+    await create(res, 'ns', 'b');
+    await create(res, 'other', 'c');
+    // No cacher for the resource yet: nothing to answer from (the first call starts it).
+    expect(s.cachedGet(key(res, 'ns', 'a'))).toBeUndefined();
+    const deadline = Date.now() + 5_000;
+    while (s.cachedList(`${res}ns/`) === undefined && Date.now() < deadline) await sleep(20);
+    for (const prefix of [`${res}ns/`, `${res}other/`, res, `${res}none/`]) {
+      const listed = await s.getList(prefix, { resourceVersion: '0' });
+      expect(s.cachedList(prefix)).toEqual(listed.items);
+    }
+    expect(s.cachedGet(key(res, 'ns', 'a'))).toEqual(await s.get(key(res, 'ns', 'a'), { resourceVersion: '0' }));
+    expect(s.cachedGet(key(res, 'ns', 'zz'))).toBeNull();
+    expect(s.cachedGet('/elsewhere')).toBeUndefined();
+  }, T);
+});

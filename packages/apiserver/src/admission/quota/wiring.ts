@@ -16,6 +16,7 @@ export function resourceQuotaPlugin(registries: RegistrySet, apiDomain: string, 
   return resourceQuotaAdmission(
     {
       cached: (namespace) => items(namespace, '0'),
+      cachedNow: (namespace) => quotas.listCached(namespace) as ResourceQuotaObject[] | undefined,
       current: (namespace) => items(namespace),
       async updateStatus(rq) {
         await quotas.update(rq.metadata.namespace ?? '', rq.metadata.name ?? '', rq, { dryRun: false, subresource: 'status' });
