@@ -200,7 +200,9 @@ let pins: Map<number, Pinned[]>;
 
 beforeAll(async () => {
   // info: every request is logged with the worker that served it.
-  server = await startServerProcess(['--workers', '2', '--log-level', 'info']);
+  // workers-read-consistency-processes.test.ts runs these tests again with worker processes.
+  const isolation = process.env.E2E_WORKER_ISOLATION;
+  server = await startServerProcess(['--workers', '2', '--log-level', 'info', ...(isolation ? ['--worker-isolation', isolation] : [])]);
   const kc = parse(readFileSync(server.kubeconfig, 'utf8')) as {
     clusters: { cluster: { 'certificate-authority-data': string } }[];
     users: { user: { token: string } }[];

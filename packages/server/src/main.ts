@@ -4,7 +4,8 @@ import { pino } from 'pino';
 import { FlagError, parseFlagSyntax } from './flags-syntax.js';
 import { startPrimaryStartup } from './primary-startup.js';
 import { runReplicaPrimary } from './replica-primary.js';
-import { isReplicaWorker } from './replica-protocol.js';
+import { isReplicaThread, isReplicaWorker } from './replica-protocol.js';
+import { installWatchCacheStore } from './start-shared-store.js';
 import { MAX_WORKERS, resolveWorkerCount } from './workers.js';
 
 /**
@@ -16,6 +17,7 @@ import { MAX_WORKERS, resolveWorkerCount } from './workers.js';
 async function main(argv: string[]): Promise<void> {
   const workers = isReplicaWorker() ? 0 : workerCount(argv);
   if (workers <= 1) {
+    if (isReplicaThread()) await installWatchCacheStore();
     const { serve } = await import('./serve.js');
     await serve(argv, isReplicaWorker() ? 'worker' : 'single');
     return;

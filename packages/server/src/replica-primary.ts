@@ -16,6 +16,7 @@ import { processSeries } from './process-metrics.js';
 import type { PrimaryStartup } from './primary-startup.js';
 import { ENV_ETCD_SERVERS, ENV_LISTEN_FD, ENV_LOOPBACK_TOKEN, ENV_WORKER_ID, isMessage, type Message } from './replica-protocol.js';
 import { bindSharedPort, loadDup, startWorkerThread, type SharedPort } from './replica-threads.js';
+import { createReplicaSharedStore } from './start-shared-store.js';
 import { DEFAULT_RESTART_BACKOFF, labelPerThreadSeries, labelPerWorkerSeries, nextFailureCount, restartDelayMs, workerV8Flags, type MetricJson, type WorkerIsolation } from './workers.js';
 
 /** How long the primary waits for the workers' registries before answering with those it has. */
@@ -90,6 +91,7 @@ export async function runReplicaPrimary(prepared: PreparedPrimary, logger: Logge
       throw err;
     }
   }
+  const sharedStore = isolation === 'thread' ? createReplicaSharedStore(opts.watchCacheSharedStore) : undefined;
   const dataDir = resolve(opts.dataDir);
   let etcd: SupervisedEtcd | undefined;
   if (opts.etcdServers.length === 0) {
@@ -149,7 +151,8 @@ export async function runReplicaPrimary(prepared: PreparedPrimary, logger: Logge
   const startThread = (slot: Slot, env: Record<string, string>, shared: SharedPort, events: WorkerEvents): WorkerHandle => {
     // The thread's listener closes this descriptor; a thread that ends before it listens leaves it
     // open (one descriptor per failed start, while the slot's backoff lasts).
-    const thread = startWorkerThread(argv, { ...env, [ENV_LISTEN_FD]: String(shared.forThread()) });
+    const thread = startWorkerThread(argv, { ...env, [ENV_LISTEN_FD]: String(shared.forThread()) }, sharedStore?.workerData);
+    const id = thread.threadId;
     let running = true;
     thread.on('message', events.message);
     // An exception the thread did not catch ends the thread, not the process: report it, and the
@@ -157,6 +160,7 @@ export async function runReplicaPrimary(prepared: PreparedPrimary, logger: Logge
     thread.on('error', (err) => logger.error({ worker: slot.id, thread: thread.threadId, err }, 'worker thread failed'));
     thread.once('exit', (code) => {
       running = false;
+      sharedStore?.threadEnded(id);
       events.exit(code, null);
     });
     return {

@@ -84,8 +84,8 @@ export function bindSharedPort(host: string, port: number, dup: Dup): Promise<Sh
  * process.env stays its own, so the loopback token it removes is not passed to child processes
  * of any thread).
  */
-export function startWorkerThread(argv: readonly string[], env: Record<string, string>): Worker {
+export function startWorkerThread(argv: readonly string[], env: Record<string, string>, workerData?: object): Worker {
   const environment: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) environment[k] = v;
-  return new Worker(new URL('./main.js', import.meta.url), { argv: [...argv], env: { ...environment, ...env } });
+  return new Worker(new URL('./main.js', import.meta.url), { argv: [...argv], env: { ...environment, ...env }, ...(workerData ? { workerData } : {}) });
 }

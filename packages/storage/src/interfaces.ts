@@ -1,4 +1,5 @@
 import type { KubeObject } from '@cluster/apimachinery';
+import type { Held } from './cacher/held.js';
 
 /** Preconditions a write must meet, from DeleteOptions or an update body. */
 export interface Preconditions {
@@ -38,11 +39,14 @@ export interface ListOptions {
 }
 
 /** An item of a list as etcd returned it: the stored bytes (no resourceVersion) and its revision. */
-export interface RawItem {
+export interface EtcdRawItem {
   key: Buffer;
   value: Buffer;
   modRevision: string;
 }
+
+/** A raw list item: as etcd returned it, or a watch cache's handle to its JSON in a shared store. */
+export type RawItem = EtcdRawItem | Held;
 
 export interface ListResult {
   items: KubeObject[];

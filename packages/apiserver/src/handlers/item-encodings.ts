@@ -1,3 +1,5 @@
+import { storedJsonOf } from '@cluster/storage';
+
 /** Options of an {@link ItemEncodings}. */
 export interface ItemEncodingsOptions {
   /** Most bytes of JSON (UTF-8) kept in all (default 32 MiB). */
@@ -68,6 +70,10 @@ export class ItemEncodings {
    * bytes may be kept and shared: callers must not change them.
    */
   encode(item: object, keep: boolean): Buffer {
+    // An object decoded from a watch cache's shared store: its JSON is there already, kept once
+    // per replica (a copy costs less than JSON.stringify, and nothing is kept here for it).
+    const stored = storedJsonOf(item);
+    if (stored !== undefined) return stored;
     this.maybeRotate();
     const hit = this.current.get(item);
     if (hit !== undefined) return hit;

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { KubeList } from '@cluster/apimachinery';
-import { rawItemJson } from '@cluster/storage';
+import { HeldStore, SharedObjectStore, rawItemJson, type RawItem } from '@cluster/storage';
 import { SliceScheduler, type SliceOwner } from '../flowcontrol/slice-scheduler.js';
 import { ItemEncodings } from './item-encodings.js';
 import { jsonListStream, rawJsonListStream } from './list-stream.js';
@@ -75,6 +75,21 @@ describe('sliced list streams', () => {
     const whole = `${JSON.stringify(envelope).slice(0, -1)},"items":[${rawItems.map((r) => Buffer.concat(rawItemJson(r)).toString('utf8')).join(',')}]}`;
     expect(text === whole).toBe(true);
     expect(JSON.parse(text)).toEqual(list);
+  });
+
+  test.each([0, 1, 64, 65, 300])('%d items held in a shared store stream byte-identical to the list JSON, also mixed with etcd items', async (n) => {
+    const list = configMapList(n);
+    const envelope = { kind: list.kind, apiVersion: list.apiVersion, metadata: list.metadata };
+    const store = new HeldStore(new SharedObjectStore(SharedObjectStore.createBuffer({ initialBytes: 1 << 20 }), 1));
+    const held = list.items.map((item) => store.hold(`/registry/configmaps/ns/${item.metadata.name}`, Number(item.metadata.resourceVersion), item)!);
+    expect(await collect(rawJsonListStream(envelope, held, { level: 'L', flow: 'f' }))).toBe(JSON.stringify(list));
+    // A chunk with an item from etcd among handles is written piece by piece, to the same bytes.
+    const mixed: RawItem[] = held.slice();
+    if (n > 1) {
+      const { resourceVersion, ...meta } = list.items[1]!.metadata;
+      mixed[1] = { key: Buffer.from('k'), value: Buffer.from(JSON.stringify({ ...list.items[1], metadata: meta })), modRevision: resourceVersion! };
+    }
+    expect(JSON.parse(await collect(rawJsonListStream(envelope, mixed, { level: 'L', flow: 'f' })))).toEqual(list);
   });
 
   test('the slices of concurrent lists of different flows interleave, each list still whole', async () => {

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { KubeList } from '@cluster/apimachinery';
-import { rawItemJson, type RawItem } from '@cluster/storage';
+import { Held, rawItemJson, type RawItem } from '@cluster/storage';
 import type { ItemEncodings } from './item-encodings.js';
 import { sliceScheduler, type SliceOwner, type SliceScheduler } from '../flowcontrol/slice-scheduler.js';
 
@@ -155,8 +155,13 @@ export function rawJsonListStream(envelope: Omit<KubeList, 'items'>, rawItems: R
   function* chunks(): Generator<Buffer> {
     yield Buffer.from(`${JSON.stringify(envelope).slice(0, -1)},"items":[`);
     for (let i = 0; i < rawItems.length; i += ITEMS_PER_CHUNK) {
-      const parts: Buffer[] = [];
       const end = Math.min(rawItems.length, i + ITEMS_PER_CHUNK);
+      const held = heldChunk(rawItems, i, end);
+      if (held) {
+        yield held;
+        continue;
+      }
+      const parts: Buffer[] = [];
       for (let j = i; j < end; j++) {
         if (j > 0) parts.push(COMMA);
         parts.push(...rawItemJson(rawItems[j]!));
@@ -166,6 +171,27 @@ export function rawJsonListStream(envelope: Omit<KubeList, 'items'>, rawItems: R
     yield CLOSE;
   }
   return sliced(chunks(), owner);
+}
+
+/**
+ * Items [from, end) as one chunk when every one is a watch cache's handle to stored JSON (a shared
+ * store, see Held): each copied once, straight into the chunk. Undefined otherwise.
+ */
+function heldChunk(rawItems: RawItem[], from: number, end: number): Buffer | undefined {
+  let length = from === 0 ? -1 : 0;
+  for (let j = from; j < end; j++) {
+    const item = rawItems[j]!;
+    const n = item instanceof Held ? item.storedLength : -1;
+    if (n < 0) return undefined;
+    length += n + 1;
+  }
+  const chunk = Buffer.allocUnsafe(length);
+  let at = 0;
+  for (let j = from; j < end; j++) {
+    if (j > 0) chunk[at++] = COMMA_BYTE;
+    at += (rawItems[j] as Held).copyInto(chunk, at);
+  }
+  return chunk;
 }
 
 const COMMA = Buffer.from(',');

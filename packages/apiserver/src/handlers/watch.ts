@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { encodeWatchEventFrame, newInternalError, StatusError, type KubeObject, type Status } from '@cluster/apimachinery';
 import type { WatchEvent, WatchStream } from '@cluster/storage';
+import { storedJsonOf } from '@cluster/storage';
 import type { Negotiated } from '../negotiation/negotiate.js';
 import type { GenericRegistry } from '../registry/generic-registry.js';
 import { toTable } from '../tables/table.js';
@@ -359,11 +360,20 @@ function encodeEvent(
   const bytes =
     n.encoding === 'protobuf'
       ? encodeWatchEventFrame(event.type, object, { apiDomain: target.apiDomain })
-      : Buffer.from(`${JSON.stringify({ type: event.type, object })}\n`);
+      : jsonEventBytes(event.type, object);
   // Bookmarks and errors are per watcher; only shared change events are worth caching.
   if (remember && event.type !== 'BOOKMARK' && event.type !== 'ERROR') target.encodings.set(event, key, bytes);
   return bytes;
 }
+
+/** `JSON.stringify({ type, object })` and a newline; an object from a watch cache's shared store is copied from there. */
+function jsonEventBytes(type: string, object: KubeObject): Buffer {
+  const stored = storedJsonOf(object);
+  if (stored === undefined) return Buffer.from(`${JSON.stringify({ type, object })}\n`);
+  return Buffer.concat([Buffer.from(`{"type":${JSON.stringify(type)},"object":`), stored, EVENT_END]);
+}
+
+const EVENT_END = Buffer.from('}\n');
 
 function viewOf(event: WatchEvent, registry: GenericRegistry, target: WatchTarget, includeObject: string | null): KubeObject {
   const typeMeta = { apiVersion: registry.apiVersion(), kind: registry.info.kind };

@@ -1,5 +1,6 @@
 import type { KubeObject } from '@cluster/apimachinery';
 import type { Predicate, WatchEvent } from '../interfaces.js';
+import { Held, objectOf, type CacheEntry } from './held.js';
 
 /**
  * One change in a watch cache's window, after upstream's watchCacheEvent. The WatchEvent a
@@ -32,7 +33,12 @@ export function transitionType(
   ev: Pick<CacheEvent, 'type' | 'object' | 'prevObject'>,
   predicate: Predicate | undefined,
 ): 'ADDED' | 'MODIFIED' | 'DELETED' | undefined {
-  const matches = predicate ?? (() => true);
+  // Without a predicate the change is seen as it happened (and no object needs decoding to say so).
+  if (!predicate) {
+    if (ev.type !== 'DELETED') return ev.type;
+    return (ev instanceof HeldEvent ? ev.prevEntry : ev.prevObject) === undefined ? undefined : 'DELETED';
+  }
+  const matches = predicate;
   const curPasses = ev.type !== 'DELETED' && matches(ev.object);
   const oldPasses = ev.prevObject !== undefined && matches(ev.prevObject);
   if (curPasses && oldPasses) return 'MODIFIED';
@@ -78,6 +84,51 @@ export function watchEventFor(ev: CacheEvent, predicate: Predicate | undefined):
     variants[type] = out;
   }
   return out;
+}
+
+/**
+ * A window event whose objects are entries of a watch cache that keeps its versions in a shared
+ * store (see Held): the objects are decoded when read, and not kept by the event.
+ */
+export class HeldEvent implements CacheEvent {
+  declare variants?: Partial<Record<'ADDED' | 'MODIFIED' | 'DELETED', WatchEvent>>;
+  declare transitions?: Map<string, 'ADDED' | 'MODIFIED' | 'DELETED' | undefined>;
+
+  constructor(
+    readonly type: 'ADDED' | 'MODIFIED' | 'DELETED',
+    readonly key: string,
+    readonly revision: number,
+    readonly entry: CacheEntry,
+    readonly prevEntry: CacheEntry | undefined,
+    readonly time: number,
+  ) {}
+
+  get object(): KubeObject {
+    return objectOf(this.entry);
+  }
+
+  get prevObject(): KubeObject | undefined {
+    return this.prevEntry === undefined ? undefined : objectOf(this.prevEntry);
+  }
+}
+
+/** The ADDED event of a current object held in a shared store (a watch's initial state), decoded when read. */
+export class HeldAddedEvent implements WatchEvent {
+  readonly type = 'ADDED' as const;
+
+  constructor(
+    readonly held: Held,
+    readonly revision: number,
+  ) {}
+
+  get object(): KubeObject {
+    return this.held.object();
+  }
+}
+
+/** The entry of the state before `ev` (for DELETED and MODIFIED). */
+export function prevEntryOf(ev: CacheEvent): CacheEntry | undefined {
+  return ev instanceof HeldEvent ? ev.prevEntry : ev.prevObject;
 }
 
 /** A shallow copy of `obj` whose metadata.resourceVersion is `revision`. */

@@ -204,7 +204,12 @@ export class CachedStore implements Store {
   async getList(prefix: string, opts: ListOptions = {}): Promise<ListResult> {
     // "Any": resourceVersion=0 without a continue token (limit is ignored, as upstream's cache does).
     if (opts.resourceVersion === '0' && !opts.continueToken && opts.resourceVersionMatch !== 'Exact') {
-      const listed = this.cacherFor(prefix)?.list(prefix, opts.predicate);
+      const cacher = this.cacherFor(prefix);
+      if (cacher && !opts.predicate) {
+        const all = cacher.listAll(prefix, opts.raw === true);
+        if (all) return { ...all.result, sharedItems: true };
+      }
+      const listed = cacher?.list(prefix, opts.predicate);
       if (listed) return { items: listed.items, resourceVersion: String(listed.revision), sharedItems: true };
       // Not ready yet: a most-recent read from etcd also satisfies "Any".
       const { resourceVersion: _rv, limit: _limit, ...rest } = opts;
@@ -237,6 +242,10 @@ export class CachedStore implements Store {
     if (at === undefined) return undefined;
     const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
     if (limit === 0) {
+      if (!opts.predicate) {
+        const all = cacher.listAll(prefix, opts.raw === true);
+        return all && { ...all.result, resourceVersion: String(Math.max(at, all.revision)), sharedItems: true };
+      }
       const listed = cacher.list(prefix, opts.predicate);
       return listed && { items: listed.items, resourceVersion: String(Math.max(at, listed.revision)), sharedItems: true };
     }
@@ -244,7 +253,12 @@ export class CachedStore implements Store {
     if (!found) return undefined;
     // Nothing ran since the check above: the state is the one shown current at `at`.
     const snap = { ...found, revision: Math.max(at, found.revision) };
-    const page = pageOfSnapshot(snap, { limit, ...(opts.predicate ? { predicate: opts.predicate } : {}), hasSelector: opts.hasSelector === true });
+    const page = pageOfSnapshot(snap, {
+      limit,
+      ...(opts.predicate ? { predicate: opts.predicate } : {}),
+      hasSelector: opts.hasSelector === true,
+      raw: opts.raw === true,
+    });
     if (page.continueToken) cacher.keepSnapshot(snap);
     page.sharedItems = true;
     return page;
@@ -278,6 +292,7 @@ export class CachedStore implements Store {
       ...(opts.limit ? { limit: opts.limit } : {}),
       ...(opts.predicate ? { predicate: opts.predicate } : {}),
       hasSelector: opts.hasSelector === true,
+      raw: opts.raw === true,
     });
     page.sharedItems = true;
     return page;

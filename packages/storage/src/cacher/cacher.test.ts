@@ -58,7 +58,9 @@ async function take(it: AsyncIterable<WatchEvent>, n: number): Promise<WatchEven
   for (let i = 0; i < n; i++) {
     const r = await iter.next();
     if (r.done) break;
-    out.push(r.value);
+    // What a consumer reads of an event (a cache with a shared store decodes objects on read).
+    const { type, object, revision } = r.value;
+    out.push({ type, object, revision });
   }
   return out;
 }

@@ -6,7 +6,8 @@ import { bookmarkEvent, errorEvent, expiredEvent, watchEventFor, type CacheEvent
 import { CacheWatcher, keyInScope } from './cache-watcher.js';
 import type { CacherOptions, CacherSource } from './cacher-source.js';
 import { WatchCache, type StoreChange } from './watch-cache.js';
-import { SnapshotStore, type ListSnapshot } from './list-snapshot.js';
+import { SnapshotStore, listOfEntries, type ListSnapshot } from './list-snapshot.js';
+import type { ListResult } from '../interfaces.js';
 import { ConsistencyProofs } from './consistency-proofs.js';
 
 type Waiter = { revision: number; resolve: () => void };
@@ -124,6 +125,16 @@ export class Cacher {
   list(prefix: string, predicate?: Predicate): { items: KubeObject[]; revision: number } | undefined {
     if (!this.ready) return undefined;
     return { items: this.cache.list(prefix, predicate), revision: this.cache.revision };
+  }
+
+  /**
+   * The cached objects under `prefix` as a list result (no predicate), with `raw` as handles to
+   * their stored JSON when the cache keeps a shared store (nothing decoded); undefined while not ready.
+   */
+  listAll(prefix: string, raw: boolean): { result: ListResult; revision: number } | undefined {
+    if (!this.ready) return undefined;
+    const revision = this.cache.revision;
+    return { result: listOfEntries(this.cache.entries(prefix), raw, String(revision)), revision };
   }
 
   /** See ConsistencyProofs.waitUntilFresh: waits (bounded) for the cache to reach `revision`, read from etcd at `since`. */
@@ -390,7 +401,14 @@ export class Cacher {
   private onChanges(changes: StoreChange[]): void {
     if (this.closed || !this.ready) return;
     for (const change of changes) {
-      const ev = this.cache.apply(change);
+      let ev: CacheEvent | undefined;
+      try {
+        ev = this.cache.apply(change);
+      } catch (e) {
+        // An undecodable value cannot be shown to anyone; the cache keeps going without it.
+        this.opts.log?.(`watch cache ${this.resourcePrefix}: ${(e as Error).message}`);
+        ev = this.cache.apply({ type: 'delete', key: change.key, revision: change.revision });
+      }
       if (!ev) continue;
       for (const [prefix, selections] of this.groups) {
         if (!keyInScope(prefix, ev.key)) continue;

@@ -19,3 +19,5 @@ export {
   watchEventFor,
   type CacheEvent,
 } from './cache-event.js';
+export { Held, HeldStore, forgetDecoded, objectOf, sharedStore, storedJsonOf, useSharedStore, type CacheEntry } from './held.js';
+export { SharedObjectStore, type SharedStoreOptions, type SharedStoreStats } from './shared-store.js';

@@ -1,5 +1,6 @@
 import type { KubeObject } from '@cluster/apimachinery';
 import type { ListResult, Predicate } from '../interfaces.js';
+import { Held, objectOf, type CacheEntry } from './held.js';
 import { encodeContinue } from '../etcd3/continue-token.js';
 import { lowerBound } from './watch-cache.js';
 
@@ -13,7 +14,8 @@ export interface ListSnapshot {
   /** The etcd revision the state is exactly at. */
   revision: number;
   keys: string[];
-  objects: KubeObject[];
+  /** The objects, or handles to them in a shared store (see Held). */
+  objects: CacheEntry[];
   /** When (performance.now()) etcd last confirmed it still has {@link revision} (not compacted). */
   availableCheckedAt?: number;
 }
@@ -27,6 +29,8 @@ export interface PageOptions {
   predicate?: Predicate;
   /** A selector narrowed the list: no remainingItemCount (SPEC 2.2, as upstream). */
   hasSelector?: boolean;
+  /** Answer held versions as `rawItems` (their stored JSON) rather than decoded (see ListOptions.raw). */
+  raw?: boolean;
 }
 
 /**
@@ -40,17 +44,18 @@ export function pageOfSnapshot(snap: ListSnapshot, opts: PageOptions = {}): List
   const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
   const predicate = opts.predicate;
   let i = opts.startKey === undefined ? 0 : lowerBound(keys, opts.startKey);
-  const items: KubeObject[] = [];
+  const entries: CacheEntry[] = [];
   for (; i < keys.length; i++) {
-    const obj = objects[i]!;
-    if (predicate && !predicate(obj)) continue;
-    items.push(obj);
-    if (limit > 0 && items.length >= limit) {
+    const entry = objects[i]!;
+    if (predicate && !predicate(objectOf(entry))) continue;
+    entries.push(entry);
+    if (limit > 0 && entries.length >= limit) {
       i++;
       break;
     }
   }
-  const result: ListResult = { items, resourceVersion: String(snap.revision) };
+  const result: ListResult = listOfEntries(entries, opts.raw === true && !predicate, String(snap.revision));
+  const items = entries;
   if (limit > 0 && items.length >= limit && i < keys.length) {
     // i is one past the last key looked at: the next page starts just after that key.
     const last = keys[i - 1]!;
@@ -114,4 +119,15 @@ export class SnapshotStore {
 
 function snapshotKey(prefix: string, revision: number): string {
   return `${revision} ${prefix}`;
+}
+
+/**
+ * A list result of cache entries: with `raw` and every entry a handle, the handles as `rawItems`
+ * (a JSON answer copies their stored bytes: nothing is decoded or serialized); else the objects.
+ */
+export function listOfEntries(entries: CacheEntry[], raw: boolean, resourceVersion: string): ListResult {
+  if (raw && entries.every((e) => e instanceof Held)) return { items: [], rawItems: entries as Held[], resourceVersion };
+  const items = new Array<KubeObject>(entries.length);
+  for (let i = 0; i < entries.length; i++) items[i] = objectOf(entries[i]!);
+  return { items, resourceVersion };
 }

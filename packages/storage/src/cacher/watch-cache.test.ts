@@ -1,6 +1,7 @@
 import type { KubeObject } from '@cluster/apimachinery';
 import { isStorageError } from '../errors.js';
 import { WatchCache } from './watch-cache.js';
+import { objectOf } from './held.js';
 
 const P = '/registry/core/configmaps/';
 const obj = (ns: string, name: string, rv: number, labels: Record<string, string> = {}): KubeObject => ({
@@ -166,7 +167,7 @@ describe('WatchCache key order (kept incrementally)', () => {
     change(cache);
     const second = cache.snapshot(`${P}a/`);
     expect(second === first).toBe(reused);
-    expect(cache.snapshot(`${P}a/`).objects).toEqual(cache.list(`${P}a/`));
+    expect(cache.snapshot(`${P}a/`).objects.map(objectOf)).toEqual(cache.list(`${P}a/`));
   });
 
   test('namespace strings are shared, the objects stay equal', () => {
@@ -197,7 +198,7 @@ describe('WatchCache key order (kept incrementally)', () => {
       changes(cache);
       const state = cache.stateAt(`${P}a/`, revision)!;
       expect(state.keys).toEqual(want.map(([name]) => key('a', name!)));
-      expect(state.objects.map((o) => [o.metadata.name, o.metadata.resourceVersion])).toEqual(want);
+      expect(state.objects.map(objectOf).map((o) => [o.metadata.name, o.metadata.resourceVersion])).toEqual(want);
       // The cache's own state is untouched.
       expect(cache.list(`${P}a/`).map((o) => o.metadata.name)).toEqual(['w']);
     });

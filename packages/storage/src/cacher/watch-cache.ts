@@ -1,8 +1,9 @@
 import type { KubeObject } from '@cluster/apimachinery';
 import { StorageError } from '../errors.js';
 import type { Predicate, WatchEvent } from '../interfaces.js';
-import { withResourceVersion, type CacheEvent } from './cache-event.js';
+import { HeldAddedEvent, HeldEvent, prevEntryOf, withResourceVersion, type CacheEvent } from './cache-event.js';
 import { SharedValues } from './shared-values.js';
+import { Held, objectOf, sharedStore, type CacheEntry, type HeldStore } from './held.js';
 
 /** Default history a watch cache keeps (SPEC 8: five minutes). */
 export const DEFAULT_WINDOW_MS = 5 * 60_000;
@@ -16,6 +17,12 @@ export interface StoreChange {
   revision: number;
   /** For a put the new object; for a delete the last state when the feed has it (the cache's own copy comes first). */
   object?: KubeObject;
+  /**
+   * For a put without `object`: decodes the stored value (throws StorageError InvalidObj for one
+   * that is not an object's JSON). A cache with a shared store calls it only when no other worker
+   * stored that version yet.
+   */
+  decode?: () => KubeObject;
 }
 
 /** Options of a {@link WatchCache}. */
@@ -26,6 +33,11 @@ export interface WatchCacheOptions {
   maxEvents?: number;
   /** Clock, for tests. */
   now?: () => number;
+  /**
+   * Where the cache keeps the JSON of its versions instead of decoded objects (see Held): the
+   * thread's store when unset (useSharedStore), none when null.
+   */
+  sharedStore?: HeldStore | null;
 }
 
 /**
@@ -38,9 +50,11 @@ export class WatchCache {
    * The current object of every key. Objects are held directly, not in a wrapper per key: with
    * 100,000 objects a two-field wrapper is ~3.4 MB, for a memo most objects never use (see added).
    */
-  private state = new Map<string, KubeObject>();
-  /** The synthetic ADDED event of a current object, shared by every watcher that starts on it. */
-  private added = new WeakMap<KubeObject, WatchEvent>();
+  private state = new Map<string, CacheEntry>();
+  /** The synthetic ADDED event of a current entry, shared by every watcher that starts on it. */
+  private added = new WeakMap<CacheEntry, WatchEvent>();
+  /** With a store, the state and the window hold handles to the versions' JSON there (see Held). */
+  private readonly store: HeldStore | undefined;
   /**
    * One instance of each value repeated across objects (namespace, creation second, managedFields,
    * labels...): every decoded object has its own copy of them otherwise.
@@ -63,7 +77,7 @@ export class WatchCache {
   private start = 0;
   private listed = 0;
   /** The last {@link snapshot}, reused while the cache has not changed. */
-  private lastSnapshot: { prefix: string; version: number; keys: string[]; objects: KubeObject[] } | undefined;
+  private lastSnapshot: { prefix: string; version: number; keys: string[]; objects: CacheEntry[] } | undefined;
   /** Counts changes of the state (applied changes and relists). */
   private version = 0;
   private readonly windowMs: number;
@@ -75,6 +89,30 @@ export class WatchCache {
     this.maxEvents = Math.max(1, opts.maxEvents ?? DEFAULT_MAX_WINDOW_EVENTS);
     this.now = opts.now ?? Date.now;
     this.epoch = this.now();
+    this.store = opts.sharedStore === undefined ? sharedStore() : opts.sharedStore ?? undefined;
+  }
+
+  /** Whether versions are kept in a shared store. */
+  get holdsShared(): boolean {
+    return this.store !== undefined;
+  }
+
+  /** What the cache keeps of a put: the stored version when another worker stored it, else the decoded object. */
+  private takePut(change: StoreChange): CacheEntry | undefined {
+    const store = this.store;
+    if (!store) {
+      const object = change.object ?? change.decode?.();
+      return object && this.shared.share(object);
+    }
+    const found = store.find(change.key, change.revision);
+    if (found) return found;
+    const object = change.object ?? change.decode?.();
+    return object && (store.put(change.key, change.revision, object) ?? this.shared.share(object));
+  }
+
+  /** What the cache keeps of `object`, the version of `key` at `revision`. */
+  private take(key: string, revision: number, object: KubeObject): CacheEntry {
+    return this.store?.hold(key, revision, object) ?? this.shared.share(object);
   }
 
   /** The revision the cache is complete up to. */
@@ -103,7 +141,7 @@ export class WatchCache {
     this.version++;
     this.added = new WeakMap();
     this.shared.clear();
-    for (const [key, object] of entries) this.state.set(key, this.shared.share(object));
+    for (const [key, object] of entries) this.state.set(key, this.take(key, Number(object.metadata.resourceVersion ?? revision), object));
     this.sorted = [...this.state.keys()].sort(compareKeys);
     this.pending = [];
     this.stale = false;
@@ -121,6 +159,8 @@ export class WatchCache {
 
   /** Applies one change; returns the window event it became (undefined when nothing is known of it). */
   apply(change: StoreChange): CacheEvent | undefined {
+    // Decoded first: a value that cannot be decoded changes nothing here (the caller then applies a delete).
+    const put = change.type === 'put' ? this.takePut(change) : undefined;
     if (change.revision > this.rev) this.rev = change.revision;
     const prev = this.state.get(change.key);
     const time = this.now() - this.epoch;
@@ -129,19 +169,27 @@ export class WatchCache {
     this.lastSnapshot = undefined;
     let ev: CacheEvent;
     if (change.type === 'put') {
-      if (!change.object) return undefined;
-      const object = this.shared.share(change.object);
+      if (!put) return undefined;
+      const object = put;
       this.state.set(change.key, object);
       if (!prev) this.pending.push(change.key);
-      ev = prev
-        ? { type: 'MODIFIED', key: change.key, revision: change.revision, object, prevObject: prev, time }
-        : { type: 'ADDED', key: change.key, revision: change.revision, object, time };
+      if (object instanceof Held || prev instanceof Held) {
+        ev = new HeldEvent(prev ? 'MODIFIED' : 'ADDED', change.key, change.revision, object, prev, time);
+      } else {
+        ev = prev
+          ? { type: 'MODIFIED', key: change.key, revision: change.revision, object, prevObject: prev, time }
+          : { type: 'ADDED', key: change.key, revision: change.revision, object, time };
+      }
     } else {
       const last = prev ?? change.object;
       if (!last) return undefined;
       if (this.state.delete(change.key)) this.stale = true;
-      const object = withResourceVersion(last, change.revision);
-      ev = { type: 'DELETED', key: change.key, revision: change.revision, object, prevObject: last, time };
+      if (last instanceof Held) {
+        ev = new HeldEvent('DELETED', change.key, change.revision, last.atRevision(change.revision), last, time);
+      } else {
+        const object = withResourceVersion(last, change.revision);
+        ev = { type: 'DELETED', key: change.key, revision: change.revision, object, prevObject: last, time };
+      }
     }
     this.window.push(ev);
     this.evict();
@@ -195,7 +243,16 @@ export class WatchCache {
 
   /** The current object at `key`. */
   get(key: string): KubeObject | undefined {
-    return this.state.get(key);
+    const entry = this.state.get(key);
+    return entry === undefined ? undefined : objectOf(entry);
+  }
+
+  /** The current entries under `prefix` (or the one exact key), sorted by key: objects or handles, nothing decoded. */
+  entries(prefix: string): CacheEntry[] {
+    const keys = this.keysUnder(prefix);
+    const out = new Array<CacheEntry>(keys.length);
+    for (let i = 0; i < keys.length; i++) out[i] = this.state.get(keys[i]!)!;
+    return out;
   }
 
   /** Current objects under `prefix` (or the one exact key) that pass `predicate`, sorted by key. */
@@ -205,11 +262,14 @@ export class WatchCache {
 
   /** Synthetic ADDED events for the current objects under `prefix` passing `predicate`, by key. */
   addedEvents(prefix: string, predicate?: Predicate): WatchEvent[] {
-    return this.select(prefix, predicate).map((object) => {
-      let ev = this.added.get(object);
+    return this.selectEntries(prefix, predicate).map((entry) => {
+      let ev = this.added.get(entry);
       if (!ev) {
-        ev = { type: 'ADDED', object, revision: Number(object.metadata.resourceVersion ?? 0) };
-        this.added.set(object, ev);
+        ev =
+          entry instanceof Held
+            ? new HeldAddedEvent(entry, entry.store.shared.revisionOf(entry.at))
+            : { type: 'ADDED', object: entry, revision: Number(entry.metadata.resourceVersion ?? 0) };
+        this.added.set(entry, ev);
       }
       return ev;
     });
@@ -226,14 +286,14 @@ export class WatchCache {
    * The current state under `prefix` (every key, no predicate) as parallel arrays sorted by key: a
    * copy of references only, which stays the state at {@link revision} whatever happens later.
    */
-  snapshot(prefix: string): { keys: string[]; objects: KubeObject[] } {
+  snapshot(prefix: string): { keys: string[]; objects: CacheEntry[] } {
     const last = this.lastSnapshot;
     // Nothing changed since the last one: the same arrays, which no one modifies, instead of
     // 10,000 lookups per first page. (Counted, not by revision: the changes of one etcd
     // transaction share a revision.)
     if (last && last.prefix === prefix && last.version === this.version) return last;
     const keys = this.keysUnder(prefix);
-    const objects = new Array<KubeObject>(keys.length);
+    const objects = new Array<CacheEntry>(keys.length);
     for (let i = 0; i < keys.length; i++) objects[i] = this.state.get(keys[i]!)!;
     this.lastSnapshot = { prefix, version: this.version, keys, objects };
     return this.lastSnapshot;
@@ -245,7 +305,7 @@ export class WatchCache {
    * is ahead of the cache). Copies references only; for a continue token this cache did not
    * hand out (another worker's first page).
    */
-  stateAt(prefix: string, revision: number): { keys: string[]; objects: KubeObject[] } | undefined {
+  stateAt(prefix: string, revision: number): { keys: string[]; objects: CacheEntry[] } | undefined {
     if (revision > this.rev || revision < this.start || !prefix.endsWith('/')) return undefined;
     const current = this.snapshot(prefix);
     const later = this.eventsAfter(revision).filter((ev) => ev.key.startsWith(prefix));
@@ -263,10 +323,10 @@ export class WatchCache {
           objects.splice(at, 1);
         }
       } else if (present) {
-        objects[at] = ev.prevObject!;
+        objects[at] = prevEntryOf(ev)!;
       } else {
         keys.splice(at, 0, ev.key);
-        objects.splice(at, 0, ev.prevObject!);
+        objects.splice(at, 0, prevEntryOf(ev)!);
       }
     }
     return { keys, objects };
@@ -274,14 +334,18 @@ export class WatchCache {
 
   private select(prefix: string, predicate?: Predicate): KubeObject[] {
     const out: KubeObject[] = [];
-    if (!prefix.endsWith('/')) {
-      const obj = this.state.get(prefix);
-      if (obj && (!predicate || predicate(obj))) out.push(obj);
-      return out;
-    }
     for (const key of this.keysUnder(prefix)) {
-      const obj = this.state.get(key)!;
+      const obj = objectOf(this.state.get(key)!);
       if (!predicate || predicate(obj)) out.push(obj);
+    }
+    return out;
+  }
+
+  private selectEntries(prefix: string, predicate?: Predicate): CacheEntry[] {
+    const out: CacheEntry[] = [];
+    for (const key of this.keysUnder(prefix)) {
+      const entry = this.state.get(key)!;
+      if (!predicate || predicate(objectOf(entry))) out.push(entry);
     }
     return out;
   }

@@ -18,10 +18,20 @@ export function changeFeedHandlers(
       const changes: StoreChange[] = [];
       for (const ev of events) {
         try {
-          const kv = ev.type === 'put' ? ev.kv : ev.prevKv;
-          // A put of this process's own write: the object it stored, when the bytes are the same.
-          const own = ev.type === 'put' ? opts.recentWrites?.take(ev.key, ev.kv.mod_revision, ev.kv.value) : undefined;
-          const object = own ?? (kv ? decodeHeldValue(ev.key, kv.value, kv.mod_revision) : undefined);
+          if (ev.type === 'put') {
+            // A put of this process's own write: the object it stored, when the bytes are the same.
+            // Any other is decoded by the cache when it needs the object (with a shared store,
+            // only when no other worker stored that version yet); it logs one it cannot decode.
+            const own = opts.recentWrites?.take(ev.key, ev.kv.mod_revision, ev.kv.value);
+            const kv = ev.kv;
+            changes.push(
+              own
+                ? { type: 'put', key: ev.key, revision: ev.revision, object: own }
+                : { type: 'put', key: ev.key, revision: ev.revision, decode: () => decodeHeldValue(ev.key, kv.value, kv.mod_revision) },
+            );
+            continue;
+          }
+          const object = ev.prevKv ? decodeHeldValue(ev.key, ev.prevKv.value, ev.prevKv.mod_revision) : undefined;
           changes.push({ type: ev.type, key: ev.key, revision: ev.revision, ...(object ? { object } : {}) });
         } catch (e) {
           // An undecodable value cannot be shown to anyone; the cache keeps going without it.

@@ -17,6 +17,7 @@ import type {
   WatchStream,
 } from '../interfaces.js';
 import type { ChangeSink } from '../cacher/cacher-source.js';
+import { Held } from '../cacher/held.js';
 import { directWatch } from './direct-watch.js';
 import { decodeContinue, encodeContinue } from './continue-token.js';
 import { translateEtcdError } from './etcd-errors.js';
@@ -497,6 +498,7 @@ function checkPreconditions(key: string, obj: KubeObject, pre: Preconditions | u
  * the stored bytes without copying them, or re-encoded when they have an unexpected shape.
  */
 export function rawItemJson(item: RawItem): Buffer[] {
+  if (item instanceof Held) return [item.json()];
   return (
     resourceVersionParts(item.value, item.modRevision) ?? [
       Buffer.from(JSON.stringify(decodeValue(item.key.toString('utf8'), item.value, item.modRevision))),

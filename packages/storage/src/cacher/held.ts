@@ -1,0 +1,153 @@
+import type { KubeObject } from '@cluster/apimachinery';
+import { SharedObjectStore } from './shared-store.js';
+
+/**
+ * A watch cache's handle to one object version in a {@link SharedObjectStore}: what a worker holds
+ * per cached version instead of the decoded object. It owns one reference to the entry, dropped
+ * when the handle is garbage collected, so the bytes live exactly as long as anything in this
+ * worker (the cache's state and window, a list snapshot kept for continue tokens, a list being
+ * written) can still reach the handle.
+ *
+ * The object is decoded on demand ({@link object}) and kept only while among the last
+ * {@link RECENT_DECODED} decoded in this thread: a GET of a hot object, or the watchers of one
+ * change, decode it once; a whole collection is never held decoded.
+ */
+export class Held {
+  /** The decoded object while it is among the recently decoded (see {@link recent}). */
+  declare decoded: KubeObject | undefined;
+
+  constructor(
+    readonly store: HeldStore,
+    /** The entry in the store. */
+    readonly at: number,
+    /** Set for a DELETED event's object: the last state with the delete's revision as resourceVersion. */
+    readonly deletedAt?: number,
+  ) {
+    store.registry.register(this, at);
+  }
+
+  /** The object (decoded now unless decoded recently). Never to be modified: it may be shared. */
+  object(): KubeObject {
+    const done = this.decoded;
+    if (done !== undefined) return done;
+    const obj = JSON.parse(this.store.shared.jsonString(this.at)) as KubeObject;
+    if (this.deletedAt !== undefined) {
+      obj.metadata.resourceVersion = String(this.deletedAt);
+    } else {
+      // Its JSON is the stored bytes: serializing it again is a copy (see storedJsonOf).
+      heldOf.set(obj, this);
+    }
+    remember(this, obj);
+    return obj;
+  }
+
+  /** The object's JSON (UTF-8), as a client gets it, in memory of its own. */
+  json(): Buffer {
+    if (this.deletedAt !== undefined) return Buffer.from(JSON.stringify(this.object()));
+    return this.store.shared.jsonCopy(this.at);
+  }
+
+  /** The length of {@link json}'s bytes when they are the stored ones (no copy needed to know it), else -1. */
+  get storedLength(): number {
+    return this.deletedAt === undefined ? this.store.shared.jsonLength(this.at) : -1;
+  }
+
+  /** Copies the stored JSON into `target` at `offset` (only when {@link storedLength} >= 0); returns the bytes copied. */
+  copyInto(target: Uint8Array, offset: number): number {
+    return this.store.shared.copyJson(this.at, target, offset);
+  }
+
+  /** Another handle to the same version with `revision` as resourceVersion (a DELETED event's object). */
+  atRevision(revision: number): Held {
+    this.store.shared.retain(this.at);
+    return new Held(this.store, this.at, revision);
+  }
+}
+
+/** A {@link SharedObjectStore} as one thread uses it: with the registry that releases collected handles. */
+export class HeldStore {
+  readonly registry: FinalizationRegistry<number>;
+
+  constructor(readonly shared: SharedObjectStore) {
+    this.registry = new FinalizationRegistry((at) => shared.release(at));
+  }
+
+  /**
+   * A handle to the version of `key` at `revision`: the stored one, or `object`'s JSON stored now.
+   * Undefined when the store is full (the cache then keeps the object itself).
+   */
+  /** A handle to the stored version of `key` at `revision`, if some thread stored it. */
+  find(key: string, revision: number): Held | undefined {
+    const at = this.shared.acquire(key, revision);
+    return at === 0 ? undefined : new Held(this, at);
+  }
+
+  hold(key: string, revision: number, object: KubeObject): Held | undefined {
+    return this.find(key, revision) ?? this.put(key, revision, object);
+  }
+
+  /** {@link hold} when a look-up just found nothing: stores `object`'s JSON (unless another thread did meanwhile). */
+  put(key: string, revision: number, object: KubeObject): Held | undefined {
+    const at = this.shared.insert(key, revision, JSON.stringify(object));
+    if (at === 0) return undefined;
+    const held = new Held(this, at);
+    // Its JSON is the stored bytes (the other workers' JSON of the same version when they stored it).
+    heldOf.set(object, held);
+    remember(held, object);
+    return held;
+  }
+}
+
+/** How many decoded objects a thread keeps for their handles (the hot set). */
+export const RECENT_DECODED = 1024;
+const recent: (Held | undefined)[] = new Array<Held | undefined>(RECENT_DECODED).fill(undefined);
+let next = 0;
+
+function remember(held: Held, obj: KubeObject): void {
+  const out = recent[next];
+  if (out !== undefined) out.decoded = undefined;
+  recent[next] = held;
+  held.decoded = obj;
+  next = (next + 1) % RECENT_DECODED;
+}
+
+/** Forgets every recently decoded object (for tests measuring decodes). */
+export function forgetDecoded(): void {
+  for (let i = 0; i < recent.length; i++) {
+    const h = recent[i];
+    if (h !== undefined) h.decoded = undefined;
+    recent[i] = undefined;
+  }
+}
+
+const heldOf = new WeakMap<object, Held>();
+
+/**
+ * The JSON of an object decoded from a shared store entry (a copy of the stored bytes), or
+ * undefined for any other object. Cached objects are never modified, so these are its
+ * JSON.stringify.
+ */
+export function storedJsonOf(obj: object): Buffer | undefined {
+  return heldOf.get(obj)?.json();
+}
+
+/** An entry of a watch cache: the object itself, or a handle to its bytes in the shared store. */
+export type CacheEntry = KubeObject | Held;
+
+/** The object of an entry. */
+export function objectOf(entry: CacheEntry): KubeObject {
+  return entry instanceof Held ? entry.object() : entry;
+}
+
+let processStore: HeldStore | undefined;
+
+/** Makes every watch cache created later in this thread keep its versions in `buffer` (see SharedObjectStore). */
+export function useSharedStore(buffer: SharedArrayBuffer, owner: number): HeldStore {
+  processStore = new HeldStore(new SharedObjectStore(buffer, owner));
+  return processStore;
+}
+
+/** The thread's shared store, if one is in use. */
+export function sharedStore(): HeldStore | undefined {
+  return processStore;
+}

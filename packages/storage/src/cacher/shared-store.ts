@@ -1,0 +1,454 @@
+/**
+ * One copy per replica process of the JSON of every object version its watch caches hold, in a
+ * growable SharedArrayBuffer that every worker thread of the replica maps (see the bench README,
+ * "Seventeenth session: one copy of the watch caches per replica"). Each worker still runs its own
+ * etcd watches and keeps its own per-key index, revision and event window (so consistency, proofs
+ * and replay are as before); what it holds per version is a small handle ({@link Held}) to the bytes
+ * here instead of the decoded object.
+ *
+ * A version is identified by its etcd key and mod revision (etcd never stores two values under
+ * one); its bytes are the JSON a client gets (`JSON.stringify` of the decoded object, with its
+ * resourceVersion), written by the first worker that sees the version, found by the others. Each
+ * version is reference counted by the handles that name it (every worker's, released when the
+ * handle is collected); at zero its block goes back to a free list of its size class, reused by the
+ * next version of about that size, so updates do not grow the buffer forever.
+ *
+ * Layout (little endian, offsets in bytes): a header (the lock, the bump pointer, the hash table's
+ * place and size, counters, one free-list head per size class), then blocks. An entry block:
+ * refcount u32 | next in chain u32 | hash u32 | size class u16, key is UTF-16 u8 | revision f64 at
+ * 16 | key length (code units) u32 at 24 | JSON length u32 at 28 | key | JSON.
+ *
+ * Every change and every lookup runs under one lock (a futex-style mutex over Atomics; waiting
+ * uses Atomics.wait, which worker threads may do, and the replica's main thread never uses the
+ * store). Reading the bytes of an entry needs no lock: the reader holds a reference, so the block
+ * is neither freed nor written while it reads, and the lock's atomics order the writer's bytes
+ * before the reader's lookup. Sections under the lock are short (a chain walk, a copy of one
+ * object's bytes).
+ */
+
+const HEADER_BYTES = 2048;
+// Header words (Uint32/Int32 indices).
+const LOCK = 0;
+const WAITERS = 1;
+const BUMP = 2;
+const BUCKETS = 3;
+const BUCKET_COUNT = 4;
+const COUNT = 5;
+const LIVE_BYTES = 6;
+const FREE_BYTES = 7;
+const MAGIC = 8;
+const FREE_HEADS = 16;
+const CLASS_COUNT = 256;
+const MAGIC_VALUE = 0x5eed0b1e;
+
+const ENTRY_HEADER = 32;
+const INITIAL_BUCKETS = 4096;
+/** The buffer grows by at least this much (or an eighth of its size) at a time. */
+const GROW_STEP = 8 * 1024 * 1024;
+
+/** What ES2024 adds to SharedArrayBuffer (Node 20 has it; the TypeScript lib here does not). */
+interface Growable {
+  readonly growable: boolean;
+  readonly maxByteLength: number;
+  grow(newLength: number): void;
+}
+const GrowableSharedArrayBuffer = SharedArrayBuffer as unknown as new (length: number, opts: { maxByteLength: number }) => SharedArrayBuffer;
+
+/**
+ * Size of the blocks of class `c`: 128 bytes, then sixteen steps per doubling (multiples of 8, as
+ * blocks must be), so at most 1/16 of a block is wasted (a 1 KiB ConfigMap's version, ~1,330 bytes
+ * with its key, takes 1,344). The largest class is 8 MiB less a step.
+ */
+export function classSize(c: number): number {
+  const base = 128 * 2 ** (c >> 4);
+  return base + (base / 16) * (c & 15);
+}
+
+/** The smallest class whose blocks hold `size` bytes. */
+export function classFor(size: number): number {
+  if (size <= 128) return 0;
+  const p = 31 - Math.clz32(size); // floor(log2(size)), size < 2^31
+  const base = 2 ** p;
+  const steps = Math.ceil((size - base) / (base / 16));
+  return (p - 7) * 16 + steps;
+}
+
+/** Options of a new store. */
+export interface SharedStoreOptions {
+  /** Bytes reserved up front (grows from there). Default 16 MiB. */
+  initialBytes?: number;
+  /** Most bytes the buffer may grow to (virtual; only what is used is resident). Default 4 GiB. */
+  maxBytes?: number;
+}
+
+/** Counters of a store (for tests and metrics). */
+export interface SharedStoreStats {
+  entries: number;
+  /** Bytes of the blocks that hold entries. */
+  liveBytes: number;
+  /** Bytes of blocks on the free lists. */
+  freeBytes: number;
+  /** Bytes handed out from the end so far (entries, free blocks, hash tables). */
+  usedBytes: number;
+  /** The buffer's current size. */
+  bufferBytes: number;
+}
+
+export class SharedObjectStore {
+  // Fixed-length views of the buffer as last seen, made again when it grew (see sync): V8 11
+  // reaches length-tracking views of a growable buffer through a slow path, ~5x slower.
+  private u32!: Uint32Array;
+  private i32!: Int32Array;
+  private f64!: Float64Array;
+  private u8!: Uint8Array;
+  private u16!: Uint16Array;
+  private bytes!: Buffer;
+  private seen = -1;
+  /** This thread's id in the lock word (nonzero). */
+  private readonly owner: number;
+  private readonly growable: SharedArrayBuffer & Growable;
+
+  /** Creates a new store's buffer (the replica's main thread does, then hands it to each worker thread). */
+  static createBuffer(opts: SharedStoreOptions = {}): SharedArrayBuffer {
+    const max = opts.maxBytes ?? 2 ** 32;
+    const initial = Math.min(max, Math.max(HEADER_BYTES + INITIAL_BUCKETS * 4 + 4096, opts.initialBytes ?? 16 * 1024 * 1024));
+    const sab = new GrowableSharedArrayBuffer(initial, { maxByteLength: max });
+    const u32 = new Uint32Array(sab, 0, HEADER_BYTES / 4);
+    u32[BUMP] = HEADER_BYTES;
+    // The first hash table: the block right after the header (a class-sized block, so it can be freed).
+    const tableBytes = INITIAL_BUCKETS * 4;
+    u32[BUCKETS] = HEADER_BYTES;
+    u32[BUCKET_COUNT] = INITIAL_BUCKETS;
+    u32[BUMP] = HEADER_BYTES + classSize(classFor(tableBytes));
+    u32[MAGIC] = MAGIC_VALUE;
+    return sab;
+  }
+
+  constructor(
+    readonly buffer: SharedArrayBuffer,
+    /** A number unique to this thread among those sharing the buffer (e.g. threadId + 1). */
+    owner = 1,
+  ) {
+    this.growable = buffer as SharedArrayBuffer & Growable;
+    if (!this.growable.growable) throw new Error('the shared store needs a growable SharedArrayBuffer');
+    this.sync();
+    if (this.u32[MAGIC] !== MAGIC_VALUE) throw new Error('not a shared store buffer');
+    this.owner = owner > 0 ? owner | 0 : 1;
+  }
+
+  stats(): SharedStoreStats {
+    return this.locked(() => ({
+      entries: this.u32[COUNT]!,
+      liveBytes: this.u32[LIVE_BYTES]!,
+      freeBytes: this.u32[FREE_BYTES]!,
+      usedBytes: this.u32[BUMP]!,
+      bufferBytes: this.buffer.byteLength,
+    }));
+  }
+
+  /** The entry of `key` at `revision` with one more reference, or 0 when the store has none. */
+  acquire(key: string, revision: number): number {
+    const hash = hashOf(key, revision);
+    return this.locked(() => {
+      const at = this.find(key, revision, hash);
+      if (at !== 0) this.u32[at >>> 2] = this.u32[at >>> 2]! + 1;
+      return at;
+    });
+  }
+
+  /**
+   * The entry of `key` at `revision` with one more reference: the one there, or a new one holding
+   * `json` (the JSON of that version). 0 when the buffer cannot grow to hold it.
+   */
+  insert(key: string, revision: number, json: string): number {
+    const hash = hashOf(key, revision);
+    const jsonBytes = Buffer.byteLength(json);
+    let wide = false;
+    for (let i = 0; i < key.length; i++) {
+      if (key.charCodeAt(i) > 0xff) {
+        wide = true;
+        break;
+      }
+    }
+    const keyBytes = wide ? key.length * 2 : key.length;
+    // Key bytes padded to an even length, so a UTF-16 key would be aligned either way.
+    const size = ENTRY_HEADER + ((keyBytes + 1) & ~1) + jsonBytes;
+    return this.locked(() => {
+      const found = this.find(key, revision, hash);
+      if (found !== 0) {
+        this.u32[found >>> 2] = this.u32[found >>> 2]! + 1;
+        return found;
+      }
+      if (this.u32[COUNT]! + 1 > this.u32[BUCKET_COUNT]!) this.growTable();
+      const c = classFor(size);
+      if (c >= CLASS_COUNT) return 0; // over 8 MiB: not kept here
+      const at = this.alloc(c);
+      if (at === 0) return 0;
+      const w = at >>> 2;
+      this.u32[w] = 1;
+      this.u32[w + 2] = hash;
+      this.u16[(at + 12) >>> 1] = c;
+      this.u8[at + 14] = wide ? 1 : 0;
+      this.f64[(at + 16) >>> 3] = revision;
+      this.u32[w + 6] = key.length;
+      this.u32[w + 7] = jsonBytes;
+      const keyAt = at + ENTRY_HEADER;
+      if (wide) {
+        for (let i = 0; i < key.length; i++) this.u16[(keyAt >>> 1) + i] = key.charCodeAt(i);
+      } else {
+        for (let i = 0; i < key.length; i++) this.u8[keyAt + i] = key.charCodeAt(i);
+      }
+      this.buf().write(json, keyAt + ((keyBytes + 1) & ~1), jsonBytes, 'utf8');
+      const bucket = this.u32[BUCKETS]! + (hash & (this.u32[BUCKET_COUNT]! - 1)) * 4;
+      this.u32[w + 1] = this.u32[bucket >>> 2]!;
+      this.u32[bucket >>> 2] = at;
+      this.u32[COUNT] = this.u32[COUNT]! + 1;
+      this.u32[LIVE_BYTES] = this.u32[LIVE_BYTES]! + classSize(c);
+      return at;
+    });
+  }
+
+  /** One more reference to an entry the caller holds a reference to. */
+  retain(at: number): void {
+    this.locked(() => {
+      this.u32[at >>> 2] = this.u32[at >>> 2]! + 1;
+    });
+  }
+
+  /** Drops one reference; the last one frees the entry's block. */
+  release(at: number): void {
+    this.locked(() => {
+      const w = at >>> 2;
+      const refs = this.u32[w]! - 1;
+      if (refs > 0) {
+        this.u32[w] = refs;
+        return;
+      }
+      if (refs < 0) throw new Error(`shared store: entry ${at} released more often than referenced`);
+      this.u32[w] = 0;
+      this.unlink(at);
+      const c = this.u16[(at + 12) >>> 1]!;
+      this.u32[COUNT] = this.u32[COUNT]! - 1;
+      this.u32[LIVE_BYTES] = this.u32[LIVE_BYTES]! - classSize(c);
+      this.free(at, c);
+    });
+  }
+
+  /** References held to an entry (for tests). */
+  refs(at: number): number {
+    this.sync();
+    return Atomics.load(this.u32, at >>> 2);
+  }
+
+  /** The revision of an entry. */
+  revisionOf(at: number): number {
+    this.sync();
+    return this.f64[(at + 16) >>> 3]!;
+  }
+
+  /** The etcd key of an entry. */
+  keyOf(at: number): string {
+    this.sync();
+    const n = this.u32[(at >>> 2) + 6]!;
+    const keyAt = at + ENTRY_HEADER;
+    if (this.u8[at + 14] === 1) return String.fromCharCode(...this.u16.subarray(keyAt >>> 1, (keyAt >>> 1) + n));
+    return this.buf().toString('latin1', keyAt, keyAt + n);
+  }
+
+  /** Where an entry's JSON is in {@link buffer}: [start, end). The caller must hold a reference. */
+  jsonRange(at: number): [number, number] {
+    this.sync();
+    const w = at >>> 2;
+    const keyBytes = this.u8[at + 14] === 1 ? this.u32[w + 6]! * 2 : this.u32[w + 6]!;
+    const start = at + ENTRY_HEADER + ((keyBytes + 1) & ~1);
+    return [start, start + this.u32[w + 7]!];
+  }
+
+  /** An entry's JSON as a string. */
+  jsonString(at: number): string {
+    const [start, end] = this.jsonRange(at);
+    return this.buf().toString('utf8', start, end);
+  }
+
+  /** A copy of an entry's JSON (the caller may keep it after letting the entry go). */
+  jsonCopy(at: number): Buffer {
+    const [start, end] = this.jsonRange(at);
+    const out = Buffer.allocUnsafe(end - start);
+    this.buf().copy(out, 0, start, end);
+    return out;
+  }
+
+  /** Copies an entry's JSON into `target` at `offset`; returns the bytes copied. */
+  copyJson(at: number, target: Uint8Array, offset: number): number {
+    const [start, end] = this.jsonRange(at);
+    return this.buf().copy(target, offset, start, end);
+  }
+
+  /** The JSON length of an entry, in bytes. */
+  jsonLength(at: number): number {
+    this.sync();
+    return this.u32[(at >>> 2) + 7]!;
+  }
+
+  /**
+   * Releases the lock when the thread `owner` holds it: the replica's main thread calls this for a
+   * worker thread that ended (a terminated thread may have stopped between lock and unlock).
+   */
+  breakLockOf(owner: number): boolean {
+    this.sync();
+    if (Atomics.compareExchange(this.i32, LOCK, owner, 0) !== owner) return false;
+    Atomics.notify(this.i32, LOCK);
+    return true;
+  }
+
+  /** Makes the views again when the buffer grew since (here or in another thread). */
+  private sync(): void {
+    const n = this.buffer.byteLength;
+    if (n === this.seen) return;
+    this.seen = n;
+    this.u32 = new Uint32Array(this.buffer, 0, n >>> 2);
+    this.i32 = new Int32Array(this.buffer, 0, n >>> 2);
+    this.f64 = new Float64Array(this.buffer, 0, Math.floor(n / 8));
+    this.u8 = new Uint8Array(this.buffer, 0, n);
+    this.u16 = new Uint16Array(this.buffer, 0, n >>> 1);
+    this.bytes = Buffer.from(this.buffer, 0, n);
+  }
+
+  /** The bytes, as far as this thread has seen the buffer grow. */
+  private buf(): Buffer {
+    this.sync();
+    return this.bytes;
+  }
+
+  private locked<T>(fn: () => T): T {
+    this.sync();
+    this.lock();
+    try {
+      return fn();
+    } finally {
+      this.unlock();
+    }
+  }
+
+  private lock(): void {
+    const me = this.owner;
+    for (let spin = 0; ; spin++) {
+      const held = Atomics.compareExchange(this.i32, LOCK, 0, me);
+      if (held === 0) return;
+      if (held === me) throw new Error('shared store: lock taken twice by one thread');
+      if (spin < 64) continue;
+      Atomics.add(this.i32, WAITERS, 1);
+      // Bounded, so a lock whose holder died is seen again soon (see breakLockOf).
+      Atomics.wait(this.i32, LOCK, held, 5);
+      Atomics.sub(this.i32, WAITERS, 1);
+    }
+  }
+
+  private unlock(): void {
+    Atomics.store(this.i32, LOCK, 0);
+    if (Atomics.load(this.i32, WAITERS) > 0) Atomics.notify(this.i32, LOCK, 1);
+  }
+
+  private find(key: string, revision: number, hash: number): number {
+    const bucket = this.u32[BUCKETS]! + (hash & (this.u32[BUCKET_COUNT]! - 1)) * 4;
+    for (let at = this.u32[bucket >>> 2]!; at !== 0; at = this.u32[(at >>> 2) + 1]!) {
+      if (this.u32[(at >>> 2) + 2] === hash && this.f64[(at + 16) >>> 3] === revision && this.keyIs(at, key)) return at;
+    }
+    return 0;
+  }
+
+  private keyIs(at: number, key: string): boolean {
+    if (this.u32[(at >>> 2) + 6] !== key.length) return false;
+    const keyAt = at + ENTRY_HEADER;
+    if (this.u8[at + 14] === 1) {
+      const k = keyAt >>> 1;
+      for (let i = 0; i < key.length; i++) if (this.u16[k + i] !== key.charCodeAt(i)) return false;
+    } else {
+      for (let i = 0; i < key.length; i++) if (this.u8[keyAt + i] !== key.charCodeAt(i)) return false;
+    }
+    return true;
+  }
+
+  private unlink(at: number): void {
+    const hash = this.u32[(at >>> 2) + 2]!;
+    let link = (this.u32[BUCKETS]! + (hash & (this.u32[BUCKET_COUNT]! - 1)) * 4) >>> 2;
+    for (let cur = this.u32[link]!; cur !== 0; cur = this.u32[link]!) {
+      if (cur === at) {
+        this.u32[link] = this.u32[(at >>> 2) + 1]!;
+        return;
+      }
+      link = (cur >>> 2) + 1;
+    }
+    throw new Error(`shared store: entry ${at} is not in its chain`);
+  }
+
+  /** A block of class `c` (from its free list, else from the end, growing the buffer); 0 when full. */
+  private alloc(c: number): number {
+    const size = classSize(c);
+    const head = this.u32[FREE_HEADS + c]!;
+    if (head !== 0) {
+      this.u32[FREE_HEADS + c] = this.u32[head >>> 2]!;
+      this.u32[FREE_BYTES] = this.u32[FREE_BYTES]! - size;
+      return head;
+    }
+    const at = this.u32[BUMP]!;
+    const end = at + size;
+    if (end > this.buffer.byteLength) {
+      const max = this.growable.maxByteLength;
+      if (end > max) return 0;
+      const want = Math.min(max, Math.max(end, this.buffer.byteLength + Math.max(GROW_STEP, this.buffer.byteLength >>> 3)));
+      try {
+        this.growable.grow(want);
+      } catch {
+        return 0; // no memory for it
+      }
+    }
+    this.sync();
+    this.u32[BUMP] = end;
+    return at;
+  }
+
+  private free(at: number, c: number): void {
+    this.u32[at >>> 2] = this.u32[FREE_HEADS + c]!;
+    this.u32[FREE_HEADS + c] = at;
+    this.u32[FREE_BYTES] = this.u32[FREE_BYTES]! + classSize(c);
+  }
+
+  /** Doubles the hash table (when there are more entries than buckets). */
+  private growTable(): void {
+    const oldAt = this.u32[BUCKETS]!;
+    const oldCount = this.u32[BUCKET_COUNT]!;
+    const count = oldCount * 2;
+    const c = classFor(count * 4);
+    if (c >= CLASS_COUNT) return; // 2^20 buckets at most; longer chains, still correct
+    const at = this.alloc(c);
+    if (at === 0) return; // longer chains, still correct
+    this.u32.fill(0, at >>> 2, (at >>> 2) + count);
+    for (let b = 0; b < oldCount; b++) {
+      let e = this.u32[(oldAt >>> 2) + b]!;
+      while (e !== 0) {
+        const next = this.u32[(e >>> 2) + 1]!;
+        const slot = (at >>> 2) + (this.u32[(e >>> 2) + 2]! & (count - 1));
+        this.u32[(e >>> 2) + 1] = this.u32[slot]!;
+        this.u32[slot] = e;
+        e = next;
+      }
+    }
+    this.u32[BUCKETS] = at;
+    this.u32[BUCKET_COUNT] = count;
+    this.free(oldAt, classFor(oldCount * 4));
+  }
+}
+
+/** FNV-1a of the key's code units, mixed with the revision. */
+export function hashOf(key: string, revision: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) {
+    h ^= key.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  h ^= revision | 0;
+  h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
+  h ^= Math.floor(revision / 2 ** 32);
+  return (h ^ (h >>> 13)) >>> 0;
+}

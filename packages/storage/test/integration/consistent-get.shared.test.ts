@@ -1,0 +1,4 @@
+// The tests of consistent-get.test.ts again, with every watch cache keeping its versions in a shared store
+// (see cacher/held.ts): what a cache answers must not depend on where it keeps them.
+import '../../src/cacher/shared-mode.testutil.js';
+import './consistent-get.test.js';
