@@ -200,9 +200,18 @@ let pins: Map<number, Pinned[]>;
 
 beforeAll(async () => {
   // info: every request is logged with the worker that served it.
-  // workers-read-consistency-processes.test.ts runs these tests again with worker processes.
+  // workers-read-consistency-processes.test.ts runs these tests again with worker processes,
+  // workers-read-consistency-shared-store.test.ts with the threads' shared store.
   const isolation = process.env.E2E_WORKER_ISOLATION;
-  server = await startServerProcess(['--workers', '2', '--log-level', 'info', ...(isolation ? ['--worker-isolation', isolation] : [])]);
+  const sharedStore = process.env.E2E_WATCH_CACHE_SHARED_STORE;
+  server = await startServerProcess([
+    '--workers',
+    '2',
+    '--log-level',
+    'info',
+    ...(isolation ? ['--worker-isolation', isolation] : []),
+    ...(sharedStore ? [`--watch-cache-shared-store=${sharedStore}`] : []),
+  ]);
   const kc = parse(readFileSync(server.kubeconfig, 'utf8')) as {
     clusters: { cluster: { 'certificate-authority-data': string } }[];
     users: { user: { token: string } }[];
