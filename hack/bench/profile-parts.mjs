@@ -6,7 +6,7 @@
 // part (filters, HTTP) of the innermost frame that matches one, as each filter calls the next. With --per, each
 // share is also given as µs of that per-operation figure (e.g. the bench's replica CPU per create).
 // <from> and <to> as profile-window.mjs's (`--seconds` there finds the window).
-import { readFileSync } from 'node:fs';
+import { frameKey, readProfileTree } from './lib/profile-tree.mjs';
 
 const argv = process.argv.slice(2);
 const opt = (name) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -42,15 +42,8 @@ const CHAIN = [
   ['HTTP/1 parse, Koa, streams, TLS read', /_http_|koa|delegates|node:net|node:internal\/streams|stream_base|node:_tls|tls_wrap|api-handler|api-application|node:events/],
 ];
 
-const p = JSON.parse(readFileSync(file, 'utf8'));
-const byId = new Map(p.nodes.map((n) => [n.id, n]));
-const parent = new Map();
-for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-const key = (n) => {
-  const cf = n.callFrame;
-  const url = (cf.url || '').replace(/^.*\/(packages|node_modules)\//, '$1/').replace('dist/src/', '');
-  return `${cf.functionName || '(anonymous)'} ${url}:${cf.lineNumber + 1}`;
-};
+const { p, byId, parent } = readProfileTree(file);
+const key = frameKey;
 const partOfNode = new Map();
 function partOf(node) {
   let part = partOfNode.get(node.id);

@@ -5,20 +5,13 @@
 //   node hack/bench/profile-window.mjs <file> <from> <to> --callees=<regex>                what runs under the outermost match
 // <from> and <to> are seconds since the profile's start. Shares are of the window's busy samples
 // (idle excluded); the profile samples wall-clock time, so on a loaded machine syscalls are overstated.
-import { readFileSync } from 'node:fs';
+import { frameKey, readProfileTree } from './lib/profile-tree.mjs';
 
 const argv = process.argv.slice(2);
 const opt = (name) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const [file, from, to, topArg] = argv.filter((a) => !a.startsWith('--'));
-const p = JSON.parse(readFileSync(file, 'utf8'));
-const byId = new Map(p.nodes.map((n) => [n.id, n]));
-const parent = new Map();
-for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-const key = (n) => {
-  const cf = n.callFrame;
-  const url = (cf.url || '').replace(/^.*\/(packages|node_modules)\//, '$1/').replace('dist/src/', '');
-  return `${cf.functionName || '(anonymous)'} ${url}:${cf.lineNumber + 1}`;
-};
+const { p, byId, parent } = readProfileTree(file);
+const key = frameKey;
 const isIdle = (n) => n.callFrame.functionName === '(idle)';
 
 const samples = [];
