@@ -1,6 +1,7 @@
 export * from './errors.js';
 export * from './interfaces.js';
-export { Etcd3Store, rawItemJson } from './etcd3/store.js';
+export { Etcd3Store } from './etcd3/store.js';
+export { rawItemJson } from './etcd3/raw-item.js';
 export { parseRevision } from './etcd3/revisions.js';
 export { newEtcdClient } from './etcd3/client.js';
 export { EtcdKvClient, EtcdRpcError, type EtcdKvClientOptions, type KvClient } from './etcd3/kv-client.js';

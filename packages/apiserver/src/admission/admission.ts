@@ -83,10 +83,10 @@ export function runMutatingAdmission(plugins: readonly AdmissionPlugin[], attrs:
     // A webhook changed the object: one more round, as upstream's reinvoker runs.
     if (attrs.reinvocation?.shouldReinvoke && !attrs.reinvocation.reinvoking) return mutateFrom(plugins, attrs, observe, started, plugins.length, undefined);
   } catch (e) {
-    observe?.('admit', attrs.operation, true, (performance.now() - started) / 1000);
+    observeStep(observe, 'admit', attrs, true, started);
     throw e;
   }
-  observe?.('admit', attrs.operation, false, (performance.now() - started) / 1000);
+  observeStep(observe, 'admit', attrs, false, started);
 }
 
 /** The mutating phase from plugin `from` on, whose answer `pending` is awaited first. */
@@ -113,10 +113,10 @@ async function mutateFrom(
       }
     }
   } catch (e) {
-    observe?.('admit', attrs.operation, true, (performance.now() - started) / 1000);
+    observeStep(observe, 'admit', attrs, true, started);
     throw e;
   }
-  observe?.('admit', attrs.operation, false, (performance.now() - started) / 1000);
+  observeStep(observe, 'admit', attrs, false, started);
 }
 
 /**
@@ -131,10 +131,10 @@ export function runAdmission(plugins: readonly AdmissionPlugin[], attrs: Admissi
       if (pending) return validateFrom(plugins, attrs, observe, started, i, pending);
     }
   } catch (e) {
-    observe?.('validate', attrs.operation, true, (performance.now() - started) / 1000);
+    observeStep(observe, 'validate', attrs, true, started);
     throw e;
   }
-  observe?.('validate', attrs.operation, false, (performance.now() - started) / 1000);
+  observeStep(observe, 'validate', attrs, false, started);
 }
 
 /** The validating phase from plugin `from` on, whose answer `pending` is awaited first. */
@@ -153,8 +153,13 @@ async function validateFrom(
       if (next) await next;
     }
   } catch (e) {
-    observe?.('validate', attrs.operation, true, (performance.now() - started) / 1000);
+    observeStep(observe, 'validate', attrs, true, started);
     throw e;
   }
-  observe?.('validate', attrs.operation, false, (performance.now() - started) / 1000);
+  observeStep(observe, 'validate', attrs, false, started);
+}
+
+/** Tells `observe` of one admission phase that began at `started` (performance.now()). */
+function observeStep(observe: AdmissionStepObserver | undefined, step: 'admit' | 'validate', attrs: AdmissionAttributes, rejected: boolean, started: number): void {
+  observe?.(step, attrs.operation, rejected, (performance.now() - started) / 1000);
 }

@@ -17,7 +17,6 @@ import type {
   WatchStream,
 } from '../interfaces.js';
 import type { ChangeSink } from '../cacher/cacher-source.js';
-import { Held } from '../cacher/held.js';
 import { directWatch } from './direct-watch.js';
 import { decodeContinue, encodeContinue } from './continue-token.js';
 import { translateEtcdError } from './etcd-errors.js';
@@ -26,7 +25,7 @@ import { type RawWatchHandlers, type RawWatchOptions, type WatchStreamSource } f
 import { decodeHeldValue, decodeValue, encodeValue } from './value-codec.js';
 import type { RecentWrites } from './recent-writes.js';
 import type { KvClient } from './kv-client.js';
-import { resourceVersionParts } from './splice-rv.js';
+import { checkPreconditions } from './preconditions.js';
 import { LeaseManager } from './lease-manager.js';
 import { parseRevision, StoreRevisions } from './revisions.js';
 import { changeFeedHandlers } from './change-feed.js';
@@ -474,37 +473,6 @@ export interface Etcd3StoreOptions {
 
 /** What an etcd request of the store did (the `operation` label of upstream's etcd metrics). */
 export type EtcdOperation = 'get' | 'list' | 'count' | 'create' | 'update' | 'delete';
-
-function checkPreconditions(key: string, obj: KubeObject, pre: Preconditions | undefined): void {
-  if (!pre) return;
-  if (pre.uid && obj.metadata.uid !== pre.uid) {
-    throw new StorageError(
-      'ResourceVersionConflicts',
-      key,
-      `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${obj.metadata.uid ?? ''}`,
-    );
-  }
-  if (pre.resourceVersion && obj.metadata.resourceVersion !== pre.resourceVersion) {
-    throw new StorageError(
-      'ResourceVersionConflicts',
-      key,
-      `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion ?? ''}`,
-    );
-  }
-}
-
-/**
- * The JSON of a raw list item with its resourceVersion, as pieces to write in order: spliced into
- * the stored bytes without copying them, or re-encoded when they have an unexpected shape.
- */
-export function rawItemJson(item: RawItem): Buffer[] {
-  if (item instanceof Held) return [item.json()];
-  return (
-    resourceVersionParts(item.value, item.modRevision) ?? [
-      Buffer.from(JSON.stringify(decodeValue(item.key.toString('utf8'), item.value, item.modRevision))),
-    ]
-  );
-}
 
 /** A shallow copy of `obj` whose metadata.resourceVersion is `rev`. */
 function withResourceVersion(obj: KubeObject, rev: string): KubeObject {
