@@ -102,23 +102,21 @@ export class EtcdKvClient implements KvClient {
   // Not async functions: one promise per call less. A request that cannot be encoded still
   // rejects (never throws), as before.
   range(req: IRangeRequest): Promise<IRangeResponse> {
-    let message: Buffer;
-    try {
-      message = encodeRangeRequest(req);
-    } catch (e) {
-      return Promise.reject(e);
-    }
-    return this.unary('/etcdserverpb.KV/Range', message).then(decodeRangeResponse);
+    return this.encodedUnary('/etcdserverpb.KV/Range', encodeRangeRequest, req, decodeRangeResponse);
   }
 
   txn(req: ITxnRequest): Promise<ITxnResponse> {
+    return this.encodedUnary('/etcdserverpb.KV/Txn', encodeTxnRequest, req, decodeTxnResponse);
+  }
+
+  private encodedUnary<Req, Res>(path: string, encode: (req: Req) => Buffer, req: Req, decode: (bytes: Buffer) => Res): Promise<Res> {
     let message: Buffer;
     try {
-      message = encodeTxnRequest(req);
+      message = encode(req);
     } catch (e) {
       return Promise.reject(e);
     }
-    return this.unary('/etcdserverpb.KV/Txn', message).then(decodeTxnResponse);
+    return this.unary(path, message).then(decode);
   }
 
   /**
