@@ -478,13 +478,8 @@ export class GenericRegistry {
  * Keeps the last reservation of a stored write and releases the earlier ones (retried attempts),
  * except what the last one reuses of them; releases all of a failed write.
  */
-function settle(reservations: Reservation[], stored: boolean): Promise<void> | void {
-  // Most kinds reserve nothing: no promise, no microtask turn.
-  if (reservations.length === 0) return;
-  return settleReservations(reservations, stored);
-}
-
-async function settleReservations(reservations: Reservation[], stored: boolean): Promise<void> {
+// Callers skip it when nothing was reserved (most kinds): even `await undefined` costs a microtask turn.
+async function settle(reservations: Reservation[], stored: boolean): Promise<void> {
   const kept = stored ? reservations.pop() : undefined;
   const keep = new Set(kept?.held ?? []);
   for (const r of reservations.splice(0)) await r.release(keep);
