@@ -107,6 +107,15 @@ test('a v1 CRD reads through v1beta1 with its one version\'s schema on top, and 
     },
   };
   expect((await ts().request('POST', V1, { body: crd })).status).toBe(201);
+  // The CRD controllers write its status (NamesAccepted, Established) just after the create: a PUT
+  // of a copy read before that is a conflict (409), so read it once they have.
+  let established = false;
+  for (let i = 0; i < 100 && !established; i++) {
+    const conditions = ((await ts().request('GET', `${V1}/things.new.example.com`)).json.status?.conditions ?? []) as { type: string; status: string }[];
+    established = conditions.some((c) => c.type === 'Established' && c.status === 'True');
+    if (!established) await new Promise((r) => setTimeout(r, 50));
+  }
+  expect(established).toBe(true);
   const old = await ts().request('GET', `${V1BETA1}/things.new.example.com`);
   expect(old.headers['warning']).toBe(WARNING);
   expect(old.json.spec).toMatchObject({
