@@ -12,7 +12,24 @@ export interface Preconditions {
  * `selectorKey`, when set, names the selection canonically: watchers whose predicates share a key
  * select the same objects, so a watch cache evaluates it once per change for all of them.
  */
-export type Predicate = ((obj: KubeObject) => boolean) & { selectorKey?: string };
+export type Predicate = ((obj: KubeObject) => boolean) & { selectorKey?: string; attrs?: SelectionAttrs };
+
+/**
+ * The same selection as its predicate, on what it reads of an object (upstream's AttrFunc and
+ * SelectionPredicate.MatchesObjectAttributes): a cache can keep those values per entry and select
+ * without the object. Set only when `predicate(obj)` equals `matches(labels of obj, fieldsOf(obj))`.
+ */
+export interface SelectionAttrs {
+  /** Matches the object's metadata.labels ({} when it has none); absent when every label set matches. */
+  labels?: (labels: Readonly<Record<string, string>>) => boolean;
+  /** Matches the object's selectable fields; absent when the selection has no field requirement. */
+  fields?: (fields: Readonly<Record<string, string>>) => boolean;
+  /**
+   * The object's selectable fields: one function per resource version, whatever the selection, so
+   * a cache keeps one field set per function (its identity) and not per request.
+   */
+  fieldsOf: (obj: KubeObject) => Record<string, string>;
+}
 
 export type ResourceVersionMatch = '' | 'Exact' | 'NotOlderThan';
 

@@ -1,6 +1,7 @@
 import type { KubeObject } from '@cluster/apimachinery';
 import type { Predicate, WatchEvent } from '../interfaces.js';
 import { Held, objectOf, type CacheEntry } from './held.js';
+import { entryPasses } from './selection-attrs.js';
 
 /**
  * One change in a watch cache's window, after upstream's watchCacheEvent. The WatchEvent a
@@ -38,9 +39,10 @@ export function transitionType(
     if (ev.type !== 'DELETED') return ev.type;
     return (ev instanceof HeldEvent ? ev.prevEntry : ev.prevObject) === undefined ? undefined : 'DELETED';
   }
-  const matches = predicate;
-  const curPasses = ev.type !== 'DELETED' && matches(ev.object);
-  const oldPasses = ev.prevObject !== undefined && matches(ev.prevObject);
+  // Entries, not objects: a shared store's handles are selected on their kept attributes.
+  const prev = ev instanceof HeldEvent ? ev.prevEntry : ev.prevObject;
+  const curPasses = ev.type !== 'DELETED' && entryPasses(ev instanceof HeldEvent ? ev.entry : ev.object, predicate);
+  const oldPasses = prev !== undefined && entryPasses(prev, predicate);
   if (curPasses && oldPasses) return 'MODIFIED';
   if (curPasses) return 'ADDED';
   if (oldPasses) return 'DELETED';

@@ -205,12 +205,8 @@ export class CachedStore implements Store {
     // "Any": resourceVersion=0 without a continue token (limit is ignored, as upstream's cache does).
     if (opts.resourceVersion === '0' && !opts.continueToken && opts.resourceVersionMatch !== 'Exact') {
       const cacher = this.cacherFor(prefix);
-      if (cacher && !opts.predicate) {
-        const all = cacher.listAll(prefix, opts.raw === true);
-        if (all) return { ...all.result, sharedItems: true };
-      }
-      const listed = cacher?.list(prefix, opts.predicate);
-      if (listed) return { items: listed.items, resourceVersion: String(listed.revision), sharedItems: true };
+      const all = cacher?.listAll(prefix, opts.raw === true, opts.predicate);
+      if (all) return { ...all.result, sharedItems: true };
       // Not ready yet: a most-recent read from etcd also satisfies "Any".
       const { resourceVersion: _rv, limit: _limit, ...rest } = opts;
       return this.etcd.getList(prefix, rest);
@@ -242,12 +238,8 @@ export class CachedStore implements Store {
     if (at === undefined) return undefined;
     const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
     if (limit === 0) {
-      if (!opts.predicate) {
-        const all = cacher.listAll(prefix, opts.raw === true);
-        return all && { ...all.result, resourceVersion: String(Math.max(at, all.revision)), sharedItems: true };
-      }
-      const listed = cacher.list(prefix, opts.predicate);
-      return listed && { items: listed.items, resourceVersion: String(Math.max(at, listed.revision)), sharedItems: true };
+      const all = cacher.listAll(prefix, opts.raw === true, opts.predicate);
+      return all && { ...all.result, resourceVersion: String(Math.max(at, all.revision)), sharedItems: true };
     }
     const found = cacher.snapshot(prefix);
     if (!found) return undefined;

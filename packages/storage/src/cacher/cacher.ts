@@ -128,13 +128,13 @@ export class Cacher {
   }
 
   /**
-   * The cached objects under `prefix` as a list result (no predicate), with `raw` as handles to
+   * The cached objects under `prefix` passing `predicate` as a list result, with `raw` as handles to
    * their stored JSON when the cache keeps a shared store (nothing decoded); undefined while not ready.
    */
-  listAll(prefix: string, raw: boolean): { result: ListResult; revision: number } | undefined {
+  listAll(prefix: string, raw: boolean, predicate?: Predicate): { result: ListResult; revision: number } | undefined {
     if (!this.ready) return undefined;
     const revision = this.cache.revision;
-    return { result: listOfEntries(this.cache.entries(prefix), raw, String(revision)), revision };
+    return { result: listOfEntries(this.cache.selectEntries(prefix, predicate), raw, String(revision)), revision };
   }
 
   /** See ConsistencyProofs.waitUntilFresh: waits (bounded) for the cache to reach `revision`, read from etcd at `since`. */

@@ -15,6 +15,13 @@ import { SharedObjectStore } from './shared-store.js';
 export class Held {
   /** The decoded object while it is among the recently decoded (see {@link recent}). */
   declare decoded: KubeObject | undefined;
+  /**
+   * What selectors read of this version, once one looked (see selection-attrs.ts): its labels
+   * (shared with equal label sets), and the field set of one resource version's fields function.
+   */
+  declare labels: Readonly<Record<string, string>> | undefined;
+  declare fieldsOf: ((obj: KubeObject) => Record<string, string>) | undefined;
+  declare fields: Readonly<Record<string, string>> | undefined;
 
   constructor(
     readonly store: HeldStore,
@@ -41,6 +48,11 @@ export class Held {
     return obj;
   }
 
+  /** The object, without keeping it among the recently decoded (for a look at its attributes only). */
+  peek(): KubeObject {
+    return this.decoded ?? (JSON.parse(this.store.shared.jsonString(this.at)) as KubeObject);
+  }
+
   /** The object's JSON (UTF-8), as a client gets it, in memory of its own. */
   json(): Buffer {
     if (this.deletedAt !== undefined) return Buffer.from(JSON.stringify(this.object()));
@@ -60,7 +72,13 @@ export class Held {
   /** Another handle to the same version with `revision` as resourceVersion (a DELETED event's object). */
   atRevision(revision: number): Held {
     this.store.shared.retain(this.at);
-    return new Held(this.store, this.at, revision);
+    const out = new Held(this.store, this.at, revision);
+    if (this.labels !== undefined) out.labels = this.labels;
+    if (this.fieldsOf !== undefined) {
+      out.fieldsOf = this.fieldsOf;
+      out.fields = this.fields;
+    }
+    return out;
   }
 }
 

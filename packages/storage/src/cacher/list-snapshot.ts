@@ -3,6 +3,7 @@ import type { ListResult, Predicate } from '../interfaces.js';
 import { Held, objectOf, type CacheEntry } from './held.js';
 import { encodeContinue } from '../etcd3/continue-token.js';
 import { lowerBound } from './watch-cache.js';
+import { entryPasses } from './selection-attrs.js';
 
 /**
  * The state of one list prefix at one revision, as parallel arrays sorted by key. It holds
@@ -47,14 +48,14 @@ export function pageOfSnapshot(snap: ListSnapshot, opts: PageOptions = {}): List
   const entries: CacheEntry[] = [];
   for (; i < keys.length; i++) {
     const entry = objects[i]!;
-    if (predicate && !predicate(objectOf(entry))) continue;
+    if (predicate && !entryPasses(entry, predicate)) continue;
     entries.push(entry);
     if (limit > 0 && entries.length >= limit) {
       i++;
       break;
     }
   }
-  const result: ListResult = listOfEntries(entries, opts.raw === true && !predicate, String(snap.revision));
+  const result: ListResult = listOfEntries(entries, opts.raw === true, String(snap.revision));
   const items = entries;
   if (limit > 0 && items.length >= limit && i < keys.length) {
     // i is one past the last key looked at: the next page starts just after that key.

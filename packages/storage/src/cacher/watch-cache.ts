@@ -4,6 +4,7 @@ import type { Predicate, WatchEvent } from '../interfaces.js';
 import { HeldAddedEvent, HeldEvent, prevEntryOf, withResourceVersion, type CacheEvent } from './cache-event.js';
 import { SharedValues } from './shared-values.js';
 import { Held, objectOf, sharedStore, type CacheEntry, type HeldStore } from './held.js';
+import { entryPasses } from './selection-attrs.js';
 
 /** Default history a watch cache keeps (SPEC 8: five minutes). */
 export const DEFAULT_WINDOW_MS = 5 * 60_000;
@@ -333,19 +334,17 @@ export class WatchCache {
   }
 
   private select(prefix: string, predicate?: Predicate): KubeObject[] {
-    const out: KubeObject[] = [];
-    for (const key of this.keysUnder(prefix)) {
-      const obj = objectOf(this.state.get(key)!);
-      if (!predicate || predicate(obj)) out.push(obj);
-    }
-    return out;
+    if (!predicate) return this.entries(prefix).map(objectOf);
+    return this.selectEntries(prefix, predicate).map(objectOf);
   }
 
-  private selectEntries(prefix: string, predicate?: Predicate): CacheEntry[] {
+  /** The current entries under `prefix` (or the one exact key) passing `predicate`, by key; only those are decoded. */
+  selectEntries(prefix: string, predicate?: Predicate): CacheEntry[] {
+    if (!predicate) return this.entries(prefix);
     const out: CacheEntry[] = [];
     for (const key of this.keysUnder(prefix)) {
       const entry = this.state.get(key)!;
-      if (!predicate || predicate(objectOf(entry))) out.push(entry);
+      if (entryPasses(entry, predicate)) out.push(entry);
     }
     return out;
   }
