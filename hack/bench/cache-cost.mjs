@@ -7,7 +7,7 @@
 // Deterministic, unlike RSS on a shared machine: for comparing builds' per-object cost.
 // --shared-store: the cache keeps its versions in a shared store (--watch-cache-shared-store of
 // worker threads); the store's bytes per object are printed beside the heap's (a second worker
-// thread would pay the heap's again, not the store's).
+// thread would pay the heap's again, not the store's). --selectors: see below.
 import { resolve } from 'node:path';
 import { storedConfigMapBytes, objectName } from './lib/objects.mjs';
 import { repoRoot } from './lib/processes.mjs';
@@ -46,11 +46,45 @@ for (let i = 0; i < n; i++) {
   cache.apply({ type: 'put', key, revision: rev, object: decodeValue(key, values[i], String(rev)) });
 }
 const ms = performance.now() - t0;
+// The ordered keys, as a first list makes them (not what a selector keeps).
+cache.entries('/registry/core/configmaps/');
 global.gc();
 global.gc();
 const h1 = process.memoryUsage().heapUsed;
+// --selectors: what a selector list then keeps per version (its labels and field set, see
+// selection-attrs.ts): a label and a field selector as the apiserver builds them, one list each.
+let attrs;
+const selectors = process.argv.find((a) => a === '--selectors' || a.startsWith('--selectors='));
+if (selectors) {
+  // --selectors=labels: a label selector only (no field set kept).
+  const labelsOnly = selectors === '--selectors=labels';
+  const { parseLabelSelector, parseFieldSelector } = await import(`${root}/packages/apimachinery/dist/src/index.js`);
+  const fieldsOf = (o) => ({ 'metadata.name': o.metadata.name ?? '', 'metadata.namespace': o.metadata.namespace ?? '' });
+  const labels = parseLabelSelector('app=none');
+  const fields = parseFieldSelector('metadata.name=none');
+  const byLabel = (o) => labels.matches(o.metadata.labels ?? {});
+  byLabel.attrs = { labels: (ls) => labels.matches(ls), fieldsOf };
+  const byField = (o) => fields.matches(fieldsOf(o));
+  byField.attrs = { fields: (fs) => fields.matches(fs), fieldsOf };
+  const t1 = performance.now();
+  cache.list('/registry/core/configmaps/', byLabel);
+  if (!labelsOnly) cache.list('/registry/core/configmaps/', byField);
+  const firstMs = performance.now() - t1;
+  const t2 = performance.now();
+  cache.list('/registry/core/configmaps/', byLabel);
+  if (!labelsOnly) cache.list('/registry/core/configmaps/', byField);
+  const againMs = performance.now() - t2;
+  global.gc();
+  global.gc();
+  attrs = {
+    selectorAttrBytesPerObject: Math.round((process.memoryUsage().heapUsed - h1) / n),
+    firstSelectorListsMs: Math.round(firstMs),
+    nextSelectorListsMs: Math.round(againMs),
+  };
+}
 console.log(
   JSON.stringify({
+    ...attrs,
     root,
     managedFields,
     objects: cache.size,

@@ -41,6 +41,29 @@ function sharedLabels(labels: Record<string, string> | undefined): Readonly<Reco
   return labels;
 }
 
+/** Bound on the field values shared (namespaces, node names, types...); the set starts again when full. */
+const MAX_SHARED_VALUES = 16_384;
+const fieldValues = new Map<string, string>();
+
+/**
+ * `fields` with its values shared with equal ones of other versions (a field set is made from a
+ * freshly decoded object, whose strings are its own), except metadata.name's, which every object
+ * has its own of.
+ */
+function sharedFields(fields: Record<string, string>): Record<string, string> {
+  for (const name in fields) {
+    if (name === 'metadata.name') continue;
+    const v = fields[name]!;
+    const found = fieldValues.get(v);
+    if (found !== undefined) fields[name] = found;
+    else {
+      if (fieldValues.size >= MAX_SHARED_VALUES) fieldValues.clear();
+      fieldValues.set(v, v);
+    }
+  }
+  return fields;
+}
+
 /** Whether the object of `entry` passes `predicate`; a handle is decoded only when it must be. */
 export function entryPasses(entry: CacheEntry, predicate: Predicate): boolean {
   const attrs = predicate.attrs;
@@ -59,7 +82,7 @@ function heldPasses(held: Held, attrs: SelectionAttrs): boolean {
   if (attrs.fields === undefined) return true;
   if (held.fieldsOf !== attrs.fieldsOf) {
     obj ??= held.peek();
-    held.fields = attrs.fieldsOf(obj);
+    held.fields = sharedFields(attrs.fieldsOf(obj));
     held.fieldsOf = attrs.fieldsOf;
   }
   return attrs.fields(held.fields!);
