@@ -201,7 +201,7 @@ let pins: Map<number, Pinned[]>;
 beforeAll(async () => {
   // info: every request is logged with the worker that served it.
   // workers-read-consistency-processes.test.ts runs these tests again with worker processes,
-  // workers-read-consistency-shared-store.test.ts with the threads' shared store.
+  // workers-read-consistency-decoded-caches.test.ts with the threads' shared store off (on by default).
   const isolation = process.env.E2E_WORKER_ISOLATION;
   const sharedStore = process.env.E2E_WATCH_CACHE_SHARED_STORE;
   server = await startServerProcess([

@@ -149,8 +149,9 @@ export interface ServerOptions {
   /**
    * `--watch-cache-shared-store` (ours): worker threads keep the JSON of their watch caches'
    * object versions once per replica, in shared memory (packages/storage/src/cacher/shared-store.ts).
-   * Off by default: a list with a label or field selector decodes every object it looks at (13x the
-   * CPU of a decoded cache for 20,000 ConfigMaps), until the entries keep what selectors read.
+   * On by default (threads only): each handle keeps what selectors read (labels, selectable
+   * fields), so selector lists cost what they cost on decoded caches (hack/bench/README.md,
+   * "Eighteenth session").
    */
   watchCacheSharedStore: boolean;
   /** `--log-level` (ours): pino level. */
@@ -239,7 +240,7 @@ export function defaultServerOptions(): ServerOptions {
     devInsecureHttp: false,
     workers: 0,
     workerIsolation: 'thread',
-    watchCacheSharedStore: false,
+    watchCacheSharedStore: true,
     logLevel: 'info',
     verbosity: 0,
     help: false,
@@ -321,7 +322,7 @@ export const FLAG_DEFINITIONS: readonly FlagDefinition[] = [
   { name: 'audit-log-maxage', key: 'auditLogMaxage', kind: 'int', help: 'The maximum number of days to retain old audit log files based on the timestamp encoded in their filename.' },
   { name: 'dev-insecure-http', key: 'devInsecureHttp', kind: 'bool', help: 'Serve plain HTTP instead of HTTPS, on loopback only. For development (ours).' },
   { name: 'workers', key: 'workers', kind: 'int', help: 'Number of workers (threads or processes, see --worker-isolation) sharing the secure port, each serving the whole API with its own etcd clients and watch caches; the first also runs the controllers and etcd compaction. 0 means one per core available to the process; 1 serves from a single process (ours).' },
-  { name: 'watch-cache-shared-store', key: 'watchCacheSharedStore', kind: 'bool', help: 'With --worker-isolation=thread (the default), the workers keep the JSON of every watch-cached object version once per replica in shared memory, each worker holding handles to it, so the watch caches\' memory does not grow with --workers; objects are decoded when a request needs them, so lists with a label or field selector cost a decode per object looked at. Off by default. No effect on worker processes or a single process (ours).' },
+  { name: 'watch-cache-shared-store', key: 'watchCacheSharedStore', kind: 'bool', help: 'With --worker-isolation=thread (the default), the workers keep the JSON of every watch-cached object version once per replica in shared memory, each worker holding handles to it, so the watch caches\' memory does not grow with --workers; objects are decoded when a request needs them (selectors read labels and fields kept per version). On by default; =false gives each thread decoded caches of its own. No effect on worker processes or a single process (ours).' },
   { name: 'worker-isolation', key: 'workerIsolation', kind: 'string', help: 'How the workers of --workers > 1 run: "thread" (threads of one process, sharing its memory; the default) or "process" (a process each) (ours).' },
   { name: 'log-level', key: 'logLevel', kind: 'string', help: 'Log level: trace, debug, info, warn, error, fatal or silent (ours).' },
   { name: 'v', key: 'verbosity', kind: 'level', shorthand: 'v', typeName: 'Level', help: 'Accepted for compatibility and ignored; use --log-level.' },

@@ -1,4 +1,4 @@
-// The watch caches' shared store (`--watch-cache-shared-store`, for worker threads, off by default):
+// The watch caches' shared store (`--watch-cache-shared-store`, for worker threads, on by default):
 // the replica's main thread makes one growable SharedArrayBuffer and hands it to every worker
 // thread it starts; each thread keeps its watch caches' object versions there
 // (packages/storage/src/cacher/shared-store.ts, held.ts), so the replica holds one copy of them
