@@ -91,7 +91,7 @@ export async function runReplicaPrimary(prepared: PreparedPrimary, logger: Logge
       throw err;
     }
   }
-  const sharedStore = isolation === 'thread' ? createReplicaSharedStore(opts.watchCacheSharedStore) : undefined;
+  const sharedStore = isolation === 'thread' ? createReplicaSharedStore(opts.watchCacheSharedStore, count) : undefined;
   const dataDir = resolve(opts.dataDir);
   let etcd: SupervisedEtcd | undefined;
   if (opts.etcdServers.length === 0) {
@@ -151,7 +151,7 @@ export async function runReplicaPrimary(prepared: PreparedPrimary, logger: Logge
   const startThread = (slot: Slot, env: Record<string, string>, shared: SharedPort, events: WorkerEvents): WorkerHandle => {
     // The thread's listener closes this descriptor; a thread that ends before it listens leaves it
     // open (one descriptor per failed start, while the slot's backoff lasts).
-    const thread = startWorkerThread(argv, { ...env, [ENV_LISTEN_FD]: String(shared.forThread()) }, sharedStore?.workerData);
+    const thread = startWorkerThread(argv, { ...env, [ENV_LISTEN_FD]: String(shared.forThread()) }, sharedStore?.workerData(slot.id));
     const id = thread.threadId;
     let running = true;
     thread.on('message', events.message);
@@ -160,7 +160,8 @@ export async function runReplicaPrimary(prepared: PreparedPrimary, logger: Logge
     thread.on('error', (err) => logger.error({ worker: slot.id, thread: thread.threadId, err }, 'worker thread failed'));
     thread.once('exit', (code) => {
       running = false;
-      sharedStore?.threadEnded(id);
+      const freed = sharedStore?.threadEnded(id, slot.id) ?? 0;
+      if (freed > 0) logger.info({ worker: slot.id, thread: id, freed }, "released the ended thread's watch cache versions");
       events.exit(code, null);
     });
     return {

@@ -9,33 +9,44 @@ import { SharedObjectStore } from '@cluster/storage/shared-store';
 /** What the main thread passes a worker thread (as workerData). */
 export interface SharedStoreWorkerData {
   watchCacheStore?: SharedArrayBuffer;
+  /** The worker slot (0-based) the thread's references are counted for. */
+  watchCacheSlot?: number;
 }
 
-/** The main thread's side: the buffer to hand every worker thread, and the lock release for a thread that ended. */
+/** The main thread's side: the buffer to hand every worker thread, and the clean-up after a thread that ended. */
 export interface ReplicaSharedStore {
-  workerData: SharedStoreWorkerData;
-  /** Releases the store's lock if the ended thread `threadId` held it (a terminated thread may stop anywhere). */
-  threadEnded(threadId: number): void;
+  /** What to pass the thread of worker `slot` (1-based, as the primary numbers them). */
+  workerData(slot: number): SharedStoreWorkerData;
+  /**
+   * After the thread `threadId` of worker `slot` ended, before another starts in the slot: releases
+   * the store's lock if it held it (a terminated thread may stop anywhere) and every reference it
+   * held (its finalizers never run). Returns the entries that freed.
+   */
+  threadEnded(threadId: number, slot: number): number;
 }
 
-export function createReplicaSharedStore(enabled: boolean): ReplicaSharedStore | undefined {
+export function createReplicaSharedStore(enabled: boolean, workers: number): ReplicaSharedStore | undefined {
   if (!enabled) return undefined;
-  const buffer = SharedObjectStore.createBuffer();
-  // The main thread never takes the lock itself: this view only releases a dead thread's.
+  const buffer = SharedObjectStore.createBuffer({ slots: workers });
+  // The main thread takes the lock only after a thread ended (releaseSlot, a walk of the entries).
   const store = new SharedObjectStore(buffer, 0x7fffffff);
   return {
-    workerData: { watchCacheStore: buffer },
-    threadEnded: (id) => void store.breakLockOf(ownerOf(id)),
+    workerData: (slot) => ({ watchCacheStore: buffer, watchCacheSlot: slot - 1 }),
+    threadEnded: (id, slot) => {
+      store.breakLockOf(ownerOf(id));
+      return store.releaseSlot(slot - 1);
+    },
   };
 }
 
 /** A worker thread's side, before any watch cache is made: use the store its main thread passed, if any. */
 export async function installWatchCacheStore(): Promise<boolean> {
-  const buffer = (workerData as SharedStoreWorkerData | null | undefined)?.watchCacheStore;
+  const data = workerData as SharedStoreWorkerData | null | undefined;
+  const buffer = data?.watchCacheStore;
   if (!(buffer instanceof SharedArrayBuffer)) return false;
   // Loaded here, not at the top: the main thread imports this file and loads none of the server.
   const { useSharedStore } = await import('@cluster/storage');
-  useSharedStore(buffer, ownerOf(threadId));
+  useSharedStore(buffer, ownerOf(threadId), data?.watchCacheSlot ?? -1);
   return true;
 }
 

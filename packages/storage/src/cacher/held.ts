@@ -159,9 +159,12 @@ export function objectOf(entry: CacheEntry): KubeObject {
 
 let processStore: HeldStore | undefined;
 
-/** Makes every watch cache created later in this thread keep its versions in `buffer` (see SharedObjectStore). */
-export function useSharedStore(buffer: SharedArrayBuffer, owner: number): HeldStore {
-  processStore = new HeldStore(new SharedObjectStore(buffer, owner));
+/**
+ * Makes every watch cache created later in this thread keep its versions in `buffer` (see
+ * SharedObjectStore), its references counted for worker slot `slot` (see releaseSlot).
+ */
+export function useSharedStore(buffer: SharedArrayBuffer, owner: number, slot = -1): HeldStore {
+  processStore = new HeldStore(new SharedObjectStore(buffer, owner, slot));
   return processStore;
 }
 

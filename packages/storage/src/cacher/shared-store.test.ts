@@ -101,16 +101,47 @@ describe('SharedObjectStore', () => {
     expect(s.insert('/k/big', 1, 'x'.repeat(5 * 1024 * 1024))).toBe(0);
     expect(s.jsonString(ats[5]!)).toBe('{"i":5}');
   });
+
+  test("a worker slot's references are counted apart, and releaseSlot drops them all (a thread that ended)", () => {
+    const buffer = SharedObjectStore.createBuffer({ initialBytes: 1 << 20, slots: 2 });
+    const t0 = new SharedObjectStore(buffer, 1, 0);
+    const t1 = new SharedObjectStore(buffer, 2, 1);
+    const main = new SharedObjectStore(buffer, 99);
+    const a = t0.insert('/k/a', 1, '{"a":1}');
+    expect(t1.acquire('/k/a', 1)).toBe(a);
+    const b = t0.insert('/k/b', 1, '{"b":1}');
+    t0.retain(b);
+    const c = t1.insert('/k/c', 1, '{"c":1}');
+    expect([t0.slotRefs(a, 0), t0.slotRefs(a, 1), t0.refs(a), t0.slotRefs(b, 0), t0.refs(b)]).toEqual([1, 1, 2, 2, 2]);
+    t0.release(b);
+    expect([t0.slotRefs(b, 0), t0.refs(b)]).toEqual([1, 1]);
+    // Thread 0 ends holding a and b: b is freed, a stays for thread 1, c was never thread 0's.
+    expect(main.releaseSlot(0)).toBe(1);
+    expect(main.stats().entries).toBe(2);
+    expect([main.refs(a), main.slotRefs(a, 0), main.slotRefs(a, 1)]).toEqual([1, 0, 1]);
+    expect(main.jsonString(a)).toBe('{"a":1}');
+    expect(main.acquire('/k/b', 1)).toBe(0);
+    // b's block is reused, its counts start from zero.
+    const d = t0.insert('/k/d', 1, '{"d":1}');
+    expect(d).toBe(b);
+    expect([t0.refs(d), t0.slotRefs(d, 0), t0.slotRefs(d, 1)]).toEqual([1, 1, 0]);
+    expect(main.releaseSlot(0)).toBe(1);
+    t1.release(a);
+    t1.release(c);
+    expect(main.stats()).toMatchObject({ entries: 0, liveBytes: 0 });
+    // Out of range: nothing.
+    expect(main.releaseSlot(5)).toBe(0);
+  });
 });
 
 const distStore = fileURLToPath(new URL('../../dist/src/cacher/shared-store.js', import.meta.url));
 
 /** Runs `threads` worker threads over one store, each inserting, reading and releasing versions of shared keys. */
-function hammer(buffer: SharedArrayBuffer, threads: number, rounds: number): Promise<{ mismatches: number; ops: number }[]> {
+function hammer(buffer: SharedArrayBuffer, threads: number, rounds: number, opts: { slots?: boolean; keep?: boolean } = {}): Promise<{ mismatches: number; ops: number }[]> {
   const code = `
     const { workerData, parentPort, threadId } = require('node:worker_threads');
     import(workerData.module).then(({ SharedObjectStore }) => {
-      const s = new SharedObjectStore(workerData.buffer, threadId + 1);
+      const s = new SharedObjectStore(workerData.buffer, threadId + 1, workerData.slot);
       const expected = (key, rev) => JSON.stringify({ key, rev, pad: String(rev).repeat(20 + (rev % 300)) });
       let mismatches = 0, ops = 0;
       const held = [];
@@ -130,13 +161,15 @@ function hammer(buffer: SharedArrayBuffer, threads: number, rounds: number): Pro
       }
       for (const [at, k, r] of held) {
         if (s.jsonString(at) !== expected(k, r)) mismatches++;
-        s.release(at);
+        // keep: ends holding them, as a thread that crashed does.
+        if (!workerData.keep) s.release(at);
       }
       parentPort.postMessage({ mismatches, ops });
     });`;
   return Promise.all(
     Array.from({ length: threads }, (_, seed) => {
-      const w = new Worker(code, { eval: true, workerData: { buffer, rounds, seed, module: distStore } });
+      const slot = opts.slots ? seed : -1;
+      const w = new Worker(code, { eval: true, workerData: { buffer, rounds, seed, module: distStore, slot, keep: opts.keep === true } });
       return new Promise<{ mismatches: number; ops: number }>((resolve, reject) => {
         const timer = setTimeout(() => {
           void w.terminate();
@@ -167,6 +200,19 @@ describe('SharedObjectStore across threads', () => {
     expect(results.map((r) => r.mismatches)).toEqual([0, 0, 0, 0]);
     expect(results.every((r) => r.ops === 20_000)).toBe(true);
     const s = new SharedObjectStore(buffer, 99);
+    expect(s.stats()).toMatchObject({ entries: 0, liveBytes: 0 });
+  }, 90_000);
+
+  test('threads that end holding versions leave them behind until releaseSlot drops their counts', async () => {
+    const buffer = SharedObjectStore.createBuffer({ initialBytes: 64 * 1024, slots: 3 });
+    const results = await hammer(buffer, 3, 10_000, { slots: true, keep: true });
+    expect(results.map((r) => r.mismatches)).toEqual([0, 0, 0]);
+    const s = new SharedObjectStore(buffer, 99);
+    const left = s.stats().entries;
+    expect(left).toBeGreaterThan(0);
+    let freed = 0;
+    for (let slot = 0; slot < 3; slot++) freed += s.releaseSlot(slot);
+    expect(freed).toBe(left);
     expect(s.stats()).toMatchObject({ entries: 0, liveBytes: 0 });
   }, 90_000);
 });

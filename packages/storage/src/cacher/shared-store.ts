@@ -16,7 +16,14 @@
  * Layout (little endian, offsets in bytes): a header (the lock, the bump pointer, the hash table's
  * place and size, counters, one free-list head per size class), then blocks. An entry block:
  * refcount u32 | next in chain u32 | hash u32 | size class u16, key is UTF-16 u8 | revision f64 at
- * 16 | key length (code units) u32 at 24 | JSON length u32 at 28 | key | JSON.
+ * 16 | key length (code units) u32 at 24 | JSON length u32 at 28 | one u32 per worker slot (the
+ * references each slot's thread holds; the header's slot count, padded to 8 bytes) | key | JSON.
+ *
+ * Per-slot counts: a thread that ends (a crash, a restart) never runs the finalizers that would
+ * release its references, so the replica's main thread releases them for it
+ * ({@link SharedObjectStore.releaseSlot}) before a new thread takes the slot. Counts are raised
+ * total first and lowered slot first, so a thread stopped between the two leaves one reference
+ * too many (a leak of one version), never one too few.
  *
  * Every change and every lookup runs under one lock (a futex-style mutex over Atomics; waiting
  * uses Atomics.wait, which worker threads may do, and the replica's main thread never uses the
@@ -37,6 +44,7 @@ const COUNT = 5;
 const LIVE_BYTES = 6;
 const FREE_BYTES = 7;
 const MAGIC = 8;
+const SLOTS = 9;
 const FREE_HEADS = 16;
 const CLASS_COUNT = 256;
 const MAGIC_VALUE = 0x5eed0b1e;
@@ -79,6 +87,8 @@ export interface SharedStoreOptions {
   initialBytes?: number;
   /** Most bytes the buffer may grow to (virtual; only what is used is resident). Default 4 GiB. */
   maxBytes?: number;
+  /** Worker slots whose references each entry counts apart (see releaseSlot). Default 0 (none). */
+  slots?: number;
 }
 
 /** Counters of a store (for tests and metrics). */
@@ -106,6 +116,10 @@ export class SharedObjectStore {
   private seen = -1;
   /** This thread's id in the lock word (nonzero). */
   private readonly owner: number;
+  /** Bytes of an entry's header: the fixed part and the per-slot counts. */
+  private readonly entryHeader: number;
+  /** The word of this thread's count in an entry (from the entry's first word), or 0 without one. */
+  private readonly slotWord: number;
   private readonly growable: SharedArrayBuffer & Growable;
 
   /** Creates a new store's buffer (the replica's main thread does, then hands it to each worker thread). */
@@ -121,6 +135,7 @@ export class SharedObjectStore {
     u32[BUCKET_COUNT] = INITIAL_BUCKETS;
     u32[BUMP] = HEADER_BYTES + classSize(classFor(tableBytes));
     u32[MAGIC] = MAGIC_VALUE;
+    u32[SLOTS] = Math.max(0, Math.min(1024, opts.slots ?? 0));
     return sab;
   }
 
@@ -128,12 +143,17 @@ export class SharedObjectStore {
     readonly buffer: SharedArrayBuffer,
     /** A number unique to this thread among those sharing the buffer (e.g. threadId + 1). */
     owner = 1,
+    /** The worker slot whose count this thread's references go to (see releaseSlot); none when out of range. */
+    slot = -1,
   ) {
     this.growable = buffer as SharedArrayBuffer & Growable;
     if (!this.growable.growable) throw new Error('the shared store needs a growable SharedArrayBuffer');
     this.sync();
     if (this.u32[MAGIC] !== MAGIC_VALUE) throw new Error('not a shared store buffer');
     this.owner = owner > 0 ? owner | 0 : 1;
+    const slots = this.u32[SLOTS]!;
+    this.entryHeader = ENTRY_HEADER + ((slots * 4 + 7) & ~7);
+    this.slotWord = slot >= 0 && slot < slots ? ENTRY_HEADER / 4 + slot : 0;
   }
 
   stats(): SharedStoreStats {
@@ -151,7 +171,7 @@ export class SharedObjectStore {
     const hash = hashOf(key, revision);
     return this.locked(() => {
       const at = this.find(key, revision, hash);
-      if (at !== 0) this.u32[at >>> 2] = this.u32[at >>> 2]! + 1;
+      if (at !== 0) this.addRef(at);
       return at;
     });
   }
@@ -172,11 +192,11 @@ export class SharedObjectStore {
     }
     const keyBytes = wide ? key.length * 2 : key.length;
     // Key bytes padded to an even length, so a UTF-16 key would be aligned either way.
-    const size = ENTRY_HEADER + ((keyBytes + 1) & ~1) + jsonBytes;
+    const size = this.entryHeader + ((keyBytes + 1) & ~1) + jsonBytes;
     return this.locked(() => {
       const found = this.find(key, revision, hash);
       if (found !== 0) {
-        this.u32[found >>> 2] = this.u32[found >>> 2]! + 1;
+        this.addRef(found);
         return found;
       }
       if (this.u32[COUNT]! + 1 > this.u32[BUCKET_COUNT]!) this.growTable();
@@ -185,14 +205,17 @@ export class SharedObjectStore {
       const at = this.alloc(c);
       if (at === 0) return 0;
       const w = at >>> 2;
-      this.u32[w] = 1;
+      // A reused block holds an old entry's counts.
+      this.u32.fill(0, w + ENTRY_HEADER / 4, w + this.entryHeader / 4);
+      this.u32[w] = 0;
+      this.addRef(at);
       this.u32[w + 2] = hash;
       this.u16[(at + 12) >>> 1] = c;
       this.u8[at + 14] = wide ? 1 : 0;
       this.f64[(at + 16) >>> 3] = revision;
       this.u32[w + 6] = key.length;
       this.u32[w + 7] = jsonBytes;
-      const keyAt = at + ENTRY_HEADER;
+      const keyAt = at + this.entryHeader;
       if (wide) {
         for (let i = 0; i < key.length; i++) this.u16[(keyAt >>> 1) + i] = key.charCodeAt(i);
       } else {
@@ -210,28 +233,73 @@ export class SharedObjectStore {
 
   /** One more reference to an entry the caller holds a reference to. */
   retain(at: number): void {
-    this.locked(() => {
-      this.u32[at >>> 2] = this.u32[at >>> 2]! + 1;
-    });
+    this.locked(() => this.addRef(at));
   }
 
   /** Drops one reference; the last one frees the entry's block. */
   release(at: number): void {
     this.locked(() => {
       const w = at >>> 2;
-      const refs = this.u32[w]! - 1;
-      if (refs > 0) {
-        this.u32[w] = refs;
-        return;
-      }
-      if (refs < 0) throw new Error(`shared store: entry ${at} released more often than referenced`);
-      this.u32[w] = 0;
-      this.unlink(at);
-      const c = this.u16[(at + 12) >>> 1]!;
-      this.u32[COUNT] = this.u32[COUNT]! - 1;
-      this.u32[LIVE_BYTES] = this.u32[LIVE_BYTES]! - classSize(c);
-      this.free(at, c);
+      if (this.slotWord !== 0 && this.u32[w + this.slotWord]! > 0) this.u32[w + this.slotWord] = this.u32[w + this.slotWord]! - 1;
+      this.drop(at, 1);
     });
+  }
+
+  /**
+   * Drops every reference the worker slot `slot` counts (its thread ended without releasing them);
+   * returns how many entries that freed. Only while no thread uses the slot: the replica's main
+   * thread calls it when a worker thread ended, before it starts the next in that slot.
+   */
+  releaseSlot(slot: number): number {
+    return this.locked(() => {
+      if (slot < 0 || slot >= this.u32[SLOTS]!) return 0;
+      const word = ENTRY_HEADER / 4 + slot;
+      const dead: number[] = [];
+      const buckets = this.u32[BUCKETS]! >>> 2;
+      const count = this.u32[BUCKET_COUNT]!;
+      for (let b = 0; b < count; b++) {
+        for (let at = this.u32[buckets + b]!; at !== 0; at = this.u32[(at >>> 2) + 1]!) {
+          const held = this.u32[(at >>> 2) + word]!;
+          if (held === 0) continue;
+          this.u32[(at >>> 2) + word] = 0;
+          if (held >= this.u32[at >>> 2]!) dead.push(at);
+          else this.u32[at >>> 2] = this.u32[at >>> 2]! - held;
+        }
+      }
+      // Freed after the walk: freeing changes the chains.
+      for (const at of dead) this.drop(at, this.u32[at >>> 2]!);
+      return dead.length;
+    });
+  }
+
+  /** One more reference to `at`, counted for this thread's slot too (total first: see the header comment). */
+  private addRef(at: number): void {
+    const w = at >>> 2;
+    this.u32[w] = this.u32[w]! + 1;
+    if (this.slotWord !== 0) this.u32[w + this.slotWord] = this.u32[w + this.slotWord]! + 1;
+  }
+
+  /** Drops `n` references of `at` (its slot counts already lowered); the last frees its block. */
+  private drop(at: number, n: number): void {
+    const w = at >>> 2;
+    const refs = this.u32[w]! - n;
+    if (refs > 0) {
+      this.u32[w] = refs;
+      return;
+    }
+    if (refs < 0) throw new Error(`shared store: entry ${at} released more often than referenced`);
+    this.u32[w] = 0;
+    this.unlink(at);
+    const c = this.u16[(at + 12) >>> 1]!;
+    this.u32[COUNT] = this.u32[COUNT]! - 1;
+    this.u32[LIVE_BYTES] = this.u32[LIVE_BYTES]! - classSize(c);
+    this.free(at, c);
+  }
+
+  /** References the worker slot `slot` holds to an entry (for tests). */
+  slotRefs(at: number, slot: number): number {
+    this.sync();
+    return slot >= 0 && slot < this.u32[SLOTS]! ? Atomics.load(this.u32, (at >>> 2) + ENTRY_HEADER / 4 + slot) : 0;
   }
 
   /** References held to an entry (for tests). */
@@ -250,7 +318,7 @@ export class SharedObjectStore {
   keyOf(at: number): string {
     this.sync();
     const n = this.u32[(at >>> 2) + 6]!;
-    const keyAt = at + ENTRY_HEADER;
+    const keyAt = at + this.entryHeader;
     if (this.u8[at + 14] === 1) return String.fromCharCode(...this.u16.subarray(keyAt >>> 1, (keyAt >>> 1) + n));
     return this.buf().toString('latin1', keyAt, keyAt + n);
   }
@@ -260,7 +328,7 @@ export class SharedObjectStore {
     this.sync();
     const w = at >>> 2;
     const keyBytes = this.u8[at + 14] === 1 ? this.u32[w + 6]! * 2 : this.u32[w + 6]!;
-    const start = at + ENTRY_HEADER + ((keyBytes + 1) & ~1);
+    const start = at + this.entryHeader + ((keyBytes + 1) & ~1);
     return [start, start + this.u32[w + 7]!];
   }
 
@@ -359,7 +427,7 @@ export class SharedObjectStore {
 
   private keyIs(at: number, key: string): boolean {
     if (this.u32[(at >>> 2) + 6] !== key.length) return false;
-    const keyAt = at + ENTRY_HEADER;
+    const keyAt = at + this.entryHeader;
     if (this.u8[at + 14] === 1) {
       const k = keyAt >>> 1;
       for (let i = 0; i < key.length; i++) if (this.u16[k + i] !== key.charCodeAt(i)) return false;
