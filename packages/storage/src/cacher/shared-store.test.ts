@@ -132,6 +132,15 @@ describe('SharedObjectStore', () => {
     // Out of range: nothing.
     expect(main.releaseSlot(5)).toBe(0);
   });
+
+  test('with an odd number of slots, keys beyond Latin-1 and JSON read back whole', () => {
+    const buffer = SharedObjectStore.createBuffer({ initialBytes: 1 << 20, slots: 3 });
+    const t2 = new SharedObjectStore(buffer, 3, 2);
+    const a = t2.insert('/registry/x/ns/ünï-☃', 4, '{"é":"☃"}');
+    expect([t2.keyOf(a), t2.jsonString(a), t2.revisionOf(a), t2.slotRefs(a, 2)]).toEqual(['/registry/x/ns/ünï-☃', '{"é":"☃"}', 4, 1]);
+    expect(t2.acquire('/registry/x/ns/ünï-☃', 4)).toBe(a);
+    expect(new SharedObjectStore(buffer, 99).releaseSlot(2)).toBe(1);
+  });
 });
 
 const distStore = fileURLToPath(new URL('../../dist/src/cacher/shared-store.js', import.meta.url));

@@ -16,8 +16,8 @@
  * Layout (little endian, offsets in bytes): a header (the lock, the bump pointer, the hash table's
  * place and size, counters, one free-list head per size class), then blocks. An entry block:
  * refcount u32 | next in chain u32 | hash u32 | size class u16, key is UTF-16 u8 | revision f64 at
- * 16 | key length (code units) u32 at 24 | JSON length u32 at 28 | one u32 per worker slot (the
- * references each slot's thread holds; the header's slot count, padded to 8 bytes) | key | JSON.
+ * 16 | key length (code units) u32 at 24 | JSON length u32 at 28 | one u16 per worker slot (the
+ * references each slot's thread holds, saturating: an undercount only leaks) | key | JSON.
  *
  * Per-slot counts: a thread that ends (a crash, a restart) never runs the finalizers that would
  * release its references, so the replica's main thread releases them for it
@@ -118,8 +118,8 @@ export class SharedObjectStore {
   private readonly owner: number;
   /** Bytes of an entry's header: the fixed part and the per-slot counts. */
   private readonly entryHeader: number;
-  /** The word of this thread's count in an entry (from the entry's first word), or 0 without one. */
-  private readonly slotWord: number;
+  /** Where this thread's count is in an entry (u16 index from the entry's first), or 0 without one. */
+  private readonly slotHalf: number;
   private readonly growable: SharedArrayBuffer & Growable;
 
   /** Creates a new store's buffer (the replica's main thread does, then hands it to each worker thread). */
@@ -152,8 +152,9 @@ export class SharedObjectStore {
     if (this.u32[MAGIC] !== MAGIC_VALUE) throw new Error('not a shared store buffer');
     this.owner = owner > 0 ? owner | 0 : 1;
     const slots = this.u32[SLOTS]!;
-    this.entryHeader = ENTRY_HEADER + ((slots * 4 + 7) & ~7);
-    this.slotWord = slot >= 0 && slot < slots ? ENTRY_HEADER / 4 + slot : 0;
+    // u16 counts keep the key (UTF-16 for some) 2-byte aligned.
+    this.entryHeader = ENTRY_HEADER + slots * 2;
+    this.slotHalf = slot >= 0 && slot < slots ? ENTRY_HEADER / 2 + slot : 0;
   }
 
   stats(): SharedStoreStats {
@@ -206,7 +207,7 @@ export class SharedObjectStore {
       if (at === 0) return 0;
       const w = at >>> 2;
       // A reused block holds an old entry's counts.
-      this.u32.fill(0, w + ENTRY_HEADER / 4, w + this.entryHeader / 4);
+      this.u16.fill(0, (at + ENTRY_HEADER) >>> 1, (at + this.entryHeader) >>> 1);
       this.u32[w] = 0;
       this.addRef(at);
       this.u32[w + 2] = hash;
@@ -239,8 +240,8 @@ export class SharedObjectStore {
   /** Drops one reference; the last one frees the entry's block. */
   release(at: number): void {
     this.locked(() => {
-      const w = at >>> 2;
-      if (this.slotWord !== 0 && this.u32[w + this.slotWord]! > 0) this.u32[w + this.slotWord] = this.u32[w + this.slotWord]! - 1;
+      const h = (at >>> 1) + this.slotHalf;
+      if (this.slotHalf !== 0 && this.u16[h]! > 0) this.u16[h] = this.u16[h]! - 1;
       this.drop(at, 1);
     });
   }
@@ -253,15 +254,15 @@ export class SharedObjectStore {
   releaseSlot(slot: number): number {
     return this.locked(() => {
       if (slot < 0 || slot >= this.u32[SLOTS]!) return 0;
-      const word = ENTRY_HEADER / 4 + slot;
+      const half = ENTRY_HEADER / 2 + slot;
       const dead: number[] = [];
       const buckets = this.u32[BUCKETS]! >>> 2;
       const count = this.u32[BUCKET_COUNT]!;
       for (let b = 0; b < count; b++) {
         for (let at = this.u32[buckets + b]!; at !== 0; at = this.u32[(at >>> 2) + 1]!) {
-          const held = this.u32[(at >>> 2) + word]!;
+          const held = this.u16[(at >>> 1) + half]!;
           if (held === 0) continue;
-          this.u32[(at >>> 2) + word] = 0;
+          this.u16[(at >>> 1) + half] = 0;
           if (held >= this.u32[at >>> 2]!) dead.push(at);
           else this.u32[at >>> 2] = this.u32[at >>> 2]! - held;
         }
@@ -276,7 +277,10 @@ export class SharedObjectStore {
   private addRef(at: number): void {
     const w = at >>> 2;
     this.u32[w] = this.u32[w]! + 1;
-    if (this.slotWord !== 0) this.u32[w + this.slotWord] = this.u32[w + this.slotWord]! + 1;
+    // Saturates: past 65,535 references of one thread to one version (never seen) the slot
+    // undercounts, so releaseSlot would leave the rest (a leak, never an early free).
+    const h = (at >>> 1) + this.slotHalf;
+    if (this.slotHalf !== 0 && this.u16[h]! < 0xffff) this.u16[h] = this.u16[h]! + 1;
   }
 
   /** Drops `n` references of `at` (its slot counts already lowered); the last frees its block. */
@@ -299,7 +303,7 @@ export class SharedObjectStore {
   /** References the worker slot `slot` holds to an entry (for tests). */
   slotRefs(at: number, slot: number): number {
     this.sync();
-    return slot >= 0 && slot < this.u32[SLOTS]! ? Atomics.load(this.u32, (at >>> 2) + ENTRY_HEADER / 4 + slot) : 0;
+    return slot >= 0 && slot < this.u32[SLOTS]! ? Atomics.load(this.u16, (at >>> 1) + ENTRY_HEADER / 2 + slot) : 0;
   }
 
   /** References held to an entry (for tests). */
