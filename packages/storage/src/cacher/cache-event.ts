@@ -90,12 +90,31 @@ export function watchEventFor(ev: CacheEvent, predicate: Predicate | undefined):
 
 /**
  * A window event whose objects are entries of a watch cache that keeps its versions in a shared
- * store (see Held): the objects are decoded when read, and not kept by the event.
+ * store (see Held): the objects are decoded when read, and not kept by the event. Made with
+ * {@link heldEvent}: an ADDED event (most of a window after a burst of creates) has no fields for
+ * its type and its absent previous state.
  */
-export class HeldEvent implements CacheEvent {
+export abstract class HeldEvent implements CacheEvent {
   declare variants?: Partial<Record<'ADDED' | 'MODIFIED' | 'DELETED', WatchEvent>>;
   declare transitions?: Map<string, 'ADDED' | 'MODIFIED' | 'DELETED' | undefined>;
+  abstract readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  abstract readonly key: string;
+  abstract readonly revision: number;
+  abstract readonly entry: CacheEntry;
+  abstract readonly prevEntry: CacheEntry | undefined;
+  abstract readonly time: number;
 
+  get object(): KubeObject {
+    return objectOf(this.entry);
+  }
+
+  get prevObject(): KubeObject | undefined {
+    const prev = this.prevEntry;
+    return prev === undefined ? undefined : objectOf(prev);
+  }
+}
+
+class HeldChange extends HeldEvent {
   constructor(
     readonly type: 'ADDED' | 'MODIFIED' | 'DELETED',
     readonly key: string,
@@ -103,15 +122,41 @@ export class HeldEvent implements CacheEvent {
     readonly entry: CacheEntry,
     readonly prevEntry: CacheEntry | undefined,
     readonly time: number,
-  ) {}
+  ) {
+    super();
+  }
+}
 
-  get object(): KubeObject {
-    return objectOf(this.entry);
+class HeldAdded extends HeldEvent {
+  constructor(
+    readonly key: string,
+    readonly revision: number,
+    readonly entry: CacheEntry,
+    readonly time: number,
+  ) {
+    super();
   }
 
-  get prevObject(): KubeObject | undefined {
-    return this.prevEntry === undefined ? undefined : objectOf(this.prevEntry);
+  get type(): 'ADDED' {
+    return 'ADDED';
   }
+
+  get prevEntry(): undefined {
+    return undefined;
+  }
+}
+
+/** The window event of a change whose new or old state is a shared store's handle. */
+export function heldEvent(
+  type: 'ADDED' | 'MODIFIED' | 'DELETED',
+  key: string,
+  revision: number,
+  entry: CacheEntry,
+  prevEntry: CacheEntry | undefined,
+  time: number,
+): HeldEvent {
+  if (type === 'ADDED' && prevEntry === undefined) return new HeldAdded(key, revision, entry, time);
+  return new HeldChange(type, key, revision, entry, prevEntry, time);
 }
 
 /** The ADDED event of a current object held in a shared store (a watch's initial state), decoded when read. */

@@ -27,10 +27,16 @@ export class Held {
     readonly store: HeldStore,
     /** The entry in the store. */
     readonly at: number,
-    /** Set for a DELETED event's object: the last state with the delete's revision as resourceVersion. */
-    readonly deletedAt?: number,
   ) {
     store.registry.register(this, at);
+  }
+
+  /**
+   * Set for a DELETED event's object (see DeletedHeld): the last state with the delete's revision
+   * as resourceVersion. A getter here, so the handles of every other version have no field for it.
+   */
+  get deletedAt(): number | undefined {
+    return undefined;
   }
 
   /** The object (decoded now unless decoded recently). Never to be modified: it may be shared. */
@@ -72,13 +78,28 @@ export class Held {
   /** Another handle to the same version with `revision` as resourceVersion (a DELETED event's object). */
   atRevision(revision: number): Held {
     this.store.shared.retain(this.at);
-    const out = new Held(this.store, this.at, revision);
+    const out = new DeletedHeld(this.store, this.at, revision);
     if (this.labels !== undefined) out.labels = this.labels;
     if (this.fieldsOf !== undefined) {
       out.fieldsOf = this.fieldsOf;
       out.fields = this.fields;
     }
     return out;
+  }
+}
+
+/** The handle of a DELETED event's object: the stored last state, read with the delete's revision. */
+class DeletedHeld extends Held {
+  constructor(
+    store: HeldStore,
+    at: number,
+    private readonly revision: number,
+  ) {
+    super(store, at);
+  }
+
+  override get deletedAt(): number {
+    return this.revision;
   }
 }
 

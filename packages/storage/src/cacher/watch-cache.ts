@@ -1,7 +1,7 @@
 import type { KubeObject } from '@cluster/apimachinery';
 import { StorageError } from '../errors.js';
 import type { Predicate, WatchEvent } from '../interfaces.js';
-import { HeldAddedEvent, HeldEvent, prevEntryOf, withResourceVersion, type CacheEvent } from './cache-event.js';
+import { HeldAddedEvent, heldEvent, prevEntryOf, withResourceVersion, type CacheEvent } from './cache-event.js';
 import { SharedValues } from './shared-values.js';
 import { Held, objectOf, sharedStore, type CacheEntry, type HeldStore } from './held.js';
 import { entryPasses } from './selection-attrs.js';
@@ -175,7 +175,7 @@ export class WatchCache {
       this.state.set(change.key, object);
       if (!prev) this.pending.push(change.key);
       if (object instanceof Held || prev instanceof Held) {
-        ev = new HeldEvent(prev ? 'MODIFIED' : 'ADDED', change.key, change.revision, object, prev, time);
+        ev = heldEvent(prev ? 'MODIFIED' : 'ADDED', change.key, change.revision, object, prev, time);
       } else {
         ev = prev
           ? { type: 'MODIFIED', key: change.key, revision: change.revision, object, prevObject: prev, time }
@@ -186,7 +186,7 @@ export class WatchCache {
       if (!last) return undefined;
       if (this.state.delete(change.key)) this.stale = true;
       if (last instanceof Held) {
-        ev = new HeldEvent('DELETED', change.key, change.revision, last.atRevision(change.revision), last, time);
+        ev = heldEvent('DELETED', change.key, change.revision, last.atRevision(change.revision), last, time);
       } else {
         const object = withResourceVersion(last, change.revision);
         ev = { type: 'DELETED', key: change.key, revision: change.revision, object, prevObject: last, time };
