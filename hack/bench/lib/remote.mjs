@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { HttpClient, ensureNamespace } from './http-client.mjs';
-import { runLoad, describeRun, quantile } from './load.mjs';
+import { runLoad, describeRun, quantile, warmOps } from './load.mjs';
 import { configMapBody, objectName } from './objects.mjs';
 import { round } from './report.mjs';
 import { readCpuSeconds, readTotalRss } from './processes.mjs';
@@ -72,19 +72,24 @@ export async function runRemote({ server, scale, concurrency, only, log, capMs, 
     await ensureNamespace(api, ns);
     log(`namespace ${ns} on ${server.url} as ${server.user || 'the kubeconfig user'}`);
     // Every other workload reads the objects create makes, so they are always created.
-    const warm = Math.max(50, Math.round(total / 100));
+    const warm = warmOps(total);
     const bodies = Array.from({ length: total + warm }, (_, i) => JSON.stringify(configMapBody(ns, i < total ? names[i] : objectName('warm', i - total))));
     const create = async (i) => {
       const res = await api.request('POST', path, bodies[i]);
       if (res.status !== 201) throw new Error(`POST ${path}: HTTP ${res.status}: ${res.body.toString('utf8').slice(0, 200)}`);
     };
-    await runLoad({ total: warm, concurrency, timeCapMs: 30_000, op: (i) => create(total + i) });
     let cpu = await cpuProbe(pids);
+    const warmed = await runLoad({ total: warm, concurrency, timeCapMs: capMs(90_000), op: (i) => create(total + i) });
+    const warmUs = await cpu(warmed.done);
+    log(`create warm-up (not measured): ${describeRun(warmed)} ${cpuText(warmUs)}`);
+    cpu = await cpuProbe(pids);
     const created = await runLoad({ total, concurrency, timeCapMs: capMs(180_000), op: create });
     let us = await cpu(created.done);
     log(`create: ${describeRun(created)} ${cpuText(us)}`);
     if (selected('create')) {
-      results.create = entry(created.opsPerSec, 'ops/s', created, [`${created.done}/${total} created`, cpuText(us)].filter(Boolean).join('; '), us === undefined ? {} : { cpuUsPerOp: Math.round(us) });
+      const warmText = `after ${warmed.done} warm-up creates${warmUs === undefined ? '' : ` (server CPU ${warmUs.toFixed(0)} µs each)`}`;
+      const figures = us === undefined ? {} : { cpuUsPerOp: Math.round(us), ...(warmUs === undefined ? {} : { warmCpuUsPerOp: Math.round(warmUs) }) };
+      results.create = entry(created.opsPerSec, 'ops/s', created, [`${created.done}/${total} created ${warmText}`, cpuText(us)].filter(Boolean).join('; '), figures);
     }
 
     for (const [key, query, seed] of [['get', '', 42], ['get-cached', '?resourceVersion=0', 7]]) {
@@ -126,7 +131,7 @@ export async function runRemote({ server, scale, concurrency, only, log, capMs, 
           return items;
         },
       };
-      const expected = created.done + warm;
+      const expected = created.done + warmed.done;
       for (const [name, fn] of Object.entries(variants)) {
         try {
           const counts = [await fn()];

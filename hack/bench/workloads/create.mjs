@@ -1,6 +1,6 @@
 // create: 64 clients creating ConfigMaps through the API, against raw etcd transactional creates
 // (compare create revision = 0, then put) of the same bytes through the same etcd client.
-import { runLoad, describeRun } from '../lib/load.mjs';
+import { runLoad, describeRun, warmOps } from '../lib/load.mjs';
 import { compactNow, configMapBody, objectName, storedConfigMapBytes, deletePrefix } from '../lib/objects.mjs';
 import { result } from '../lib/report.mjs';
 import { BUDGETS, CPU_BUDGETS } from '../lib/budgets.mjs';
@@ -10,7 +10,7 @@ const RAW_PREFIX = '/bench-raw/create/';
 
 export async function runCreate(ctx) {
   const total = ctx.count(20_000);
-  const warm = Math.max(50, Math.round(total / 100));
+  const warm = warmOps(total);
   const ns = CREATE_NAMESPACE;
   await ctx.prepareNamespace(ns);
 
@@ -39,7 +39,10 @@ export async function runCreate(ctx) {
     const res = await ctx.api.request('POST', path, bodies[i]);
     if (res.status !== 201) throw new Error(`POST ${path}: HTTP ${res.status}: ${res.body.toString('utf8').slice(0, 200)}`);
   };
-  await runLoad({ total: warm, concurrency: ctx.concurrency, timeCapMs: 30_000, op: (i) => apiCreate(total + i) });
+  cpu = await ctx.cpuProbe();
+  const warmRun = await runLoad({ total: warm, concurrency: ctx.concurrency, timeCapMs: ctx.capMs(90_000), op: (i) => apiCreate(total + i) });
+  const warmCpu = await cpu(warmRun.done);
+  ctx.log(`create warm-up (API, not measured): ${describeRun(warmRun)}; ${warmCpu.text}`);
   cpu = await ctx.cpuProbe();
   const run = await runLoad({ total, concurrency: ctx.concurrency, timeCapMs: ctx.capMs(180_000), op: apiCreate });
   const cpuUse = await cpu(run.done);
@@ -61,8 +64,8 @@ export async function runCreate(ctx) {
       kind: 'throughput',
       budget: BUDGETS.create,
       fail: problems(run, base),
-      note: `${run.done}/${total} created in ${(run.elapsedMs / 1000).toFixed(1)} s${cpuNote(cpuUse, baseCpu.etcdUsPerOp, 'etcd')}`,
-      extra: cpuExtra(cpuUse),
+      note: `${run.done}/${total} created in ${(run.elapsedMs / 1000).toFixed(1)} s after ${warmRun.done} warm-up creates${warmNote(warmCpu)}${cpuNote(cpuUse, baseCpu.etcdUsPerOp, 'etcd')}`,
+      extra: { ...cpuExtra(cpuUse), ...(warmCpu.replicaUsPerOp === undefined ? {} : { warmCpuUsPerOp: Math.round(warmCpu.replicaUsPerOp) }) },
       cpu: cpuCheck(cpuUse, baseCpu.etcdUsPerOp, CPU_BUDGETS.create),
     }),
   };
@@ -83,6 +86,11 @@ export function cpuNote(cpuUse, floorUs, floorName) {
   if (cpuUse.replicaUsPerOp === undefined) return '';
   const floor = floorUs === undefined ? '' : `, ${floorName} (floor) ${floorUs.toFixed(0)} µs/op`;
   return `; replica CPU ${cpuUse.replicaUsPerOp.toFixed(0)} µs/op${floor}`;
+}
+
+/** The replica's CPU per warm-up operation for a result's note ('' when unknown). */
+function warmNote(warmCpu) {
+  return warmCpu.replicaUsPerOp === undefined ? '' : ` (replica CPU ${warmCpu.replicaUsPerOp.toFixed(0)} µs each)`;
 }
 
 /** The CPU check of a result (report.mjs `result({cpu})`) in µs per operation. */
