@@ -4,7 +4,6 @@ import { createServer as createHttpsServer } from 'node:https';
 import { serveUpgrade } from './upgrade-requests.js';
 import { constants as h2constants, createSecureServer, type Http2ServerRequest, type Http2ServerResponse, type ServerHttp2Session } from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
-import { InProcessSocket } from './in-process-connection.js';
 
 /** What serves the API: Koa's callback takes either protocol's request and response. */
 export type RequestListener = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => void;
@@ -243,13 +242,6 @@ export interface Listener {
    * connections close) and ends what is still open after `graceMs` (watches run until then).
    */
   close(graceMs: number): Promise<void>;
-  /**
-   * A new plain HTTP/1.1 connection into this server from inside the process (the replica's own
-   * controllers): its requests are served exactly as the port's (the same handler, so the same
-   * authentication and authorization of the token they carry), without TLS or a socket. Nothing
-   * listens for it: only the caller holds the client end. Throws ECONNREFUSED once stopping.
-   */
-  connectInProcess(): Duplex;
 }
 
 /**
@@ -352,28 +344,7 @@ export function createListener(opts: ListenerOptions, handler: RequestListener):
     });
   });
 
-  // The in-process connections' HTTP/1.1 server: it never listens; every request and connection
-  // event it has is the port's server's, so the same listeners above serve them.
-  let inProcess: ReturnType<typeof createHttpServer> | undefined;
-  const inProcessServer = () => {
-    if (inProcess) return inProcess;
-    inProcess = createHttpServer();
-    Object.assign(inProcess, { keepAliveTimeout: opts.keepAliveTimeoutMs, headersTimeout });
-    for (const event of ['request', 'checkContinue', 'clientError', 'connect', 'upgrade'] as const) {
-      inProcess.on(event, (...args: unknown[]) => server.emit(event, ...args));
-    }
-    return inProcess;
-  };
-
   return {
-    connectInProcess() {
-      if (closing) throw Object.assign(new Error('connect ECONNREFUSED: the server is stopping'), { code: 'ECONNREFUSED' });
-      const [client, serverEnd] = InProcessSocket.pair();
-      sockets.add(serverEnd as unknown as Socket);
-      serverEnd.once('close', () => sockets.delete(serverEnd as unknown as Socket));
-      inProcessServer().emit('connection', serverEnd);
-      return client;
-    },
     listen(port, host, fd) {
       return new Promise((resolve, reject) => {
         server.once('error', reject);

@@ -14,7 +14,7 @@ import { resolveFeatureGates } from './feature-gates.js';
 import { parseRuntimeConfig, servedGroupVersions } from './runtime-config.js';
 import { writeAdminKubeconfig } from './admin-credentials.js';
 import { startMemoryReclaimer } from './memory-reclaimer.js';
-import { createListener, type Listener, type RequestListener } from './listener.js';
+import { createListener, type RequestListener } from './listener.js';
 import { resolveAdvertiseAddress } from './advertise-address.js';
 import { buildAuthentication } from './start-authentication.js';
 import { buildStorage } from './start-storage.js';
@@ -181,7 +181,7 @@ async function startSingletons(
   metrics: Registry,
   api: Api,
   serving: ServingTls,
-  listening: { url: string; port: number; server: Listener },
+  listening: { url: string; port: number },
   loopbackToken: string,
 ): Promise<{ stop(): Promise<unknown>[] }> {
   const kubernetesService = startKubernetesServiceReconciler({
@@ -196,8 +196,7 @@ async function startSingletons(
   });
   await kubernetesService.firstPass;
   const controllers = startControllerManager({
-    // In-process connections into this server: the same handler and token, without TLS over loopback.
-    client: { baseUrl: listening.url, token: loopbackToken, caPem: serving.caPem, userAgent: 'cluster-controller-manager', connect: () => listening.server.connectInProcess() },
+    client: { baseUrl: listening.url, token: loopbackToken, caPem: serving.caPem, userAgent: 'cluster-controller-manager' },
     apiDomain: opts.apiDomain,
     identity: `${hostname()}_${randomUUID()}`,
     logger: logger.child({ component: 'controllers' }),

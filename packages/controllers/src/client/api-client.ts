@@ -1,6 +1,5 @@
 import { Agent, request } from 'node:https';
-import { request as httpRequest, Agent as HttpAgent, type RequestOptions } from 'node:http';
-import type { Duplex } from 'node:stream';
+import { request as httpRequest, Agent as HttpAgent } from 'node:http';
 import type { KubeList, KubeObject, Status } from '@cluster/apimachinery';
 
 /** A failed API call, carrying the Status the server answered. */
@@ -49,26 +48,6 @@ export interface ApiClientOptions {
   token: string;
   caPem?: string;
   userAgent?: string;
-  /**
-   * Opens a plain HTTP/1.1 connection to the server some other way than by `baseUrl` (the
-   * replica's own controllers: an in-process connection into its server). Requests still carry
-   * the token and `baseUrl`'s host; `caPem` is then unused (no TLS). Throwing fails the request.
-   */
-  connect?: () => Duplex;
-}
-
-/** A plain HTTP agent whose connections come from `connect` (see ApiClientOptions.connect). */
-function connectingAgent(connect: () => Duplex, keepAlive: boolean): HttpAgent {
-  const agent = new HttpAgent(keepAlive ? { keepAlive: true, maxSockets: 8 } : { keepAlive: false });
-  (agent as unknown as { createConnection: (o: unknown, cb: (err: Error | null, s?: Duplex) => void) => Duplex | undefined }).createConnection = (_o, cb) => {
-    try {
-      return connect();
-    } catch (err) {
-      cb(err as Error);
-      return undefined;
-    }
-  };
-  return agent;
 }
 
 /**
@@ -82,12 +61,7 @@ export class ApiClient {
   private readonly https: boolean;
 
   constructor(private readonly opts: ApiClientOptions) {
-    this.https = !opts.connect && opts.baseUrl.startsWith('https:');
-    if (opts.connect) {
-      this.agent = connectingAgent(opts.connect, true);
-      this.watchAgent = connectingAgent(opts.connect, false);
-      return;
-    }
+    this.https = opts.baseUrl.startsWith('https:');
     this.agent = this.https ? new Agent({ keepAlive: true, maxSockets: 8, ca: opts.caPem }) : new HttpAgent({ keepAlive: true, maxSockets: 8 });
     this.watchAgent = this.https ? new Agent({ keepAlive: false, ca: opts.caPem }) : new HttpAgent({ keepAlive: false });
   }
@@ -128,12 +102,6 @@ export class ApiClient {
     this.watchAgent.destroy();
   }
 
-  /** Where a request goes: `path` on the server, as URL parts (a `connect`ed client speaks plain HTTP to an https base). */
-  private target(path: string): RequestOptions {
-    const url = new URL(path, this.opts.baseUrl);
-    return { hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'), port: url.port, path: url.pathname + url.search };
-  }
-
   private headers(accept = 'application/json'): Record<string, string> {
     return {
       Authorization: `Bearer ${this.opts.token}`,
@@ -148,10 +116,11 @@ export class ApiClient {
    * when the watch is refused (e.g. 410 for a compacted resourceVersion).
    */
   watch(path: string, onEvent: (event: WatchEvent) => void, signal: AbortSignal, accept?: string): Promise<void> {
+    const url = new URL(path, this.opts.baseUrl);
     const send = this.https ? request : httpRequest;
     return new Promise((resolve, reject) => {
       if (signal.aborted) return resolve();
-      const req = send({ ...this.target(path), method: 'GET', headers: this.headers(accept), agent: this.watchAgent }, (res) => {
+      const req = send(url, { method: 'GET', headers: this.headers(accept), agent: this.watchAgent }, (res) => {
         const code = res.statusCode ?? 0;
         if (code >= 400) {
           const chunks: Buffer[] = [];
@@ -208,6 +177,7 @@ export class ApiClient {
   }
 
   private callOnce(method: string, path: string, body?: unknown, media: RequestMedia = {}): Promise<unknown> {
+    const url = new URL(path, this.opts.baseUrl);
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     const headers = this.headers(media.accept);
     if (payload) {
@@ -216,7 +186,7 @@ export class ApiClient {
     }
     const send = this.https ? request : httpRequest;
     return new Promise((resolve, reject) => {
-      const req = send({ ...this.target(path), method, headers, agent: this.agent, timeout: 30_000 }, (res) => {
+      const req = send(url, { method, headers, agent: this.agent, timeout: 30_000 }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
