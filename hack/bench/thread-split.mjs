@@ -6,12 +6,11 @@
 import { mkdtemp, readFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { HttpClient, prepareNamespace, replicaClients } from './lib/http-client.mjs';
+import { prepareNamespace, replicaClients } from './lib/http-client.mjs';
 import { startBenchEtcd, startReplica, stopAll, repoRoot } from './lib/processes.mjs';
 import { runLoad } from './lib/load.mjs';
 import { configMapBody, objectName } from './lib/objects.mjs';
 
-void HttpClient;
 const arg = (name, d) => process.argv.slice(2).find((x) => x.startsWith(`--${name}=`))?.slice(name.length + 3) ?? d;
 const ROUNDS = Number(arg('rounds', '6'));
 const BATCH = Number(arg('batch', '2000'));
