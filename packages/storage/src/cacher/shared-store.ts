@@ -33,53 +33,12 @@
  * object's bytes).
  */
 
-const HEADER_BYTES = 2048;
-// Header words (Uint32/Int32 indices).
-const LOCK = 0;
-const WAITERS = 1;
-const BUMP = 2;
-const BUCKETS = 3;
-const BUCKET_COUNT = 4;
-const COUNT = 5;
-const LIVE_BYTES = 6;
-const FREE_BYTES = 7;
-const MAGIC = 8;
-const SLOTS = 9;
-const FREE_HEADS = 16;
-const CLASS_COUNT = 256;
-const MAGIC_VALUE = 0x5eed0b1e;
+import {
+  HEADER_BYTES, LOCK, WAITERS, BUMP, BUCKETS, BUCKET_COUNT, COUNT, LIVE_BYTES, FREE_BYTES, MAGIC, SLOTS, FREE_HEADS, CLASS_COUNT,
+  MAGIC_VALUE, ENTRY_HEADER, INITIAL_BUCKETS, GROW_STEP, GrowableSharedArrayBuffer, classSize, classFor, type Growable,
+} from './shared-store-layout.js';
 
-const ENTRY_HEADER = 32;
-const INITIAL_BUCKETS = 4096;
-/** The buffer grows by at least this much (or an eighth of its size) at a time. */
-const GROW_STEP = 8 * 1024 * 1024;
-
-/** What ES2024 adds to SharedArrayBuffer (Node 20 has it; the TypeScript lib here does not). */
-interface Growable {
-  readonly growable: boolean;
-  readonly maxByteLength: number;
-  grow(newLength: number): void;
-}
-const GrowableSharedArrayBuffer = SharedArrayBuffer as unknown as new (length: number, opts: { maxByteLength: number }) => SharedArrayBuffer;
-
-/**
- * Size of the blocks of class `c`: 128 bytes, then sixteen steps per doubling (multiples of 8, as
- * blocks must be), so at most 1/16 of a block is wasted (a 1 KiB ConfigMap's version, ~1,330 bytes
- * with its key, takes 1,344). The largest class is 8 MiB less a step.
- */
-export function classSize(c: number): number {
-  const base = 128 * 2 ** (c >> 4);
-  return base + (base / 16) * (c & 15);
-}
-
-/** The smallest class whose blocks hold `size` bytes. */
-export function classFor(size: number): number {
-  if (size <= 128) return 0;
-  const p = 31 - Math.clz32(size); // floor(log2(size)), size < 2^31
-  const base = 2 ** p;
-  const steps = Math.ceil((size - base) / (base / 16));
-  return (p - 7) * 16 + steps;
-}
+export { classSize, classFor } from './shared-store-layout.js';
 
 /** Options of a new store. */
 export interface SharedStoreOptions {
