@@ -16,12 +16,12 @@
 // --b defaults to this tree's build (packages/server/dist/src/main.js). Needs etcd on PATH.
 // --floor adds a third column to get-cached: bare-server.mjs (the get-cached baseline, one Node
 // process, A's certificate) answering the body of one of A's objects to the same batches.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { newEtcdClient } from '../../packages/storage/dist/src/index.js';
 import { HttpClient, prepareNamespace, replicaClients } from './lib/http-client.mjs';
-import { startBenchEtcd, startReplica, startBareServer, stopAll, readCpuSeconds, repoRoot } from './lib/processes.mjs';
+import { startBenchEtcd, startReplica, startBareServer, stopAll, readCpuSeconds, repoRoot, closeSides } from './lib/processes.mjs';
 import { runLoad, quantile } from './lib/load.mjs';
 import { configMapBody, objectName, putStoredConfigMaps } from './lib/objects.mjs';
 
@@ -170,13 +170,7 @@ async function main() {
     }
   } finally {
     floor?.close();
-    for (const s of sides) {
-      s.api.close();
-      s.admin.close();
-      s.etcd.close();
-    }
-    await stopAll();
-    await rm(tmp, { recursive: true, force: true }).catch(() => {});
+    await closeSides(sides, tmp);
   }
   const fmt = (us) => (us >= 10_000 ? `${(us / 1000).toFixed(1)} ms` : `${us.toFixed(0)} µs`);
   const envText = (label) => Object.entries(SIDE_ENV[label]).map(([k, v]) => ` ${k}=${v}`).join('');

@@ -10,12 +10,12 @@
 // no selector. Before the rounds each side answers every query `--lists` times unmeasured but
 // reported as "first": a shared store's thread learns a version's labels and fields the first
 // time a selector looks at it (one decode each), then selects on them.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { newEtcdClient } from '../../packages/storage/dist/src/index.js';
 import { prepareNamespace, replicaClients } from './lib/http-client.mjs';
-import { startBenchEtcd, startReplica, stopAll, readCpuSeconds, repoRoot } from './lib/processes.mjs';
+import { startBenchEtcd, startReplica, readCpuSeconds, repoRoot, closeSides } from './lib/processes.mjs';
 import { quantile } from './lib/load.mjs';
 import { objectName, putStoredConfigMaps } from './lib/objects.mjs';
 
@@ -91,13 +91,7 @@ async function main() {
       log(`round ${r}/${ROUNDS} done`);
     }
   } finally {
-    for (const s of sides) {
-      s.api.close();
-      s.admin.close();
-      s.etcd.close();
-    }
-    await stopAll();
-    await rm(tmp, { recursive: true, force: true }).catch(() => {});
+    await closeSides(sides, tmp);
   }
   const f = (ms) => `${ms.toFixed(1)} ms`;
   const out = [

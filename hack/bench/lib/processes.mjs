@@ -1,7 +1,7 @@
 // Child processes of the benchmark: etcd, the server replica and the bare HTTPS baseline servers.
 // Every child is stopped by its own PID at the end, on errors and on SIGINT/SIGTERM.
 import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEtcd } from '../../../packages/storage/dist/src/index.js';
@@ -288,4 +288,18 @@ export async function readCpuSeconds(pid) {
     if (Number.isFinite(c)) sum += c;
   }
   return sum;
+}
+
+/**
+ * Ends an A/B script's sides (each `{api, admin, etcd}` clients), then every tracked process, then
+ * its temporary directory.
+ */
+export async function closeSides(sides, tmp) {
+  for (const s of sides) {
+    s.api.close();
+    s.admin.close();
+    s.etcd.close();
+  }
+  await stopAll();
+  await rm(tmp, { recursive: true, force: true }).catch(() => {});
 }
