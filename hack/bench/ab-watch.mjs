@@ -21,19 +21,14 @@ import { join, resolve } from 'node:path';
 import { replicaClients, workloadContext } from './lib/http-client.mjs';
 import { startBenchEtcd, startReplica, stopAll, repoRoot } from './lib/processes.mjs';
 import { runWatchFanout } from './workloads/watch-fanout.mjs';
-
-function arg(name, dflt) {
-  const a = process.argv.slice(2).find((x) => x.startsWith(`--${name}=`));
-  return a ? a.slice(name.length + 3) : dflt;
-}
+import { arg, replicaArgs } from './lib/script-args.mjs';
 
 const A = arg('a');
 const B = arg('b', join(repoRoot, 'packages', 'server', 'dist', 'src', 'main.js'));
 const ROUNDS = Number(arg('rounds', '8'));
 const SCALE = Number(arg('scale', '0.3'));
 const IDLE = process.argv.includes('--idle');
-const dd = process.argv.indexOf('--');
-const REPLICA_ARGS = dd >= 0 ? process.argv.slice(dd + 1) : [];
+const REPLICA_ARGS = replicaArgs();
 const SIDE_ENV = { A: parseEnv(arg('a-env', '')), B: parseEnv(arg('b-env', '')) };
 if (!A) {
   process.stderr.write('usage: node hack/bench/ab-watch.mjs --a=<server main.js> [--b=<main.js>] [--rounds=8] [--scale=0.3] [--a-env=K=V] [--b-env=K=V] [--idle] [-- replica flags]\n');

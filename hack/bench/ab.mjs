@@ -24,15 +24,11 @@ import { HttpClient, prepareNamespace, replicaClients } from './lib/http-client.
 import { startBenchEtcd, startReplica, startBareServer, stopAll, readCpuSeconds, repoRoot, closeSides } from './lib/processes.mjs';
 import { runLoad, quantile } from './lib/load.mjs';
 import { configMapBody, objectName, putStoredConfigMaps } from './lib/objects.mjs';
+import { arg, replicaArgs } from './lib/script-args.mjs';
 
 const CONCURRENCY = 64;
 const NS = 'bench-ab';
 const LIST_NS = 'bench-ab-list';
-
-function arg(name, dflt) {
-  const a = process.argv.slice(2).find((x) => x.startsWith(`--${name}=`));
-  return a ? a.slice(name.length + 3) : dflt;
-}
 
 const A = arg('a');
 const B = arg('b', join(repoRoot, 'packages', 'server', 'dist', 'src', 'main.js'));
@@ -41,8 +37,7 @@ const BATCH = Number(arg('batch', '2000'));
 const LIST_ITEMS = Number(arg('list-items', '2000'));
 const ONLY = arg('only', 'create,get,get-cached,list-cached,list-paged').split(',');
 const FLOOR = process.argv.includes('--floor');
-const dd = process.argv.indexOf('--');
-const REPLICA_ARGS = dd >= 0 ? process.argv.slice(dd + 1) : [];
+const REPLICA_ARGS = replicaArgs();
 // Flags for one side only (split at spaces), e.g. --b-args=--enable-priority-and-fairness=false.
 const SIDE_ARGS = { A: (arg('a-args', '') ?? '').split(' ').filter(Boolean), B: (arg('b-args', '') ?? '').split(' ').filter(Boolean) };
 const sideEnv = (text) => Object.fromEntries(text.split(' ').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));

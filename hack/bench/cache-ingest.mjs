@@ -11,11 +11,8 @@ import { EventEmitter } from 'node:events';
 import { resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { PAYLOAD_1K } from './lib/objects.mjs';
+import { arg } from './lib/script-args.mjs';
 
-function arg(name, dflt) {
-  const a = process.argv.slice(2).find((x) => x.startsWith(`--${name}=`));
-  return a ? a.slice(name.length + 3) : dflt;
-}
 const EVENTS = Number(arg('events', '20000'));
 const ROUNDS = Number(arg('rounds', '5'));
 const WATCH = process.argv.includes('--watch');

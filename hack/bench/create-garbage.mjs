@@ -8,43 +8,20 @@
 // innermost frame of this repository's code, by the allocating frame, and with three callers.
 import { mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { prepareNamespace, replicaClients } from './lib/http-client.mjs';
 import { startBenchEtcd, startReplica, stopAll, repoRoot } from './lib/processes.mjs';
 import { runLoad } from './lib/load.mjs';
 import { configMapBody, objectName } from './lib/objects.mjs';
+import { arg, mainArg, replicaArgs } from './lib/script-args.mjs';
+import { printTop, summarizeAllocations } from './lib/alloc-summary.mjs';
 
-const arg = (name, d) => process.argv.slice(2).find((x) => x.startsWith(`--${name}=`))?.slice(name.length + 3) ?? d;
-const MAIN = resolve(arg('main', join(repoRoot, 'packages', 'server', 'dist', 'src', 'main.js')));
+const MAIN = mainArg();
 const BATCH = Number(arg('batch', '4000'));
 const INTERVAL = Number(arg('interval', '4096'));
 const TOP = Number(arg('top', '30'));
-const dd = process.argv.indexOf('--');
-const REPLICA_ARGS = dd >= 0 ? process.argv.slice(dd + 1) : [];
+const REPLICA_ARGS = replicaArgs();
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const ours = (url) => url.includes('/packages/') && !url.includes('node_modules');
-const short = (f) => `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*\/packages\//, '').replace(/^.*\/node_modules\//, 'nm:').replace(/^file:\/\//, '')}:${f.lineNumber + 1}`;
-
-function summarize(profile) {
-  const byOurs = new Map();
-  const bySelf = new Map();
-  const byChain = new Map();
-  let total = 0;
-  const add = (m, k, v) => m.set(k, (m.get(k) ?? 0) + v);
-  const walk = (node, stack) => {
-    const here = [...stack, node.callFrame];
-    if (node.selfSize > 0) {
-      total += node.selfSize;
-      const mine = [...here].reverse().find((f) => ours(f.url));
-      add(byOurs, mine ? short(mine) : '(no frame of ours)', node.selfSize);
-      add(bySelf, short(node.callFrame), node.selfSize);
-      add(byChain, here.slice(-4).reverse().map(short).join(' < '), node.selfSize);
-    }
-    for (const c of node.children) walk(c, here);
-  };
-  walk(profile.head, []);
-  return { total, byOurs, bySelf, byChain };
-}
 
 const tmp = await mkdtemp(join(tmpdir(), 'cluster-cg-'));
 const profDir = join(tmp, 'prof');
@@ -81,15 +58,13 @@ try {
   if (!file) throw new Error('no profile written');
   await sleep(500);
   const data = JSON.parse(await readFile(join(profDir, file), 'utf8'));
-  const s = summarize(data.profile);
-  const per = (v) => `${(v / BATCH).toFixed(0).padStart(7)} B  ${((100 * v) / s.total).toFixed(1).padStart(5)}%`;
+  const s = summarizeAllocations(data.profile);
   process.stdout.write(
     `${MAIN}: ${(s.total / BATCH).toFixed(0)} B allocated per create; ${data.gc.minor} scavenges (${data.gc.minorMs.toFixed(0)} ms), ` +
       `${data.gc.major} mark-compacts (${data.gc.majorMs.toFixed(0)} ms), ${(data.cpuUs / BATCH).toFixed(0)} µs CPU per create (profiler on)\n`,
   );
   for (const [title, map] of [['by innermost frame of ours', s.byOurs], ['by allocating frame', s.bySelf], ['by allocating frame and three callers', s.byChain]]) {
-    process.stdout.write(`\n${title} (bytes per create, share)\n`);
-    for (const [k, v] of [...map].sort((a, b) => b[1] - a[1]).slice(0, TOP)) process.stdout.write(`${per(v)}  ${k}\n`);
+    printTop(`${title} (bytes per create, share)`, map, TOP, BATCH, s.total);
   }
 } finally {
   await stopAll();

@@ -4,17 +4,16 @@
 // `make bench`'s create figure is the mean over 20,000 creates after 200 unmeasured ones.
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { prepareNamespace, replicaClients } from './lib/http-client.mjs';
-import { startBenchEtcd, startReplica, stopAll, readCpuSeconds, repoRoot } from './lib/processes.mjs';
+import { startBenchEtcd, startReplica, stopAll, readCpuSeconds } from './lib/processes.mjs';
 import { runLoad } from './lib/load.mjs';
 import { configMapBody, objectName } from './lib/objects.mjs';
+import { arg, mainArg, replicaArgs } from './lib/script-args.mjs';
 
-const arg = (name, d) => process.argv.slice(2).find((x) => x.startsWith(`--${name}=`))?.slice(name.length + 3) ?? d;
-const MAIN = resolve(arg('main', join(repoRoot, 'packages', 'server', 'dist', 'src', 'main.js')));
+const MAIN = mainArg();
 const BATCHES = Number(arg('batches', '10'));
 const BATCH = Number(arg('batch', '2000'));
-const dd = process.argv.indexOf('--');
 
 /** CPU ticks (1/100 s) of each thread of `pid`, by tid. */
 async function threadTicks(pid) {
@@ -33,7 +32,7 @@ async function threadTicks(pid) {
 const tmp = await mkdtemp(join(tmpdir(), 'cluster-cw-'));
 try {
   const etcdProc = await startBenchEtcd(join(tmp, 'etcd'));
-  const replica = await startReplica({ etcdEndpoint: etcdProc.endpoint, dataDir: join(tmp, 'server'), main: MAIN, extraArgs: dd >= 0 ? process.argv.slice(dd + 1) : [] });
+  const replica = await startReplica({ etcdEndpoint: etcdProc.endpoint, dataDir: join(tmp, 'server'), main: MAIN, extraArgs: replicaArgs() });
   const { admin, api } = await replicaClients(replica, 64);
   await prepareNamespace(admin, api, 'bench-cw', replica.workloadUser);
   const series = [];

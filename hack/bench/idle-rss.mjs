@@ -6,16 +6,12 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startBenchEtcd, startReplica, stopAll } from './lib/processes.mjs';
+import { arg, replicaArgs } from './lib/script-args.mjs';
 
-function arg(name, dflt) {
-  const a = process.argv.slice(2).find((x) => x.startsWith(`--${name}=`));
-  return a ? a.slice(name.length + 3) : dflt;
-}
 const main = arg('main', undefined);
 const settleS = Number(arg('settle', '40'));
 const rounds = Number(arg('rounds', '1'));
-const dd = process.argv.indexOf('--');
-const extraArgs = dd >= 0 ? process.argv.slice(dd + 1) : [];
+const extraArgs = replicaArgs();
 
 async function status(pid) {
   const text = await readFile(`/proc/${pid}/status`, 'utf8');

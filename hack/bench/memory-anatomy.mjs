@@ -11,12 +11,11 @@ import { newEtcdClient } from '../../packages/storage/dist/src/index.js';
 import { prepareNamespace, replicaClients } from './lib/http-client.mjs';
 import { startBenchEtcd, startReplica, stopAll } from './lib/processes.mjs';
 import { putStoredConfigMaps } from './lib/objects.mjs';
+import { arg, replicaArgs } from './lib/script-args.mjs';
 
-const arg = (name, dflt) => process.argv.slice(2).find((x) => x.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
 const ITEMS = Number(arg('items', '100000'));
 const SETTLE = Number(arg('settle', '30'));
-const dd = process.argv.indexOf('--');
-const extraArgs = dd >= 0 ? process.argv.slice(dd + 1) : [];
+const extraArgs = replicaArgs();
 const NS = 'bench-memory';
 const MiB = 1024 * 1024;
 

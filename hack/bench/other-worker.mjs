@@ -19,19 +19,15 @@ import { join, resolve } from 'node:path';
 import { startBenchEtcd, startReplica, stopAll, repoRoot } from './lib/processes.mjs';
 import { HttpClient, ensureNamespace } from './lib/http-client.mjs';
 import { configMapBody } from './lib/objects.mjs';
+import { arg, replicaArgs } from './lib/script-args.mjs';
 
-function arg(name, dflt) {
-  const a = process.argv.slice(2).find((x) => x.startsWith(`--${name}=`));
-  return a ? a.slice(name.length + 3) : dflt;
-}
 const SIDES = [
   ['A', arg('a')],
   ['B', arg('b', join(repoRoot, 'packages', 'server', 'dist', 'src', 'main.js'))],
 ].filter(([, m]) => m);
 const CREATES = Number(arg('creates', '3000'));
 const ROUNDS = Number(arg('rounds', '3'));
-const dd = process.argv.indexOf('--');
-const EXTRA = dd >= 0 ? process.argv.slice(dd + 1) : [];
+const EXTRA = replicaArgs();
 const log = (m) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${m}\n`);
 
 /** CPU seconds of every thread of `pid`, from /proc/<pid>/task/<tid>/schedstat (ns, unlike /proc's 10 ms ticks). */

@@ -12,24 +12,19 @@
 // time a selector looks at it (one decode each), then selects on them.
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { newEtcdClient } from '../../packages/storage/dist/src/index.js';
 import { prepareNamespace, replicaClients } from './lib/http-client.mjs';
-import { startBenchEtcd, startReplica, readCpuSeconds, repoRoot, closeSides } from './lib/processes.mjs';
+import { startBenchEtcd, startReplica, readCpuSeconds, closeSides } from './lib/processes.mjs';
 import { quantile } from './lib/load.mjs';
 import { objectName, putStoredConfigMaps } from './lib/objects.mjs';
+import { arg, mainArg, replicaArgs } from './lib/script-args.mjs';
 
-function arg(name, dflt) {
-  const a = process.argv.slice(2).find((x) => x.startsWith(`--${name}=`));
-  return a ? a.slice(name.length + 3) : dflt;
-}
-
-const MAIN = resolve(arg('main', join(repoRoot, 'packages', 'server', 'dist', 'src', 'main.js')));
+const MAIN = mainArg();
 const ITEMS = Number(arg('items', '20000'));
 const ROUNDS = Number(arg('rounds', '5'));
 const LISTS = Number(arg('lists', '10'));
-const dd = process.argv.indexOf('--');
-const REPLICA_ARGS = dd >= 0 ? process.argv.slice(dd + 1) : [];
+const REPLICA_ARGS = replicaArgs();
 const SIDE_ARGS = {
   A: (arg('a-args', '--watch-cache-shared-store=false') ?? '').split(' ').filter(Boolean),
   B: (arg('b-args', '--watch-cache-shared-store=true') ?? '').split(' ').filter(Boolean),

@@ -10,8 +10,8 @@ import { prepareNamespace, replicaClients } from './lib/http-client.mjs';
 import { startBenchEtcd, startReplica, stopAll, repoRoot } from './lib/processes.mjs';
 import { runLoad } from './lib/load.mjs';
 import { configMapBody, objectName } from './lib/objects.mjs';
+import { arg } from './lib/script-args.mjs';
 
-const arg = (name, d) => process.argv.slice(2).find((x) => x.startsWith(`--${name}=`))?.slice(name.length + 3) ?? d;
 const ROUNDS = Number(arg('rounds', '6'));
 const BATCH = Number(arg('batch', '2000'));
 const sides = [

@@ -13,22 +13,20 @@
 // repository's code on the stack, by the allocating frame itself and with its three callers.
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { replicaClients, workloadContext } from './lib/http-client.mjs';
 import { startBenchEtcd, startReplica, stopAll, repoRoot } from './lib/processes.mjs';
 import { runWatchFanout } from './workloads/watch-fanout.mjs';
 
-function arg(name, dflt) {
-  const a = process.argv.slice(2).find((x) => x.startsWith(`--${name}=`));
-  return a ? a.slice(name.length + 3) : dflt;
-}
-const MAIN = resolve(arg('main', join(repoRoot, 'packages', 'server', 'dist', 'src', 'main.js')));
+import { arg, mainArg, replicaArgs } from './lib/script-args.mjs';
+import { printTop, summarizeAllocations } from './lib/alloc-summary.mjs';
+
+const MAIN = mainArg();
 const ROUNDS = Number(arg('rounds', '2'));
 const SCALE = Number(arg('scale', '0.3'));
 const INTERVAL = Number(arg('interval', '4096'));
 const TOP = Number(arg('top', '25'));
-const dd = process.argv.indexOf('--');
-const REPLICA_ARGS = dd >= 0 ? process.argv.slice(dd + 1) : [];
+const REPLICA_ARGS = replicaArgs();
 const log = (m) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${m}\n`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const WARM_UPDATES = 200;
@@ -45,36 +43,6 @@ function pathOf(stack) {
   if (urls.some((u) => u.includes('node:internal/http2') || u.includes('node:http2'))) return 'http2 other (Node)';
   if (urls.some((u) => u.startsWith('node:'))) return 'other Node internals';
   return 'other (V8, no JS frame)';
-}
-
-const ours = (url) => url.includes('/packages/') && !url.includes('node_modules');
-const short = (f) => {
-  const u = f.url.replace(/^.*\/packages\//, '').replace(/^.*\/node_modules\//, 'nm:').replace(/^file:\/\//, '');
-  return `${f.functionName || '(anonymous)'} ${u}:${f.lineNumber + 1}`;
-};
-
-function summarize(profile) {
-  const byPath = new Map();
-  const byOurs = new Map();
-  const bySelf = new Map();
-  const byChain = new Map();
-  let total = 0;
-  const add = (m, k, v) => m.set(k, (m.get(k) ?? 0) + v);
-  const walk = (node, stack) => {
-    const here = [...stack, node.callFrame];
-    if (node.selfSize > 0) {
-      total += node.selfSize;
-      const path = pathOf(here);
-      add(byPath, path, node.selfSize);
-      const mine = [...here].reverse().find((f) => ours(f.url));
-      add(byOurs, mine ? short(mine) : '(no frame of ours)', node.selfSize);
-      add(bySelf, short(node.callFrame), node.selfSize);
-      add(byChain, `[${path}] ${here.slice(-4).reverse().map(short).join(' < ')}`, node.selfSize);
-    }
-    for (const c of node.children) walk(c, here);
-  };
-  walk(profile.head, []);
-  return { total, byPath, byOurs, bySelf, byChain };
 }
 
 async function main() {
@@ -125,7 +93,7 @@ async function main() {
       const watchers = Math.max(1, Math.round(1000 * SCALE));
       const updates = m ? Number(m[1]) + WARM_UPDATES : NaN;
       const delivered = updates * watchers - (res.missed ?? 0);
-      const s = summarize(data.profile);
+      const s = summarizeAllocations(data.profile, pathOf);
       totals.total += s.total;
       totals.delivered += delivered;
       for (const k of ['byPath', 'byOurs', 'bySelf', 'byChain']) for (const [key, v] of s[k]) totals[k].set(key, (totals[k].get(key) ?? 0) + v);
@@ -136,11 +104,7 @@ async function main() {
           `${(data.cpuUs / delivered).toFixed(1)} µs CPU per delivered event (profiler on)`,
       );
     }
-    const per = (v) => `${(v / totals.delivered).toFixed(1).padStart(7)} B  ${((100 * v) / totals.total).toFixed(1).padStart(5)}%`;
-    const show = (title, map, n) => {
-      process.stdout.write(`\n${title} (bytes per delivered event, share)\n`);
-      for (const [k, v] of [...map].sort((a, b) => b[1] - a[1]).slice(0, n)) process.stdout.write(`${per(v)}  ${k}\n`);
-    };
+    const show = (title, map, n) => printTop(`${title} (bytes per delivered event, share)`, map, n, totals.delivered, totals.total, 1);
     process.stdout.write(`\ntotal: ${(totals.total / totals.delivered).toFixed(0)} B per delivered event over ${totals.delivered} deliveries\n`);
     show('by path of the work', totals.byPath, 20);
     show('by innermost frame of ours', totals.byOurs, TOP);
