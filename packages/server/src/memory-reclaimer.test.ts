@@ -71,7 +71,10 @@ describe('memory reclaimer', () => {
     ['the young generation is grown (start-up) and requests are few', { heapTotal: 120 * MiB, rss: 330 * MiB, youngGeneration: 32 * MiB }, 0, 1],
     ['the young generation is at its idle size', { heapTotal: 120 * MiB, rss: 330 * MiB, youngGeneration: 1 * MiB }, 0, 0],
     ['the young generation is grown but the server is busy', { heapTotal: 120 * MiB, rss: 330 * MiB, youngGeneration: 32 * MiB }, 1000, 0],
-  ])('reclaims when %s', async (_name, grown, requestsPerTick, expectedCalls) => {
+    // A worker thread writing its watchers' events while another thread serves the writes.
+    ['it grew and requests are few but the event loop is busy', { heapTotal: 200 * MiB, rss: 400 * MiB }, 0, 0, 0.3],
+    ['the young generation is grown and requests are few but the event loop is busy', { heapTotal: 120 * MiB, rss: 330 * MiB, youngGeneration: 32 * MiB }, 0, 0, 0.3],
+  ])('reclaims when %s', async (_name, grown, requestsPerTick, expectedCalls, loopBusy = 0.001) => {
     let memory: ProcessMemory = { heapTotal: 100 * MiB, rss: 300 * MiB };
     let requests = 0;
     let calls = 0;
@@ -90,6 +93,7 @@ describe('memory reclaimer', () => {
       },
       () => memory,
       10,
+      () => loopBusy,
     );
     memory = grown;
     // Counted in the reclaimer's own looks, not in wall time: a starved machine delays its timer.

@@ -6,6 +6,14 @@ import { runInNewContext } from 'node:vm';
 /** How often the reclaimer looks; a quiet period is one with few requests since the last look. */
 const CHECK_INTERVAL_MS = 10_000;
 const QUIET_REQUESTS = 50;
+/**
+ * A look also finds the thread busy when its event loop ran at least this share of the time since
+ * the last one. Requests alone miss a thread that only writes watch streams: with worker threads
+ * the writer's connection is served by one thread, and the other, fanning the changes out to its
+ * share of the watchers, counted no requests; its full collections (~0.2 s each under load) then
+ * held up every event to its watchers, the watch fan-out's p99.
+ */
+const BUSY_LOOP_SHARE = 0.05;
 /** Only worth reclaiming when the heap or the process grew this much since the last time. */
 const GROWTH_BYTES = 64 * 1024 * 1024;
 /**
@@ -87,18 +95,35 @@ export function nativeAddon(name: string): string | undefined {
 }
 
 /**
+ * The share of the time since the previous call (or since this was made) that this thread's event
+ * loop spent running callbacks rather than waiting for I/O (Node's event loop utilization, which
+ * each worker thread has for its own loop).
+ */
+export function eventLoopBusyShare(): () => number {
+  let last = performance.eventLoopUtilization();
+  return () => {
+    const now = performance.eventLoopUtilization();
+    const share = performance.eventLoopUtilization(now, last).utilization;
+    last = now;
+    return share;
+  };
+}
+
+/**
  * Returns memory to the OS after bursts. V8 keeps the heap it grew for a large list or a watch
  * storm long after the garbage is gone, and glibc keeps memory freed in the middle of its heap
  * (the buffers of a thousand closed TLS connections, say). When the server is quiet and the heap
  * or the resident set grew, one full collection compacts the heap and a malloc_trim hands the
  * allocator's free pages back; one more follows on the next quiet look. A young generation grown
- * past its idle size (start-up grows it to the maximum) is shrunk on a quiet look too.
+ * past its idle size (start-up grows it to the maximum) is shrunk on a quiet look too. A look is
+quiet when the thread had few requests and its event loop was mostly idle since the last one.
  */
 export function startMemoryReclaimer(
   requestCount: () => number,
   reclaimers: Reclaimers = loadReclaimers(),
   readMemory: () => ProcessMemory = readProcessMemory,
   intervalMs = CHECK_INTERVAL_MS,
+  busyShare: () => number = eventLoopBusyShare(),
 ): () => void {
   const { gc, shrink, trim } = reclaimers;
   if (!gc && !shrink && !trim) return () => {};
@@ -109,7 +134,9 @@ export function startMemoryReclaimer(
   let followUp = false;
   const timer = setInterval(() => {
     const count = requestCount();
-    const quiet = count - lastCount < QUIET_REQUESTS;
+    // Both are read on every look, so that each covers the time since the previous one.
+    const busy = busyShare();
+    const quiet = count - lastCount < QUIET_REQUESTS && busy < BUSY_LOOP_SHARE;
     lastCount = count;
     if (!quiet) return;
     const now = readMemory();
