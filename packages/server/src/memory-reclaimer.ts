@@ -44,11 +44,12 @@ export function loadReclaimers(): Reclaimers {
   const out: Reclaimers = {};
   // V8's flags are the process's: worker threads of one replica (`--worker-isolation=thread`)
   // toggle this one at once at start-up, and another thread's `--no-expose-gc` may land between
-  // this thread's two calls. A few tries get past that.
+  // this thread's two calls (then the new context has no `gc`: a bare reference would throw and
+  // end the thread while it starts). A few tries get past that.
   let gc: unknown;
   for (let attempt = 0; attempt < 5 && typeof gc !== 'function'; attempt++) {
     setFlagsFromString('--expose-gc');
-    gc = runInNewContext('gc') as unknown;
+    gc = runInNewContext("typeof gc === 'function' ? gc : undefined") as unknown;
     setFlagsFromString('--no-expose-gc');
   }
   if (typeof gc === 'function') {

@@ -175,6 +175,13 @@ export interface SliceSchedulerOptions {
   defer?: (turn: () => void) => void;
   /** Schedules a turn after `ms` (default setTimeout). */
   delay?: (turn: () => void, ms: number) => void;
+  /**
+   * Runs `settle` once the work a turn's slices left for later has run (default process.nextTick).
+   * A slice hands its chunk to the HTTP response, which corks the socket and writes (encrypts and
+   * sends) in the next tick; that write costs more than making the chunk, so a turn is measured
+   * to the end of it, or the pause after it would be too short for the share.
+   */
+  afterTurn?: (settle: () => void) => void;
 }
 
 const DEFAULT_TURN_MS = 1;
@@ -228,6 +235,7 @@ export class SliceScheduler {
   private readonly now: () => number;
   private readonly defer: (turn: () => void) => void;
   private readonly delay: (turn: () => void, ms: number) => void;
+  private readonly afterTurn: (settle: () => void) => void;
   private readonly runTurn = (): void => this.turn();
   private readonly loads = new Map<string, FlowLoad>();
   /** Flows with requests in flight and no sliced response among them. */
@@ -244,6 +252,7 @@ export class SliceScheduler {
     this.now = opts.now ?? (() => performance.now());
     this.defer = opts.defer ?? ((turn) => void setImmediate(turn));
     this.delay = opts.delay ?? ((turn, ms) => void setTimeout(turn, ms));
+    this.afterTurn = opts.afterTurn ?? ((settle) => process.nextTick(settle));
   }
 
   /** Slices waiting for a turn. */
@@ -374,15 +383,15 @@ export class SliceScheduler {
    * Runs slices in rotation until the turn's time is used up, then yields to the event loop: at
    * once (setImmediate), or, while other requests share the process, after an idle pause. A share
    * under a half shortens the turn rather than lengthening the pause past the shortest timer, so
-   * a request arriving meanwhile waits less.
+   * a request arriving meanwhile waits less. The turn lasts until its slices' writes are done
+   * (afterTurn); until then the next turn is not scheduled, so a stream asking for its next chunk
+   * meanwhile waits for the pause that includes them.
    */
   private turn(): void {
-    this.scheduled = false;
     const share = this.share;
     const start = this.now();
     const budget = share >= 1 ? this.turnMs : Math.min(this.turnMs, (MIN_PAUSE_MS * share) / (1 - share));
     const end = start + budget;
-    let now = start;
     for (;;) {
       const task = this.queue.next();
       if (!task) break;
@@ -391,9 +400,15 @@ export class SliceScheduler {
       } catch {
         // A slice reports its own failures (its stream is destroyed); the others go on.
       }
-      now = this.now();
-      if (now >= end) break;
+      if (this.now() >= end) break;
     }
+    this.afterTurn(() => this.settle(start, share));
+  }
+
+  /** Ends a turn that began at `start`: the pause after it, and the next turn if slices wait. */
+  private settle(start: number, share: number): void {
+    this.scheduled = false;
+    const now = this.now();
     // A turn that began unshared pauses as against a flow of its own level if sharing begins.
     const pauseShare = share >= 1 ? this.sharedShare : share;
     this.nextTurnAt = now + ((now - start) * (1 - pauseShare)) / pauseShare;
