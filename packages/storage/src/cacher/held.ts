@@ -8,6 +8,11 @@ import { SharedObjectStore } from './shared-store.js';
  * worker (the cache's state and window, a list snapshot kept for continue tokens, a list being
  * written) can still reach the handle.
  *
+ * Dropping it on collection takes a FinalizationRegistry cell per handle (72 bytes, more than the
+ * handle itself), so a watch cache's own handles are registered only when the cache lets them go
+ * (see {@link HeldStore.disown}): until then the cache holds them, so they cannot be collected
+ * anyway, and the versions a cache keeps for a long time (its current state) have no cell.
+ *
  * The object is decoded on demand ({@link object}) and kept only while among the last
  * {@link RECENT_DECODED} decoded in this thread: a GET of a hot object, or the watchers of one
  * change, decode it once; a whole collection is never held decoded.
@@ -27,8 +32,10 @@ export class Held {
     readonly store: HeldStore,
     /** The entry in the store. */
     readonly at: number,
+    /** Whether a watch cache owns the handle: registered for collection only when it disowns it. */
+    owned = false,
   ) {
-    store.registry.register(this, at);
+    if (!owned) store.registry.register(this, at);
   }
 
   /**
@@ -75,10 +82,13 @@ export class Held {
     return this.store.shared.copyJson(this.at, target, offset);
   }
 
-  /** Another handle to the same version with `revision` as resourceVersion (a DELETED event's object). */
-  atRevision(revision: number): Held {
+  /**
+   * Another handle to the same version with `revision` as resourceVersion (a DELETED event's
+   * object); `owned` as for {@link HeldStore.find}.
+   */
+  atRevision(revision: number, owned = false): Held {
     this.store.shared.retain(this.at);
-    const out = new DeletedHeld(this.store, this.at, revision);
+    const out = new DeletedHeld(this.store, this.at, revision, owned);
     if (this.labels !== undefined) out.labels = this.labels;
     if (this.fieldsOf !== undefined) {
       out.fieldsOf = this.fieldsOf;
@@ -94,8 +104,9 @@ class DeletedHeld extends Held {
     store: HeldStore,
     at: number,
     private readonly revision: number,
+    owned: boolean,
   ) {
-    super(store, at);
+    super(store, at, owned);
   }
 
   override get deletedAt(): number {
@@ -112,28 +123,40 @@ export class HeldStore {
   }
 
   /**
+   * A handle to the stored version of `key` at `revision`, if some thread stored it. An `owned`
+   * handle's reference is dropped only after {@link disown} (exactly once) and a collection.
+   */
+  find(key: string, revision: number, owned = false): Held | undefined {
+    const at = this.shared.acquire(key, revision);
+    return at === 0 ? undefined : new Held(this, at, owned);
+  }
+
+  /**
    * A handle to the version of `key` at `revision`: the stored one, or `object`'s JSON stored now.
    * Undefined when the store is full (the cache then keeps the object itself).
    */
-  /** A handle to the stored version of `key` at `revision`, if some thread stored it. */
-  find(key: string, revision: number): Held | undefined {
-    const at = this.shared.acquire(key, revision);
-    return at === 0 ? undefined : new Held(this, at);
-  }
-
-  hold(key: string, revision: number, object: KubeObject): Held | undefined {
-    return this.find(key, revision) ?? this.put(key, revision, object);
+  hold(key: string, revision: number, object: KubeObject, owned = false): Held | undefined {
+    return this.find(key, revision, owned) ?? this.put(key, revision, object, owned);
   }
 
   /** {@link hold} when a look-up just found nothing: stores `object`'s JSON (unless another thread did meanwhile). */
-  put(key: string, revision: number, object: KubeObject): Held | undefined {
+  put(key: string, revision: number, object: KubeObject, owned = false): Held | undefined {
     const at = this.shared.insert(key, revision, JSON.stringify(object));
     if (at === 0) return undefined;
-    const held = new Held(this, at);
+    const held = new Held(this, at, owned);
     // Its JSON is the stored bytes (the other workers' JSON of the same version when they stored it).
     heldOf.set(object, held);
     remember(held, object);
     return held;
+  }
+
+  /**
+   * Hands an owned handle over to collection: its reference is dropped once nothing reaches it.
+   * Its owner calls it once, when it lets the handle go; a second call would drop the reference
+   * twice (freeing a version another handle still names), so owners must not.
+   */
+  disown(held: Held): void {
+    this.registry.register(held, held.at);
   }
 }
 
