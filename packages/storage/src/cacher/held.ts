@@ -13,7 +13,7 @@ import { SharedObjectStore } from './shared-store.js';
  * (see {@link HeldStore.disown}): until then the cache holds them, so they cannot be collected
  * anyway, and the versions a cache keeps for a long time (its current state) have no cell.
  *
- * The object is decoded on demand ({@link object}) and kept only while among the last
+ * The object is decoded on demand ({@link toObject}) and kept only while among the last
  * {@link RECENT_DECODED} decoded in this thread: a GET of a hot object, or the watchers of one
  * change, decode it once; a whole collection is never held decoded.
  */
@@ -46,8 +46,11 @@ export class Held {
     return undefined;
   }
 
-  /** The object (decoded now unless decoded recently). Never to be modified: it may be shared. */
-  object(): KubeObject {
+  /**
+   * The object (decoded now unless decoded recently). Never to be modified: it may be shared. Not
+   * named `object`: a subclass is also a window event (AddedHeld), whose `object` is a property.
+   */
+  toObject(): KubeObject {
     const done = this.decoded;
     if (done !== undefined) return done;
     const obj = JSON.parse(this.store.shared.jsonString(this.at)) as KubeObject;
@@ -68,7 +71,7 @@ export class Held {
 
   /** The object's JSON (UTF-8), as a client gets it, in memory of its own. */
   json(): Buffer {
-    if (this.deletedAt !== undefined) return Buffer.from(JSON.stringify(this.object()));
+    if (this.deletedAt !== undefined) return Buffer.from(JSON.stringify(this.toObject()));
     return this.store.shared.jsonCopy(this.at);
   }
 
@@ -123,27 +126,27 @@ export class HeldStore {
   }
 
   /**
-   * A handle to the stored version of `key` at `revision`, if some thread stored it. An `owned`
-   * handle's reference is dropped only after {@link disown} (exactly once) and a collection.
+   * A handle to the stored version of `key` at `revision`, if some thread stored it, made by
+   * `make` (by default one dropped when collected; {@link ownedHeld}'s only after {@link disown}).
    */
-  find(key: string, revision: number, owned = false): Held | undefined {
+  find(key: string, revision: number, make: MakeHeld = collectedHeld): Held | undefined {
     const at = this.shared.acquire(key, revision);
-    return at === 0 ? undefined : new Held(this, at, owned);
+    return at === 0 ? undefined : make(this, at);
   }
 
   /**
    * A handle to the version of `key` at `revision`: the stored one, or `object`'s JSON stored now.
    * Undefined when the store is full (the cache then keeps the object itself).
    */
-  hold(key: string, revision: number, object: KubeObject, owned = false): Held | undefined {
-    return this.find(key, revision, owned) ?? this.put(key, revision, object, owned);
+  hold(key: string, revision: number, object: KubeObject, make: MakeHeld = collectedHeld): Held | undefined {
+    return this.find(key, revision, make) ?? this.put(key, revision, object, make);
   }
 
   /** {@link hold} when a look-up just found nothing: stores `object`'s JSON (unless another thread did meanwhile). */
-  put(key: string, revision: number, object: KubeObject, owned = false): Held | undefined {
+  put(key: string, revision: number, object: KubeObject, make: MakeHeld = collectedHeld): Held | undefined {
     const at = this.shared.insert(key, revision, JSON.stringify(object));
     if (at === 0) return undefined;
-    const held = new Held(this, at, owned);
+    const held = make(this, at);
     // Its JSON is the stored bytes (the other workers' JSON of the same version when they stored it).
     heldOf.set(object, held);
     remember(held, object);
@@ -159,6 +162,15 @@ export class HeldStore {
     this.registry.register(held, held.at);
   }
 }
+
+/** Makes the handle of the store's entry `at` (which it owns a reference to): a Held or a subclass's. */
+export type MakeHeld = (store: HeldStore, at: number) => Held;
+
+/** A handle whose reference is dropped when it is collected. */
+const collectedHeld: MakeHeld = (store, at) => new Held(store, at);
+
+/** A handle its owner (a watch cache) must hand over with {@link HeldStore.disown}. */
+export const ownedHeld: MakeHeld = (store, at) => new Held(store, at, true);
 
 /** How many decoded objects a thread keeps for their handles (the hot set). */
 export const RECENT_DECODED = 1024;
@@ -198,7 +210,7 @@ export type CacheEntry = KubeObject | Held;
 
 /** The object of an entry. */
 export function objectOf(entry: CacheEntry): KubeObject {
-  return entry instanceof Held ? entry.object() : entry;
+  return entry instanceof Held ? entry.toObject() : entry;
 }
 
 let processStore: HeldStore | undefined;

@@ -310,7 +310,7 @@ describe('watch cache handles (Held)', () => {
     // The cache's finalizer disowns c@7, then its handle's drops the reference.
     await collect(() => shared.stats().entries === 1);
     expect(shared.stats().entries).toBe(1);
-    expect((snap.objects[0] as Held).object()).toEqual(cm('a', 5));
+    expect((snap.objects[0] as Held).toObject()).toEqual(cm('a', 5));
   }, 90_000);
 
   test('a list without a selector answers the stored bytes without decoding', () => {

@@ -1,9 +1,9 @@
 import type { KubeObject } from '@cluster/apimachinery';
 import { StorageError } from '../errors.js';
 import type { Predicate, WatchEvent } from '../interfaces.js';
-import { HeldAddedEvent, HeldEvent, heldEvent, prevEntryOf, withResourceVersion, type CacheEvent } from './cache-event.js';
+import { AddedHeld, HeldAddedEvent, HeldEvent, heldEvent, prevEntryOf, withResourceVersion, type CacheEvent } from './cache-event.js';
 import { SharedValues } from './shared-values.js';
-import { Held, objectOf, sharedStore, type CacheEntry, type HeldStore } from './held.js';
+import { Held, objectOf, ownedHeld, sharedStore, type CacheEntry, type HeldStore, type MakeHeld } from './held.js';
 import { entryPasses } from './selection-attrs.js';
 
 /** Default history a watch cache keeps (SPEC 8: five minutes). */
@@ -113,22 +113,27 @@ export class WatchCache {
     return this.store !== undefined;
   }
 
-  /** What the cache keeps of a put: the stored version when another worker stored it, else the decoded object. */
-  private takePut(change: StoreChange): CacheEntry | undefined {
+  /**
+   * What the cache keeps of a put: the stored version when another worker stored it, else the
+   * decoded object. The handle of a key the state does not have is also the change's ADDED event
+   * (at `time`).
+   */
+  private takePut(change: StoreChange, added: boolean, time: number): CacheEntry | undefined {
     const store = this.store;
     if (!store) {
       const object = change.object ?? change.decode?.();
       return object && this.shared.share(object);
     }
-    const found = store.find(change.key, change.revision, true);
+    const make: MakeHeld = added ? (s, at) => new AddedHeld(s, at, change.key, change.revision, time) : ownedHeld;
+    const found = store.find(change.key, change.revision, make);
     if (found) return found;
     const object = change.object ?? change.decode?.();
-    return object && (store.put(change.key, change.revision, object, true) ?? this.shared.share(object));
+    return object && (store.put(change.key, change.revision, object, make) ?? this.shared.share(object));
   }
 
   /** What the cache keeps of `object`, the version of `key` at `revision`. */
   private take(key: string, revision: number, object: KubeObject): CacheEntry {
-    return this.store?.hold(key, revision, object, true) ?? this.shared.share(object);
+    return this.store?.hold(key, revision, object, ownedHeld) ?? this.shared.share(object);
   }
 
   /** The revision the cache is complete up to. */
@@ -185,11 +190,11 @@ export class WatchCache {
 
   /** Applies one change; returns the window event it became (undefined when nothing is known of it). */
   apply(change: StoreChange): CacheEvent | undefined {
-    // Decoded first: a value that cannot be decoded changes nothing here (the caller then applies a delete).
-    const put = change.type === 'put' ? this.takePut(change) : undefined;
-    if (change.revision > this.rev) this.rev = change.revision;
     const prev = this.state.get(change.key);
     const time = this.now() - this.epoch;
+    // Decoded before any change: a value that cannot be decoded changes nothing here (the caller then applies a delete).
+    const put = change.type === 'put' ? this.takePut(change, prev === undefined, time) : undefined;
+    if (change.revision > this.rev) this.rev = change.revision;
     this.version++;
     // The last snapshot is stale now; it must not keep replaced objects alive either.
     this.lastSnapshot = undefined;
@@ -201,7 +206,9 @@ export class WatchCache {
       if (!prev) this.pending.push(change.key);
       // Still in the window as this event's previous state, if it is a handle (collected after).
       disown(prev);
-      if (object instanceof Held || prev instanceof Held) {
+      if (object instanceof AddedHeld) {
+        ev = object;
+      } else if (object instanceof Held || prev instanceof Held) {
         ev = heldEvent(prev ? 'MODIFIED' : 'ADDED', change.key, change.revision, object, prev, time);
       } else {
         ev = prev
