@@ -8,7 +8,12 @@ import { SharedObjectStore } from './shared-store.js';
  * worker (the cache's state and window, a list snapshot kept for continue tokens, a list being
  * written) can still reach the handle.
  *
- * The object is decoded on demand ({@link object}) and kept only while among the last
+ * Dropping it on collection takes a FinalizationRegistry cell per handle (72 bytes, more than the
+ * handle itself), so a watch cache's own handles are registered only when the cache lets them go
+ * (see {@link HeldStore.disown}): until then the cache holds them, so they cannot be collected
+ * anyway, and the versions a cache keeps for a long time (its current state) have no cell.
+ *
+ * The object is decoded on demand ({@link toObject}) and kept only while among the last
  * {@link RECENT_DECODED} decoded in this thread: a GET of a hot object, or the watchers of one
  * change, decode it once; a whole collection is never held decoded.
  */
@@ -27,8 +32,10 @@ export class Held {
     readonly store: HeldStore,
     /** The entry in the store. */
     readonly at: number,
+    /** Whether a watch cache owns the handle: registered for collection only when it disowns it. */
+    owned = false,
   ) {
-    store.registry.register(this, at);
+    if (!owned) store.registry.register(this, at);
   }
 
   /**
@@ -39,8 +46,11 @@ export class Held {
     return undefined;
   }
 
-  /** The object (decoded now unless decoded recently). Never to be modified: it may be shared. */
-  object(): KubeObject {
+  /**
+   * The object (decoded now unless decoded recently). Never to be modified: it may be shared. Not
+   * named `object`: a subclass is also a window event (AddedHeld), whose `object` is a property.
+   */
+  toObject(): KubeObject {
     const done = this.decoded;
     if (done !== undefined) return done;
     const obj = JSON.parse(this.store.shared.jsonString(this.at)) as KubeObject;
@@ -61,7 +71,7 @@ export class Held {
 
   /** The object's JSON (UTF-8), as a client gets it, in memory of its own. */
   json(): Buffer {
-    if (this.deletedAt !== undefined) return Buffer.from(JSON.stringify(this.object()));
+    if (this.deletedAt !== undefined) return Buffer.from(JSON.stringify(this.toObject()));
     return this.store.shared.jsonCopy(this.at);
   }
 
@@ -75,10 +85,13 @@ export class Held {
     return this.store.shared.copyJson(this.at, target, offset);
   }
 
-  /** Another handle to the same version with `revision` as resourceVersion (a DELETED event's object). */
-  atRevision(revision: number): Held {
+  /**
+   * Another handle to the same version with `revision` as resourceVersion (a DELETED event's
+   * object); `owned` as for {@link HeldStore.find}.
+   */
+  atRevision(revision: number, owned = false): Held {
     this.store.shared.retain(this.at);
-    const out = new DeletedHeld(this.store, this.at, revision);
+    const out = new DeletedHeld(this.store, this.at, revision, owned);
     if (this.labels !== undefined) out.labels = this.labels;
     if (this.fieldsOf !== undefined) {
       out.fieldsOf = this.fieldsOf;
@@ -94,8 +107,9 @@ class DeletedHeld extends Held {
     store: HeldStore,
     at: number,
     private readonly revision: number,
+    owned: boolean,
   ) {
-    super(store, at);
+    super(store, at, owned);
   }
 
   override get deletedAt(): number {
@@ -112,30 +126,51 @@ export class HeldStore {
   }
 
   /**
+   * A handle to the stored version of `key` at `revision`, if some thread stored it, made by
+   * `make` (by default one dropped when collected; {@link ownedHeld}'s only after {@link disown}).
+   */
+  find(key: string, revision: number, make: MakeHeld = collectedHeld): Held | undefined {
+    const at = this.shared.acquire(key, revision);
+    return at === 0 ? undefined : make(this, at);
+  }
+
+  /**
    * A handle to the version of `key` at `revision`: the stored one, or `object`'s JSON stored now.
    * Undefined when the store is full (the cache then keeps the object itself).
    */
-  /** A handle to the stored version of `key` at `revision`, if some thread stored it. */
-  find(key: string, revision: number): Held | undefined {
-    const at = this.shared.acquire(key, revision);
-    return at === 0 ? undefined : new Held(this, at);
-  }
-
-  hold(key: string, revision: number, object: KubeObject): Held | undefined {
-    return this.find(key, revision) ?? this.put(key, revision, object);
+  hold(key: string, revision: number, object: KubeObject, make: MakeHeld = collectedHeld): Held | undefined {
+    return this.find(key, revision, make) ?? this.put(key, revision, object, make);
   }
 
   /** {@link hold} when a look-up just found nothing: stores `object`'s JSON (unless another thread did meanwhile). */
-  put(key: string, revision: number, object: KubeObject): Held | undefined {
+  put(key: string, revision: number, object: KubeObject, make: MakeHeld = collectedHeld): Held | undefined {
     const at = this.shared.insert(key, revision, JSON.stringify(object));
     if (at === 0) return undefined;
-    const held = new Held(this, at);
+    const held = make(this, at);
     // Its JSON is the stored bytes (the other workers' JSON of the same version when they stored it).
     heldOf.set(object, held);
     remember(held, object);
     return held;
   }
+
+  /**
+   * Hands an owned handle over to collection: its reference is dropped once nothing reaches it.
+   * Its owner calls it once, when it lets the handle go; a second call would drop the reference
+   * twice (freeing a version another handle still names), so owners must not.
+   */
+  disown(held: Held): void {
+    this.registry.register(held, held.at);
+  }
 }
+
+/** Makes the handle of the store's entry `at` (which it owns a reference to): a Held or a subclass's. */
+export type MakeHeld = (store: HeldStore, at: number) => Held;
+
+/** A handle whose reference is dropped when it is collected. */
+const collectedHeld: MakeHeld = (store, at) => new Held(store, at);
+
+/** A handle its owner (a watch cache) must hand over with {@link HeldStore.disown}. */
+export const ownedHeld: MakeHeld = (store, at) => new Held(store, at, true);
 
 /** How many decoded objects a thread keeps for their handles (the hot set). */
 export const RECENT_DECODED = 1024;
@@ -175,7 +210,7 @@ export type CacheEntry = KubeObject | Held;
 
 /** The object of an entry. */
 export function objectOf(entry: CacheEntry): KubeObject {
-  return entry instanceof Held ? entry.object() : entry;
+  return entry instanceof Held ? entry.toObject() : entry;
 }
 
 let processStore: HeldStore | undefined;

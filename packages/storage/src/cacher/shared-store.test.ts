@@ -5,7 +5,7 @@ import { runInNewContext } from 'node:vm';
 import { Worker } from 'node:worker_threads';
 import type { KubeObject } from '@cluster/apimachinery';
 import { SharedObjectStore, classFor, classSize } from './shared-store.js';
-import { HeldStore, forgetDecoded, storedJsonOf } from './held.js';
+import { Held, HeldStore, forgetDecoded, storedJsonOf } from './held.js';
 import { WatchCache } from './watch-cache.js';
 
 const newStore = (initialBytes = 1 << 20, maxBytes?: number) =>
@@ -270,6 +270,47 @@ describe('watch cache handles (Held)', () => {
     await collect(() => shared.stats().entries === 1);
     expect(shared.stats().entries).toBe(1);
     expect(a.get(`${P}x`)).toEqual(cm('x', 5, 'first'));
+  }, 90_000);
+
+  test("a replaced version's bytes are freed once the window drops it; current ones stay however many collections run", async () => {
+    const shared = newStore();
+    const clock = { t: 0 };
+    const c = new WatchCache({ sharedStore: new HeldStore(shared), now: () => clock.t, windowMs: 1_000 });
+    c.reset([[`${P}x`, cm('x', 5, 'first')], [`${P}z`, cm('z', 5)]], 5);
+    c.apply({ type: 'put', key: `${P}x`, revision: 6, object: cm('x', 6, 'second') });
+    expect(shared.stats().entries).toBe(3);
+    // The first version is the window's previous state of revision 6: kept until evicted.
+    await collect(() => false, 3);
+    expect(shared.stats().entries).toBe(3);
+    clock.t += 5_000;
+    c.evict();
+    expect(c.windowLength).toBe(0);
+    await collect(() => shared.stats().entries === 2);
+    expect(shared.stats().entries).toBe(2);
+    // The state's handles own their references without a finalizer: nothing else holds them.
+    await collect(() => false, 3);
+    expect(shared.stats().entries).toBe(2);
+    expect(c.get(`${P}x`)).toEqual(cm('x', 6, 'second'));
+    expect(c.get(`${P}z`)).toEqual(cm('z', 5));
+  }, 90_000);
+
+  test('a relist and a collected cache let their versions go; a snapshot keeps what it holds', async () => {
+    const shared = newStore();
+    let c: WatchCache | undefined = new WatchCache({ sharedStore: new HeldStore(shared) });
+    c.reset([[`${P}a`, cm('a', 5)], [`${P}b`, cm('b', 5)]], 5);
+    c.apply({ type: 'delete', key: `${P}b`, revision: 6 });
+    const snap = c.snapshot(P);
+    expect(snap.keys).toEqual([`${P}a`]);
+    c.reset([[`${P}c`, cm('c', 7)]], 7);
+    // a@5 in the snapshot; b@5 and its DELETED object (same entry) only in the dropped window.
+    await collect(() => shared.stats().entries === 2);
+    expect(shared.stats().entries).toBe(2);
+    expect(JSON.parse((snap.objects[0] as Held).json().toString())).toEqual(cm('a', 5));
+    c = undefined;
+    // The cache's finalizer disowns c@7, then its handle's drops the reference.
+    await collect(() => shared.stats().entries === 1);
+    expect(shared.stats().entries).toBe(1);
+    expect((snap.objects[0] as Held).toObject()).toEqual(cm('a', 5));
   }, 90_000);
 
   test('a list without a selector answers the stored bytes without decoding', () => {

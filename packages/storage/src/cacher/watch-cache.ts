@@ -1,9 +1,9 @@
 import type { KubeObject } from '@cluster/apimachinery';
 import { StorageError } from '../errors.js';
 import type { Predicate, WatchEvent } from '../interfaces.js';
-import { HeldAddedEvent, heldEvent, prevEntryOf, withResourceVersion, type CacheEvent } from './cache-event.js';
+import { AddedHeld, HeldAddedEvent, HeldEvent, heldEvent, prevEntryOf, withResourceVersion, type CacheEvent } from './cache-event.js';
 import { SharedValues } from './shared-values.js';
-import { Held, objectOf, sharedStore, type CacheEntry, type HeldStore } from './held.js';
+import { Held, objectOf, ownedHeld, sharedStore, type CacheEntry, type HeldStore, type MakeHeld } from './held.js';
 import { entryPasses } from './selection-attrs.js';
 
 /** Default history a watch cache keeps (SPEC 8: five minutes). */
@@ -54,8 +54,19 @@ export class WatchCache {
   private state = new Map<string, CacheEntry>();
   /** The synthetic ADDED event of a current entry, shared by every watcher that starts on it. */
   private added = new WeakMap<CacheEntry, WatchEvent>();
-  /** With a store, the state and the window hold handles to the versions' JSON there (see Held). */
+  /**
+   * With a store, the state and the window hold handles to the versions' JSON there (see Held).
+   * The cache owns the handles it makes (they have no finalization cell while it keeps them) and
+   * disowns each once: a current version's when it leaves the state, a DELETED event's object's
+   * when its event leaves the window, all of them when the state and window are replaced or the
+   * cache is collected (see {@link roots}).
+   */
   private readonly store: HeldStore | undefined;
+  /**
+   * The state and the window as last set, for the finalizer that disowns their handles when the
+   * cache itself is collected (it must not reach the cache). Only with a store.
+   */
+  private readonly roots: Roots | undefined;
   /**
    * One instance of each value repeated across objects (namespace, creation second, managedFields,
    * labels...): every decoded object has its own copy of them otherwise.
@@ -91,6 +102,10 @@ export class WatchCache {
     this.now = opts.now ?? Date.now;
     this.epoch = this.now();
     this.store = opts.sharedStore === undefined ? sharedStore() : opts.sharedStore ?? undefined;
+    if (this.store) {
+      this.roots = { state: this.state, window: this.window };
+      collectedCaches.register(this, this.roots);
+    }
   }
 
   /** Whether versions are kept in a shared store. */
@@ -98,22 +113,27 @@ export class WatchCache {
     return this.store !== undefined;
   }
 
-  /** What the cache keeps of a put: the stored version when another worker stored it, else the decoded object. */
-  private takePut(change: StoreChange): CacheEntry | undefined {
+  /**
+   * What the cache keeps of a put: the stored version when another worker stored it, else the
+   * decoded object. The handle of a key the state does not have is also the change's ADDED event
+   * (at `time`).
+   */
+  private takePut(change: StoreChange, added: boolean, time: number): CacheEntry | undefined {
     const store = this.store;
     if (!store) {
       const object = change.object ?? change.decode?.();
       return object && this.shared.share(object);
     }
-    const found = store.find(change.key, change.revision);
+    const make: MakeHeld = added ? (s, at) => new AddedHeld(s, at, change.key, change.revision, time) : ownedHeld;
+    const found = store.find(change.key, change.revision, make);
     if (found) return found;
     const object = change.object ?? change.decode?.();
-    return object && (store.put(change.key, change.revision, object) ?? this.shared.share(object));
+    return object && (store.put(change.key, change.revision, object, make) ?? this.shared.share(object));
   }
 
   /** What the cache keeps of `object`, the version of `key` at `revision`. */
   private take(key: string, revision: number, object: KubeObject): CacheEntry {
-    return this.store?.hold(key, revision, object) ?? this.shared.share(object);
+    return this.store?.hold(key, revision, object, ownedHeld) ?? this.shared.share(object);
   }
 
   /** The revision the cache is complete up to. */
@@ -138,15 +158,25 @@ export class WatchCache {
 
   /** Replaces the state with a list read at `revision` and forgets the window. */
   reset(entries: Iterable<readonly [string, KubeObject]>, revision: number): void {
+    if (this.roots) disownAll(this.roots);
     this.state = new Map();
     this.version++;
     this.added = new WeakMap();
     this.shared.clear();
-    for (const [key, object] of entries) this.state.set(key, this.take(key, Number(object.metadata.resourceVersion ?? revision), object));
+    for (const [key, object] of entries) {
+      const entry = this.take(key, Number(object.metadata.resourceVersion ?? revision), object);
+      // A key listed twice: the first handle is no longer the cache's.
+      disown(this.state.get(key));
+      this.state.set(key, entry);
+    }
     this.sorted = [...this.state.keys()].sort(compareKeys);
     this.pending = [];
     this.stale = false;
     this.window = [];
+    if (this.roots) {
+      this.roots.state = this.state;
+      this.roots.window = this.window;
+    }
     this.head = 0;
     this.rev = revision;
     this.start = revision;
@@ -160,11 +190,11 @@ export class WatchCache {
 
   /** Applies one change; returns the window event it became (undefined when nothing is known of it). */
   apply(change: StoreChange): CacheEvent | undefined {
-    // Decoded first: a value that cannot be decoded changes nothing here (the caller then applies a delete).
-    const put = change.type === 'put' ? this.takePut(change) : undefined;
-    if (change.revision > this.rev) this.rev = change.revision;
     const prev = this.state.get(change.key);
     const time = this.now() - this.epoch;
+    // Decoded before any change: a value that cannot be decoded changes nothing here (the caller then applies a delete).
+    const put = change.type === 'put' ? this.takePut(change, prev === undefined, time) : undefined;
+    if (change.revision > this.rev) this.rev = change.revision;
     this.version++;
     // The last snapshot is stale now; it must not keep replaced objects alive either.
     this.lastSnapshot = undefined;
@@ -174,7 +204,11 @@ export class WatchCache {
       const object = put;
       this.state.set(change.key, object);
       if (!prev) this.pending.push(change.key);
-      if (object instanceof Held || prev instanceof Held) {
+      // Still in the window as this event's previous state, if it is a handle (collected after).
+      disown(prev);
+      if (object instanceof AddedHeld) {
+        ev = object;
+      } else if (object instanceof Held || prev instanceof Held) {
         ev = heldEvent(prev ? 'MODIFIED' : 'ADDED', change.key, change.revision, object, prev, time);
       } else {
         ev = prev
@@ -184,9 +218,13 @@ export class WatchCache {
     } else {
       const last = prev ?? change.object;
       if (!last) return undefined;
-      if (this.state.delete(change.key)) this.stale = true;
+      if (this.state.delete(change.key)) {
+        this.stale = true;
+        disown(prev);
+      }
       if (last instanceof Held) {
-        ev = heldEvent('DELETED', change.key, change.revision, last.atRevision(change.revision), last, time);
+        // The new handle is this event's: disowned when the event leaves the window.
+        ev = heldEvent('DELETED', change.key, change.revision, last.atRevision(change.revision, true), last, time);
       } else {
         const object = withResourceVersion(last, change.revision);
         ev = { type: 'DELETED', key: change.key, revision: change.revision, object, prevObject: last, time };
@@ -214,11 +252,15 @@ export class WatchCache {
       const r = first.revision;
       // Evicted slots are cleared at once: the array is only compacted now and then, and an
       // evicted event must not keep its objects alive until then (tens of MiB after a burst).
-      while (this.window[this.head]?.revision === r) this.window[this.head++] = undefined;
+      for (let ev = this.window[this.head]; ev?.revision === r; ev = this.window[this.head]) {
+        disownEventObject(ev);
+        this.window[this.head++] = undefined;
+      }
       this.start = Math.max(this.start, r);
     }
     if (this.head > 1024 && this.head * 2 > this.window.length) {
       this.window = this.window.slice(this.head);
+      if (this.roots) this.roots.window = this.window;
       this.head = 0;
     }
   }
@@ -384,6 +426,31 @@ export class WatchCache {
     this.stale = false;
     return out;
   }
+}
+
+/** What a watch cache with a store owns handles through (see WatchCache.roots). */
+interface Roots {
+  state: Map<string, CacheEntry>;
+  window: (CacheEvent | undefined)[];
+}
+
+/** Disowns the handles of a collected cache (nothing else will). */
+const collectedCaches = new FinalizationRegistry<Roots>(disownAll);
+
+/** Hands `entry` over to collection when it is a handle the cache owned (see HeldStore.disown). */
+function disown(entry: CacheEntry | undefined): void {
+  if (entry instanceof Held) entry.store.disown(entry);
+}
+
+/** Disowns the handle a DELETED window event made for its object (the only handle an event owns). */
+function disownEventObject(ev: CacheEvent): void {
+  if (ev.type === 'DELETED' && ev instanceof HeldEvent) disown(ev.entry);
+}
+
+/** Disowns every handle the state and window of `roots` own (they are being dropped). */
+function disownAll(roots: Roots): void {
+  for (const entry of roots.state.values()) disown(entry);
+  for (const ev of roots.window) if (ev !== undefined) disownEventObject(ev);
 }
 
 /** Every key under `prefix` sorts before the prefix with its last character incremented. */
