@@ -1,5 +1,6 @@
 import type { KubeObject } from '@cluster/apimachinery';
 import { SharedObjectStore } from './shared-store.js';
+import { writtenJsonOf } from '../etcd3/written-json.js';
 
 /**
  * A watch cache's handle to one object version in a {@link SharedObjectStore}: what a worker holds
@@ -127,7 +128,8 @@ export class HeldStore {
 
   /** {@link hold} when a look-up just found nothing: stores `object`'s JSON (unless another thread did meanwhile). */
   put(key: string, revision: number, object: KubeObject): Held | undefined {
-    const at = this.shared.insert(key, revision, JSON.stringify(object));
+    // An object this worker just wrote: its JSON is the written bytes with the revision put in.
+    const at = this.shared.insert(key, revision, writtenJsonOf(object) ?? JSON.stringify(object));
     if (at === 0) return undefined;
     const held = new Held(this, at);
     // Its JSON is the stored bytes (the other workers' JSON of the same version when they stored it).

@@ -138,11 +138,11 @@ export class SharedObjectStore {
 
   /**
    * The entry of `key` at `revision` with one more reference: the one there, or a new one holding
-   * `json` (the JSON of that version). 0 when the buffer cannot grow to hold it.
+   * `json` (the JSON of that version, as text or UTF-8). 0 when the buffer cannot grow to hold it.
    */
-  insert(key: string, revision: number, json: string): number {
+  insert(key: string, revision: number, json: string | Uint8Array): number {
     const hash = hashOf(key, revision);
-    const jsonBytes = Buffer.byteLength(json);
+    const jsonBytes = typeof json === 'string' ? Buffer.byteLength(json) : json.length;
     let wide = false;
     for (let i = 0; i < key.length; i++) {
       if (key.charCodeAt(i) > 0xff) {
@@ -181,7 +181,8 @@ export class SharedObjectStore {
       } else {
         for (let i = 0; i < key.length; i++) this.u8[keyAt + i] = key.charCodeAt(i);
       }
-      this.buf().write(json, keyAt + ((keyBytes + 1) & ~1), jsonBytes, 'utf8');
+      if (typeof json === 'string') this.buf().write(json, keyAt + ((keyBytes + 1) & ~1), jsonBytes, 'utf8');
+      else this.u8.set(json, keyAt + ((keyBytes + 1) & ~1));
       const bucket = this.u32[BUCKETS]! + (hash & (this.u32[BUCKET_COUNT]! - 1)) * 4;
       this.u32[w + 1] = this.u32[bucket >>> 2]!;
       this.u32[bucket >>> 2] = at;
