@@ -1,6 +1,7 @@
 import type { KubeObject } from '@cluster/apimachinery';
 import { SharedObjectStore } from './shared-store.js';
 import { writtenJsonOf } from '../etcd3/written-json.js';
+import { metadataSpan } from '../etcd3/value-codec.js';
 
 /**
  * A watch cache's handle to one object version in a {@link SharedObjectStore}: what a worker holds
@@ -74,6 +75,18 @@ export class Held {
   /** Copies the stored JSON into `target` at `offset` (only when {@link storedLength} >= 0); returns the bytes copied. */
   copyInto(target: Uint8Array, offset: number): number {
     return this.store.shared.copyJson(this.at, target, offset);
+  }
+
+  /**
+   * A copy of the JSON of the version's top-level metadata (`{...}`), read from the stored bytes
+   * without decoding them; undefined for a DELETED event's object (its resourceVersion is not the
+   * stored one) or when the metadata is not found near the front (see metadataSpan).
+   */
+  metadataJson(): Buffer | undefined {
+    if (this.deletedAt !== undefined) return undefined;
+    const json = this.store.shared.jsonView(this.at);
+    const span = metadataSpan(json);
+    return span && Buffer.from(json.subarray(span[0], span[1]));
   }
 
   /** Another handle to the same version with `revision` as resourceVersion (a DELETED event's object). */

@@ -296,6 +296,15 @@ export class SharedObjectStore {
     return [start, start + this.u32[w + 7]!];
   }
 
+  /**
+   * A view of an entry's JSON in the buffer, for reading at once: valid while the caller holds a
+   * reference, and never to be kept (the block is reused once the entry is freed).
+   */
+  jsonView(at: number): Buffer {
+    const [start, end] = this.jsonRange(at);
+    return this.buf().subarray(start, end);
+  }
+
   /** An entry's JSON as a string. */
   jsonString(at: number): string {
     const [start, end] = this.jsonRange(at);

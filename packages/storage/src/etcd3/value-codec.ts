@@ -76,6 +76,17 @@ function stamped(key: string, obj: KubeObject, modRevision: string): KubeObject 
   return obj;
 }
 
+/**
+ * Where the top-level metadata object of stored JSON is: [index of its `{`, index after its `}`),
+ * or undefined when the bytes do not have that shape or its metadata is over
+ * {@link MAX_METADATA_SCAN} bytes.
+ */
+export function metadataSpan(buf: Buffer): [number, number] | undefined {
+  const end = metadataBodyEnd(buf);
+  if (end < 0) return undefined;
+  return [metadataBodyStart(buf) - 1, Math.floor(end / 2) + 1];
+}
+
 /** Longest metadata (bytes) whose end decodeValue looks for. */
 const MAX_METADATA_SCAN = 4096;
 
