@@ -139,15 +139,7 @@ export class CachedStore implements Store {
   }
 
   create(key: string, obj: KubeObject, opts?: { dryRun?: boolean; ttlSeconds?: number }): Promise<KubeObject> {
-    const created = this.etcd.create(key, obj, opts);
-    return opts?.dryRun ? created : created.then((stored) => this.heldWritten(key, stored));
-  }
-
-  /** Hands a version this worker just wrote to its resource's cache, if it has one (see WatchCache.holdWritten). */
-  private heldWritten(key: string, stored: KubeObject): KubeObject {
-    const prefix = resourcePrefixOf(key);
-    if (prefix !== undefined) this.cachers.get(prefix)?.holdWritten(key, stored);
-    return stored;
+    return this.etcd.create(key, obj, opts);
   }
 
   cachedGet(key: string): KubeObject | null | undefined {
@@ -333,7 +325,7 @@ export class CachedStore implements Store {
    */
   guaranteedUpdate(key: string, tryUpdate: UpdateFunc, opts: GuaranteedUpdateOptions): Promise<KubeObject> {
     if (opts.dryRun || opts.suggestion) return this.updateFrom(key, tryUpdate, opts, undefined);
-    return this.updates.run(key, (lastWritten) => this.updateFrom(key, tryUpdate, opts, lastWritten)).then((stored) => this.heldWritten(key, stored));
+    return this.updates.run(key, (lastWritten) => this.updateFrom(key, tryUpdate, opts, lastWritten));
   }
 
   private updateFrom(key: string, tryUpdate: UpdateFunc, opts: GuaranteedUpdateOptions, lastWritten: KubeObject | undefined): Promise<KubeObject> {

@@ -198,11 +198,6 @@ export class Cacher {
     return this.cache.get(key) ?? null;
   }
 
-  /** See WatchCache.holdWritten: a version this worker just wrote, kept before its event comes. */
-  holdWritten(key: string, stored: KubeObject): void {
-    if (this.ready) this.cache.holdWritten(key, stored);
-  }
-
   /**
    * Opens a client watch on `prefix` (a namespace or the whole resource, or one key) with the
    * SPEC 4.4 start semantics. Throws Compacted when a start revision is older than the window,

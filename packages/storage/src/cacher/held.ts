@@ -129,16 +129,6 @@ export class HeldStore {
    * A handle to the version of `key` at `revision`: the stored one, or `object`'s JSON stored now.
    * Undefined when the store is full (the cache then keeps the object itself).
    */
-  /**
-   * The handle `object` was stored or decoded through in this thread (see put, Held.object), when it
-   * is of this store and `revision`: taken again without a look-up.
-   */
-  heldOf(object: KubeObject, revision: number): Held | undefined {
-    const held = heldOf.get(object);
-    if (held === undefined || held.store !== this || held.deletedAt !== undefined) return undefined;
-    return this.shared.revisionOf(held.at) === revision ? held : undefined;
-  }
-
   /** A handle to the stored version of `key` at `revision`, if some thread stored it. */
   find(key: string, revision: number): Held | undefined {
     const at = this.shared.acquire(key, revision);

@@ -2,9 +2,7 @@ import type { KubeObject } from '@cluster/apimachinery';
 import { isStorageError } from '../errors.js';
 import { WatchCache } from './watch-cache.js';
 import { objectOf } from './held.js';
-import { HeldEvent, storedMetadataJsonOf } from './cache-event.js';
-import { rememberWritten } from '../etcd3/written-json.js';
-import { encodeValue } from '../etcd3/value-codec.js';
+import { storedMetadataJsonOf } from './cache-event.js';
 
 const P = '/registry/core/configmaps/';
 const obj = (ns: string, name: string, rv: number, labels: Record<string, string> = {}): KubeObject => ({
@@ -52,33 +50,6 @@ describe('WatchCache', () => {
     // A DELETED event's object carries the delete's revision, not the stored one.
     expect(storedMetadataJsonOf(deleted)).toBeUndefined();
     expect(storedMetadataJsonOf({ type: 'ADDED', object: obj('a', 'z', 1) })).toBeUndefined();
-  });
-
-  test("a version this worker wrote is stored at once, and another worker's cache takes it without decoding", () => {
-    const writer = newCache().cache;
-    const other = newCache().cache;
-    const body: KubeObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'w', namespace: 'a' }, data: { k: 'v' } } as KubeObject;
-    const stored = { ...body, metadata: { ...body.metadata, resourceVersion: '21' } };
-    rememberWritten(stored, body, encodeValue(body), '21');
-    writer.holdWritten(key('a', 'w'), stored);
-    let decodes = 0;
-    const decoded = (): KubeObject => {
-      decodes++;
-      return JSON.parse(JSON.stringify(stored)) as KubeObject;
-    };
-    const ev = other.apply({ type: 'put', key: key('a', 'w'), revision: 21, decode: decoded })!;
-    expect(ev.object).toEqual(stored);
-    const own = writer.apply({ type: 'put', key: key('a', 'w'), revision: 21, object: stored })!;
-    expect(own.object).toEqual(stored);
-    if (writer.holdsShared) {
-      // Decoded caches decode their own; with a shared store the written version was there already.
-      expect(decodes).toBe(0);
-      expect(ev).toBeInstanceOf(HeldEvent);
-      expect((ev as HeldEvent).entry).not.toBe(stored);
-      expect(objectOf((ev as HeldEvent).entry)).toEqual(stored);
-    } else {
-      expect(decodes).toBe(1);
-    }
   });
 
   test('a delete of an unknown key without prev value changes nothing but the revision', () => {

@@ -4,7 +4,6 @@ import type { Predicate, WatchEvent } from '../interfaces.js';
 import { HeldAddedEvent, heldEvent, prevEntryOf, withResourceVersion, type CacheEvent } from './cache-event.js';
 import { SharedValues } from './shared-values.js';
 import { Held, objectOf, sharedStore, type CacheEntry, type HeldStore } from './held.js';
-import { writtenJsonOf } from '../etcd3/written-json.js';
 import { entryPasses } from './selection-attrs.js';
 
 /** Default history a watch cache keeps (SPEC 8: five minutes). */
@@ -106,25 +105,10 @@ export class WatchCache {
       const object = change.object ?? change.decode?.();
       return object && this.shared.share(object);
     }
-    // The handle this worker made for its own write (holdWritten), or one some worker stored.
-    const found = (change.object && store.heldOf(change.object, change.revision)) ?? store.find(change.key, change.revision);
+    const found = store.find(change.key, change.revision);
     if (found) return found;
     const object = change.object ?? change.decode?.();
     return object && (store.put(change.key, change.revision, object) ?? this.shared.share(object));
-  }
-
-  /**
-   * Stores the version a write of this worker just returned (`stored`, with its resourceVersion) in
-   * the shared store now, rather than when this worker's watch brings its event: the other workers'
-   * watches bring the same event at about the same time, and one that finds the version stored
-   * takes a handle to it instead of decoding the written bytes and serializing the object again.
-   * Only when its JSON is the written bytes (writtenJsonOf): nothing is serialized for it here. The
-   * handle stays among the recently decoded (see Held) until the event takes it (takePut).
-   */
-  holdWritten(key: string, stored: KubeObject): void {
-    const store = this.store;
-    if (store === undefined || writtenJsonOf(stored) === undefined) return;
-    store.put(key, Number(stored.metadata.resourceVersion), stored);
   }
 
   /** What the cache keeps of `object`, the version of `key` at `revision`. */
