@@ -9,10 +9,10 @@
  * A version is identified by its etcd key and mod revision (etcd never stores two values under
  * one); its bytes are the JSON a client gets (`JSON.stringify` of the decoded object, with its
  * resourceVersion; for a worker's own write, the written bytes with the revision put in: see
- * writtenJsonOf), written by the first worker whose watch brings the version, found by the others. Each version is reference counted by the
- * handles that name it (every worker's, released when the handle is collected); at zero its block
- * goes back to a free list of its size class, reused by the next version of about that size, so
- * updates do not grow the buffer forever.
+ * writtenJsonOf), written by the first worker whose watch brings the version, found by the
+ * others. Each version is reference counted by the handles that name it (every worker's, released
+ * when the handle is collected); at zero its block goes back to a free list of its size class,
+ * reused by the next version of about that size, so updates do not grow the buffer forever.
  *
  * Layout (little endian, offsets in bytes): a header (the lock, the bump pointer, the hash table's
  * place and size, counters, one free-list head per size class), then blocks. An entry block:
