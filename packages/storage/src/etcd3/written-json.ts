@@ -8,8 +8,14 @@ interface Written {
   json?: Buffer | null;
 }
 
-/** The bytes each object a write returned was stored as, by the returned object (see rememberWritten). */
-const writtenOf = new WeakMap<object, Written>();
+/**
+ * The bytes the objects the last writes returned were stored as, by the returned object (see
+ * rememberWritten). Bounded, oldest first out: the answer to a write and this worker's watch event
+ * of it come within a few writes, and an object kept in a watch cache must not keep its written
+ * bytes alive with it.
+ */
+const writtenOf = new Map<object, Written>();
+const MAX_REMEMBERED = 512;
 
 /**
  * Remembers that `stored` (the object a write returns: `object` with `revision` as resourceVersion,
@@ -24,11 +30,12 @@ const writtenOf = new WeakMap<object, Written>();
 export function rememberWritten(stored: KubeObject, object: KubeObject, value: Buffer, revision: string): void {
   if (!inStoredOrder(object) || Object.hasOwn(object.metadata, 'resourceVersion')) return;
   writtenOf.set(stored, { value, revision });
+  if (writtenOf.size > MAX_REMEMBERED) writtenOf.delete(writtenOf.keys().next().value!);
 }
 
 /**
- * JSON.stringify(obj) as bytes, when `obj` is an object a write returned (see rememberWritten);
- * undefined for any other. The same Buffer for every caller: never to be modified.
+ * JSON.stringify(obj) as bytes, when `obj` is an object one of the last writes returned (see
+ * rememberWritten); undefined for any other. The same Buffer for every caller: never to be modified.
  */
 export function writtenJsonOf(obj: object): Buffer | undefined {
   const w = writtenOf.get(obj);
