@@ -10,5 +10,6 @@ export type { Etcd3StoreOptions, EtcdOperation } from './etcd3/store.js';
 export { RawWatch, type RawWatchEvent, type RawWatchHandlers, type RawWatchOptions, type EtcdWatchStream, type WatchStreamSource } from './etcd3/raw-watch.js';
 export { EtcdWatchClient } from './etcd3/watch-client.js';
 export { RecentWrites } from './etcd3/recent-writes.js';
+export { writtenJsonOf } from './etcd3/written-json.js';
 export { Compactor, COMPACT_REV_KEY, DEFAULT_COMPACTION_INTERVAL_MS, type CompactorOptions, type CompactionAttempt } from './etcd3/compactor.js';
 export * from './cacher/index.js';

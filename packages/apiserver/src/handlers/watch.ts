@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { encodeWatchEventFrame, newInternalError, StatusError, type KubeObject, type Status } from '@cluster/apimachinery';
 import type { WatchEvent, WatchStream } from '@cluster/storage';
-import { storedJsonOf } from '@cluster/storage';
+import { storedJsonOf, storedMetadataJsonOf } from '@cluster/storage';
 import type { Negotiated } from '../negotiation/negotiate.js';
 import type { GenericRegistry } from '../registry/generic-registry.js';
 import { toTable } from '../tables/table.js';
@@ -356,6 +356,16 @@ function encodeEvent(
   const key = encodingKey(target, registry, includeObject);
   const cached = target.encodings.get(event, key);
   if (cached) return cached;
+  const bytes = n.encoding === 'json' && n.as === 'PartialObjectMetadata' ? metadataEventBytes(event, n.asGroupVersion!) : undefined;
+  if (bytes !== undefined) {
+    if (remember) target.encodings.set(event, key, bytes);
+    return bytes;
+  }
+  return encodeViewOf(event, registry, target, includeObject, key, remember);
+}
+
+function encodeViewOf(event: WatchEvent, registry: GenericRegistry, target: WatchTarget, includeObject: string | null, key: string, remember: boolean): Uint8Array | string {
+  const n = target.negotiated;
   const object = viewOf(event, registry, target, includeObject);
   const bytes =
     n.encoding === 'protobuf'
@@ -374,6 +384,21 @@ function jsonEventBytes(type: string, object: KubeObject): Buffer {
 }
 
 const EVENT_END = Buffer.from('}\n');
+const METADATA_EVENT_END = Buffer.from('}}\n');
+
+/**
+ * The JSON of a metadata-only watch's event (PartialObjectMetadata, as asPartialObjectMetadata
+ * gives it) of a change whose object is in a watch cache's shared store: its metadata's stored JSON
+ * copied in, the object neither decoded nor serialized (the garbage collector watches every
+ * resource this way, so every write pays this once). Undefined for any other event.
+ */
+function metadataEventBytes(event: WatchEvent, apiVersion: string): Buffer | undefined {
+  if (event.type !== 'ADDED' && event.type !== 'MODIFIED') return undefined;
+  const metadata = storedMetadataJsonOf(event);
+  if (metadata === undefined) return undefined;
+  const head = `{"type":"${event.type}","object":{"kind":"PartialObjectMetadata","apiVersion":${JSON.stringify(apiVersion)},"metadata":`;
+  return Buffer.concat([Buffer.from(head), metadata, METADATA_EVENT_END]);
+}
 
 function viewOf(event: WatchEvent, registry: GenericRegistry, target: WatchTarget, includeObject: string | null): KubeObject {
   const typeMeta = { apiVersion: registry.apiVersion(), kind: registry.info.kind };

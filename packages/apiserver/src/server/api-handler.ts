@@ -8,7 +8,7 @@ import { jsonListStream, STREAM_LIST_THRESHOLD } from '../handlers/list-stream.j
 import { EncodingCache } from '../handlers/encoding-cache.js';
 import { ItemEncodings } from '../handlers/item-encodings.js';
 import { WatchFlusher } from '../handlers/watch-flusher.js';
-import type { WatchEvent } from '@cluster/storage';
+import { writtenJsonOf, type WatchEvent } from '@cluster/storage';
 import { encodeBody, warningHeader } from '../handlers/responders.js';
 import type { HandlerResult, RequestScope } from '../handlers/scope.js';
 import { runHealth } from '../health/health.js';
@@ -213,6 +213,15 @@ function writeResult(
       ctx.status = 200;
       ctx.set('Content-Type', 'application/json');
       ctx.body = itemEncodings.encode(object, true);
+      return;
+    }
+    // The object a write just stored (create, update, patch): its JSON is the bytes written to
+    // etcd with the revision put in, no JSON.stringify needed.
+    const written = result.isList ? undefined : writtenJsonOf(object);
+    if (written !== undefined) {
+      ctx.status = result.code;
+      ctx.set('Content-Type', 'application/json');
+      ctx.body = written;
       return;
     }
   }

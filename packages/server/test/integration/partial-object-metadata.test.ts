@@ -86,6 +86,13 @@ test('watch events and bookmarks carry PartialObjectMetadata', async () => {
   const full = await plain.nextMatching((e: WatchEventJson) => e.type === 'ADDED');
   expect(full.object.kind).toBe('ConfigMap');
   expect(full.object.data).toEqual({ key: 'hidden-value' });
+  expect(ev.object.metadata).toEqual(full.object.metadata);
+  // A change: the metadata as it is now, whole (the view copies the stored metadata's JSON when it can).
+  const changed = await ts.request('PUT', `${CMS}/five`, { body: { ...full.object, metadata: { ...full.object.metadata, labels: { a: 'c', 'x/y': 'q' }, annotations: { n: 'ü "}{ \\' } } } });
+  expect(changed.status).toBe(200);
+  const mod = await w.nextMatching((e: WatchEventJson) => e.type === 'MODIFIED');
+  expect(mod.object).toEqual({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: changed.json.metadata });
+  expect((await plain.nextMatching((e: WatchEventJson) => e.type === 'MODIFIED')).object.metadata).toEqual(changed.json.metadata);
   // Bookmarks: writes elsewhere move the revision on; client-go decodes a bookmark's object too.
   const deadline = Date.now() + 10_000;
   let bookmark: WatchEventJson | undefined;

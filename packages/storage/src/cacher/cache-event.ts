@@ -114,6 +114,17 @@ export abstract class HeldEvent implements CacheEvent {
   }
 }
 
+/**
+ * The JSON of the top-level metadata of an ADDED or MODIFIED event's object when it is a shared
+ * store entry (see Held.metadataJson), for views that carry only the metadata
+ * (PartialObjectMetadata): no decode of the object, no serialization of its metadata.
+ */
+export function storedMetadataJsonOf(event: object): Buffer | undefined {
+  if (!(event instanceof HeldEvent) || event.type === 'DELETED') return undefined;
+  const entry = event.entry;
+  return entry instanceof Held ? entry.metadataJson() : undefined;
+}
+
 class HeldChange extends HeldEvent {
   constructor(
     readonly type: 'ADDED' | 'MODIFIED' | 'DELETED',

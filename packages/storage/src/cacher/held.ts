@@ -1,5 +1,7 @@
 import type { KubeObject } from '@cluster/apimachinery';
 import { SharedObjectStore } from './shared-store.js';
+import { writtenJsonOf } from '../etcd3/written-json.js';
+import { metadataSpan } from '../etcd3/value-codec.js';
 
 /**
  * A watch cache's handle to one object version in a {@link SharedObjectStore}: what a worker holds
@@ -86,6 +88,18 @@ export class Held {
   }
 
   /**
+   * A copy of the JSON of the version's top-level metadata (`{...}`), read from the stored bytes
+   * without decoding them; undefined for a DELETED event's object (its resourceVersion is not the
+   * stored one) or when the metadata is not found near the front (see metadataSpan).
+   */
+  metadataJson(): Buffer | undefined {
+    if (this.deletedAt !== undefined) return undefined;
+    const json = this.store.shared.jsonView(this.at);
+    const span = metadataSpan(json);
+    return span && Buffer.from(json.subarray(span[0], span[1]));
+  }
+
+  /**
    * Another handle to the same version with `revision` as resourceVersion (a DELETED event's
    * object); `owned` as for {@link HeldStore.find}.
    */
@@ -144,7 +158,8 @@ export class HeldStore {
 
   /** {@link hold} when a look-up just found nothing: stores `object`'s JSON (unless another thread did meanwhile). */
   put(key: string, revision: number, object: KubeObject, make: MakeHeld = collectedHeld): Held | undefined {
-    const at = this.shared.insert(key, revision, JSON.stringify(object));
+    // An object this worker just wrote: its JSON is the written bytes with the revision put in.
+    const at = this.shared.insert(key, revision, writtenJsonOf(object) ?? JSON.stringify(object));
     if (at === 0) return undefined;
     const held = make(this, at);
     // Its JSON is the stored bytes (the other workers' JSON of the same version when they stored it).

@@ -17,6 +17,7 @@ export {
   tooSlowEvent,
   transitionType,
   watchEventFor,
+  storedMetadataJsonOf,
   type CacheEvent,
 } from './cache-event.js';
 export { Held, HeldStore, forgetDecoded, objectOf, sharedStore, storedJsonOf, useSharedStore, type CacheEntry } from './held.js';

@@ -8,10 +8,11 @@
  *
  * A version is identified by its etcd key and mod revision (etcd never stores two values under
  * one); its bytes are the JSON a client gets (`JSON.stringify` of the decoded object, with its
- * resourceVersion), written by the first worker that sees the version, found by the others. Each
- * version is reference counted by the handles that name it (every worker's, released when the
- * handle is collected); at zero its block goes back to a free list of its size class, reused by the
- * next version of about that size, so updates do not grow the buffer forever.
+ * resourceVersion; for a worker's own write, the written bytes with the revision put in: see
+ * writtenJsonOf), written by the first worker whose watch brings the version, found by the
+ * others. Each version is reference counted by the handles that name it (every worker's, released
+ * when the handle is collected); at zero its block goes back to a free list of its size class,
+ * reused by the next version of about that size, so updates do not grow the buffer forever.
  *
  * Layout (little endian, offsets in bytes): a header (the lock, the bump pointer, the hash table's
  * place and size, counters, one free-list head per size class), then blocks. An entry block:
@@ -138,11 +139,11 @@ export class SharedObjectStore {
 
   /**
    * The entry of `key` at `revision` with one more reference: the one there, or a new one holding
-   * `json` (the JSON of that version). 0 when the buffer cannot grow to hold it.
+   * `json` (the JSON of that version, as text or UTF-8). 0 when the buffer cannot grow to hold it.
    */
-  insert(key: string, revision: number, json: string): number {
+  insert(key: string, revision: number, json: string | Uint8Array): number {
     const hash = hashOf(key, revision);
-    const jsonBytes = Buffer.byteLength(json);
+    const jsonBytes = typeof json === 'string' ? Buffer.byteLength(json) : json.length;
     let wide = false;
     for (let i = 0; i < key.length; i++) {
       if (key.charCodeAt(i) > 0xff) {
@@ -181,7 +182,8 @@ export class SharedObjectStore {
       } else {
         for (let i = 0; i < key.length; i++) this.u8[keyAt + i] = key.charCodeAt(i);
       }
-      this.buf().write(json, keyAt + ((keyBytes + 1) & ~1), jsonBytes, 'utf8');
+      if (typeof json === 'string') this.buf().write(json, keyAt + ((keyBytes + 1) & ~1), jsonBytes, 'utf8');
+      else this.u8.set(json, keyAt + ((keyBytes + 1) & ~1));
       const bucket = this.u32[BUCKETS]! + (hash & (this.u32[BUCKET_COUNT]! - 1)) * 4;
       this.u32[w + 1] = this.u32[bucket >>> 2]!;
       this.u32[bucket >>> 2] = at;
@@ -293,6 +295,15 @@ export class SharedObjectStore {
     const keyBytes = this.u8[at + 14] === 1 ? this.u32[w + 6]! * 2 : this.u32[w + 6]!;
     const start = at + this.entryHeader + ((keyBytes + 1) & ~1);
     return [start, start + this.u32[w + 7]!];
+  }
+
+  /**
+   * A view of an entry's JSON in the buffer, for reading at once: valid while the caller holds a
+   * reference, and never to be kept (the block is reused once the entry is freed).
+   */
+  jsonView(at: number): Buffer {
+    const [start, end] = this.jsonRange(at);
+    return this.buf().subarray(start, end);
   }
 
   /** An entry's JSON as a string. */

@@ -2,6 +2,7 @@ import type { KubeObject } from '@cluster/apimachinery';
 import { isStorageError } from '../errors.js';
 import { WatchCache } from './watch-cache.js';
 import { objectOf } from './held.js';
+import { storedMetadataJsonOf } from './cache-event.js';
 
 const P = '/registry/core/configmaps/';
 const obj = (ns: string, name: string, rv: number, labels: Record<string, string> = {}): KubeObject => ({
@@ -33,6 +34,22 @@ describe('WatchCache', () => {
     expect(cache.revision).toBe(13);
     expect(cache.list(P).map((o) => o.metadata.name)).toEqual(['x']);
     expect(cache.get(key('a', 'y'))).toBeUndefined();
+  });
+
+  test("an event's stored metadata JSON is its object's metadata serialized, with a shared store only", () => {
+    const { cache } = newCache();
+    const shared = cache.holdsShared;
+    const labels = { 'a/b': 'c"}{', '\u00fc': 'x' };
+    const added = cache.apply({ type: 'put', key: key('a', 'y'), revision: 11, object: { ...obj('a', 'y', 11, labels), data: { metadata: '{}' } } as KubeObject })!;
+    const modified = cache.apply({ type: 'put', key: key('a', 'x'), revision: 12, object: obj('a', 'x', 12) })!;
+    const deleted = cache.apply({ type: 'delete', key: key('a', 'y'), revision: 13 })!;
+    for (const ev of [added, modified]) {
+      const json = storedMetadataJsonOf(ev)?.toString('utf8');
+      expect(json).toBe(shared ? JSON.stringify(ev.object.metadata) : undefined);
+    }
+    // A DELETED event's object carries the delete's revision, not the stored one.
+    expect(storedMetadataJsonOf(deleted)).toBeUndefined();
+    expect(storedMetadataJsonOf({ type: 'ADDED', object: obj('a', 'z', 1) })).toBeUndefined();
   });
 
   test('a delete of an unknown key without prev value changes nothing but the revision', () => {

@@ -41,9 +41,10 @@ export function encodeRangeRequest(req: IRangeRequest): Buffer {
 }
 
 export function encodeTxnRequest(req: ITxnRequest): Buffer {
-  const w = new ProtoWriter(256);
-  writeTxn(w, req);
-  return w.finish();
+  // Built in a reused writer and copied out once at its final size: a put's value (an object's
+  // JSON) would otherwise be copied again each time the writers of the message and its nested
+  // ones grew by doubling.
+  return Buffer.from(nested(req, writeTxn));
 }
 
 function writeRange(w: ProtoWriter, req: IRangeRequest): void {
@@ -104,9 +105,26 @@ function writeTxn(w: ProtoWriter, req: ITxnRequest): void {
   for (const op of req.failure ?? []) w.bytesAlways(3, nested(op, writeRequestOp));
 }
 
+/** Writers of messages being built, one per nesting depth, reused from one message to the next. */
+const writers: (ProtoWriter | undefined)[] = [];
+let depth = 0;
+/** A writer that grew past this is let go once used, rather than kept for every later message. */
+const MAX_KEPT_WRITER_BYTES = 64 * 1024;
+
+/**
+ * The encoding of `value` as a view of the reused writer of this depth: valid only until the next
+ * message of the same depth is built, so the caller copies it at once (into its parent message).
+ */
 function nested<T>(value: T, write: (w: ProtoWriter, value: T) => void): Buffer {
-  const w = new ProtoWriter(64);
-  write(w, value);
+  const w = (writers[depth] ??= new ProtoWriter(256));
+  w.reset();
+  depth++;
+  try {
+    write(w, value);
+  } finally {
+    depth--;
+  }
+  if (w.capacity > MAX_KEPT_WRITER_BYTES) writers[depth] = undefined;
   return w.finish();
 }
 

@@ -51,6 +51,16 @@ export class ProtoWriter {
     this.pos += value.length;
   }
 
+  /** Starts a new message in the same buffer (the views finish gave before are overwritten). */
+  reset(): void {
+    this.pos = 0;
+  }
+
+  /** Bytes the buffer holds now. */
+  get capacity(): number {
+    return this.buf.length;
+  }
+
   /** The message so far (a view of the writer's buffer: take it last). */
   finish(): Buffer {
     return this.buf.subarray(0, this.pos);

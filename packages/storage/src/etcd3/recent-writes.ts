@@ -1,4 +1,5 @@
 import type { KubeObject } from '@cluster/apimachinery';
+import { inStoredOrder, rememberWritten } from './written-json.js';
 
 /** Default bound on the writes remembered (those whose watch event has not come yet). */
 const DEFAULT_MAX_ENTRIES = 1024;
@@ -68,23 +69,13 @@ export class RecentWrites {
     this.entries.delete(key);
     if (e.stored) return e.stored;
     // The event came before the write's answer.
-    return { ...e.object, metadata: { ...e.object.metadata, resourceVersion: revision } };
+    const stored = { ...e.object, metadata: { ...e.object.metadata, resourceVersion: revision } };
+    rememberWritten(stored, e.object, e.value, revision);
+    return stored;
   }
 
   /** Number of writes remembered. */
   get size(): number {
     return this.entries.size;
   }
-}
-
-/** Whether the object's own keys start apiVersion, kind, metadata: the order of its stored JSON (see encodeValue). */
-function inStoredOrder(obj: KubeObject): boolean {
-  let i = 0;
-  for (const k in obj) {
-    if (i === 0 && k !== 'apiVersion') return false;
-    if (i === 1 && k !== 'kind') return false;
-    if (i === 2) return k === 'metadata';
-    i++;
-  }
-  return false;
 }

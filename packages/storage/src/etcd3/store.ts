@@ -24,6 +24,7 @@ import { prefixEnd } from './keys.js';
 import { type RawWatchHandlers, type RawWatchOptions, type WatchStreamSource } from './raw-watch.js';
 import { decodeHeldValue, decodeValue, encodeValue } from './value-codec.js';
 import type { RecentWrites } from './recent-writes.js';
+import { rememberWritten } from './written-json.js';
 import type { KvClient } from './kv-client.js';
 import { checkPreconditions } from './preconditions.js';
 import { LeaseManager } from './lease-manager.js';
@@ -116,6 +117,7 @@ export class Etcd3Store implements Store {
   /** What was stored, with its revision, without parsing back the bytes just written. */
   private written(key: string, rev: string, value: Buffer, obj: KubeObject): KubeObject {
     const stored = withResourceVersion(obj, rev);
+    rememberWritten(stored, obj, value, rev);
     this.opts.recentWrites?.done(key, value, rev, stored);
     return stored;
   }

@@ -27,16 +27,8 @@ export function decodeValue(key: string, value: Buffer, modRevision: string): Ku
  * metadata over {@link MAX_METADATA_SCAN} bytes, are parsed and stamped as by decodeValue.
  */
 export function decodeHeldValue(key: string, value: Buffer, modRevision: string): KubeObject {
-  const end = metadataBodyEnd(value);
-  if (end < 0) return decodeValue(key, value, modRevision);
-  const at = Math.floor(end / 2);
-  // Spliced as bytes and decoded once: two decodes and a concatenation cost more.
-  const field = `${end % 2 === 1 ? '' : ','}"resourceVersion":${JSON.stringify(modRevision)}`;
-  const fieldBytes = Buffer.byteLength(field);
-  const spliced = Buffer.allocUnsafe(value.length + fieldBytes);
-  value.copy(spliced, 0, 0, at);
-  spliced.write(field, at, 'utf8');
-  value.copy(spliced, at + fieldBytes, at);
+  const spliced = withResourceVersionAtEnd(value, modRevision);
+  if (spliced === undefined) return decodeValue(key, value, modRevision);
   let obj: KubeObject;
   try {
     obj = JSON.parse(spliced.toString('utf8')) as KubeObject;
@@ -45,6 +37,26 @@ export function decodeHeldValue(key: string, value: Buffer, modRevision: string)
     return decodeValue(key, value, modRevision);
   }
   return stamped(key, obj, modRevision);
+}
+
+/**
+ * Stored bytes with `"resourceVersion":"<rv>"` put last in their top-level metadata (as bytes, not
+ * parsed), or undefined when they do not have that shape (see metadataBodyEnd). Of bytes that
+ * encodeValue wrote for an object whose metadata had no resourceVersion, this is byte for byte the
+ * JSON.stringify of that object with the resourceVersion added (see writtenJsonOf).
+ */
+export function withResourceVersionAtEnd(value: Buffer, resourceVersion: string): Buffer | undefined {
+  const end = metadataBodyEnd(value);
+  if (end < 0) return undefined;
+  const at = Math.floor(end / 2);
+  // Spliced as bytes and decoded once: two decodes and a concatenation cost more.
+  const field = `${end % 2 === 1 ? '' : ','}"resourceVersion":${JSON.stringify(resourceVersion)}`;
+  const fieldBytes = Buffer.byteLength(field);
+  const spliced = Buffer.allocUnsafe(value.length + fieldBytes);
+  value.copy(spliced, 0, 0, at);
+  spliced.write(field, at, 'utf8');
+  value.copy(spliced, at + fieldBytes, at);
+  return spliced;
 }
 
 function parseStored(key: string, value: Buffer): KubeObject {
@@ -62,6 +74,17 @@ function stamped(key: string, obj: KubeObject, modRevision: string): KubeObject 
   // Already there when spliced in; a second top-level "metadata" (the later one counts) never got it.
   if (obj.metadata.resourceVersion !== modRevision) obj.metadata.resourceVersion = modRevision;
   return obj;
+}
+
+/**
+ * Where the top-level metadata object of stored JSON is: [index of its `{`, index after its `}`),
+ * or undefined when the bytes do not have that shape or its metadata is over
+ * {@link MAX_METADATA_SCAN} bytes.
+ */
+export function metadataSpan(buf: Buffer): [number, number] | undefined {
+  const end = metadataBodyEnd(buf);
+  if (end < 0) return undefined;
+  return [metadataBodyStart(buf) - 1, Math.floor(end / 2) + 1];
 }
 
 /** Longest metadata (bytes) whose end decodeValue looks for. */

@@ -8,6 +8,7 @@ import { newEtcdClient } from '../../src/etcd3/client.js';
 import { EtcdKvClient } from '../../src/etcd3/kv-client.js';
 import { startEtcd, type EtcdProcess } from '../../src/etcd-process/index.js';
 import { isStorageError, StorageError } from '../../src/errors.js';
+import { writtenJsonOf } from '../../src/etcd3/written-json.js';
 
 let etcd: EtcdProcess;
 let dir: string;
@@ -217,4 +218,43 @@ describe('Etcd3Store (DESIGN "Storage")', () => {
     await expectStorageError(store.create('/registry/core/configmaps/ns/big', big), 'RequestTooLarge');
     await expectStorageError(store.get('/registry/core/configmaps/ns/big'), 'KeyNotFound');
   }, 20_000);
+});
+
+describe('the JSON of written objects (writtenJsonOf)', () => {
+  const json = (o: KubeObject) => writtenJsonOf(o)?.toString('utf8');
+
+  test('an object a create or update returns has its JSON from the written bytes, byte for byte', async () => {
+    const body: KubeObject = {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'wj', namespace: 'ns', labels: { 'a/b': 'c"d' }, managedFields: [{ manager: 'm', fieldsV1: { 'f:data': {} } }] },
+      data: { 'ü}{': 'x\n"]}', empty: '' },
+    };
+    const created = await store.create('/registry/core/configmaps/ns/wj', body);
+    expect(json(created)).toBe(JSON.stringify(created));
+    expect(JSON.parse(json(created)!).metadata.resourceVersion).toBe(created.metadata.resourceVersion);
+    // As the registry hands an update over: the stored object without its resourceVersion.
+    const updated = await store.guaranteedUpdate(
+      '/registry/core/configmaps/ns/wj',
+      (cur) => {
+        const { resourceVersion: _rv, ...metadata } = cur!.metadata;
+        return { ...cur!, metadata, data: { v: '2' } };
+      },
+      { ignoreNotFound: false },
+    );
+    expect(json(updated)).toBe(JSON.stringify(updated));
+    const empty = await store.create('/registry/core/configmaps/ns/wj-empty', { apiVersion: 'v1', kind: 'ConfigMap', metadata: {} } as KubeObject);
+    expect(json(empty)).toBe(JSON.stringify(empty));
+  });
+
+  test('none for objects whose JSON differs from their bytes, or that no write returned', async () => {
+    // Metadata with its own resourceVersion: the returned object keeps the field where it was.
+    const kept = await store.guaranteedUpdate('/registry/core/configmaps/ns/wj', (cur) => ({ ...cur!, data: { v: '3' } }), { ignoreNotFound: false });
+    expect(json(kept)).toBeUndefined();
+    // Keys in another order than the stored one (encodeValue puts apiVersion, kind, metadata first).
+    const unordered = await store.create('/registry/core/configmaps/ns/wj-order', { kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: 'wj-order' } } as KubeObject);
+    expect(json(unordered)).toBeUndefined();
+    expect(json(await store.get('/registry/core/configmaps/ns/wj'))).toBeUndefined();
+    expect(json(obj('never'))).toBeUndefined();
+  });
 });
