@@ -120,6 +120,8 @@ export abstract class HeldEvent implements CacheEvent {
  * (PartialObjectMetadata): no decode of the object, no serialization of its metadata.
  */
 export function storedMetadataJsonOf(event: object): Buffer | undefined {
+  // An ADDED change's window event is the handle itself (AddedHeld).
+  if (event instanceof AddedHeld) return event.metadataJson();
   if (!(event instanceof HeldEvent) || event.type === 'DELETED') return undefined;
   const entry = event.entry;
   return entry instanceof Held ? entry.metadataJson() : undefined;
