@@ -163,7 +163,9 @@ async function listen(opts: ServerOptions, serving: ServingTls, api: ApiServer, 
   );
   let requests = 0;
   server.onRequest(() => requests++);
-  const stopReclaimer = startMemoryReclaimer(() => requests);
+  // A round of watch writes counts as a request: a worker thread that only writes its watchers'
+  // events (the writer's connection on another thread) is busy too.
+  const stopReclaimer = startMemoryReclaimer(() => requests + api.watchRounds());
   const { port } = await server.listen(opts.securePort, opts.bindAddress, fd);
   const host = opts.bindAddress === '0.0.0.0' || opts.bindAddress === '::' ? '127.0.0.1' : opts.bindAddress;
   const url = `${opts.devInsecureHttp ? 'http' : 'https'}://${host}:${port}`;

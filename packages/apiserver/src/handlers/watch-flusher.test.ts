@@ -195,4 +195,20 @@ describe('WatchFlusher', () => {
     h.step();
     expect(h.log).toEqual(['a', 'b']);
   });
+
+  test('counts the rounds it starts: one per batch of scheduled work, however many tasks or slices', () => {
+    const h = harness(1, 0.25);
+    expect(h.flusher.rounds).toBe(0);
+    const tasks = Array.from({ length: 12 }, (_, i) => h.task(`t${i}`));
+    for (const t of tasks) h.flusher.schedule(t);
+    h.step();
+    // Two slices of one round (8 flushes reach the slice, then the other 4).
+    expect(h.flusher.rounds).toBe(1);
+    h.step();
+    expect(h.flusher.rounds).toBe(1);
+    h.flusher.schedule(tasks[0]!);
+    h.wait();
+    expect(h.log).toHaveLength(13);
+    expect(h.flusher.rounds).toBe(2);
+  });
 });

@@ -96,6 +96,7 @@ export class WatchFlusher {
   private readonly delay: (run: () => void, ms: number) => void;
   private readonly now: () => number;
   private readonly run = (): void => this.runSlice();
+  private roundsStarted = 0;
 
   constructor(opts: WatchFlusherOptions = {}) {
     this.sliceMs = opts.sliceMs ?? 0.2;
@@ -104,6 +105,15 @@ export class WatchFlusher {
     this.defer = opts.defer ?? ((run) => void setImmediate(run));
     this.delay = opts.delay ?? ((run, ms) => void setTimeout(run, ms));
     this.now = opts.now ?? (() => performance.now());
+  }
+
+  /**
+   * Rounds started since the flusher was made: about one per change its watchers saw while they
+   * keep up. The memory reclaimer counts them as activity (a thread writing watch events is not
+   * quiet, whether or not it serves requests).
+   */
+  get rounds(): number {
+    return this.roundsStarted;
   }
 
   /** Number of tasks waiting for their turn (cancelled ones included until they are reached). */
@@ -190,6 +200,7 @@ export class WatchFlusher {
    * write of its own.
    */
   private startRound(): void {
+    this.roundsStarted++;
     let n = 0;
     for (let g = 0; g < this.pendingGroupCount; g++) {
       n = this.take(this.pendingGroups[g]!, n);

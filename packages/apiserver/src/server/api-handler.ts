@@ -7,7 +7,7 @@ import { watchResource } from '../handlers/watch.js';
 import { jsonListStream, STREAM_LIST_THRESHOLD } from '../handlers/list-stream.js';
 import { EncodingCache } from '../handlers/encoding-cache.js';
 import { ItemEncodings } from '../handlers/item-encodings.js';
-import { WatchFlusher } from '../handlers/watch-flusher.js';
+import type { WatchFlusher } from '../handlers/watch-flusher.js';
 import { writtenJsonOf, type WatchEvent } from '@cluster/storage';
 import { encodeBody, warningHeader } from '../handlers/responders.js';
 import type { HandlerResult, RequestScope } from '../handlers/scope.js';
@@ -36,11 +36,10 @@ function notFoundResource(): StatusError {
  * The innermost handler: health, metrics, discovery and OpenAPI for non-resource paths, and the
  * generic resource handlers for everything under /api and /apis.
  */
-export function apiHandler(config: ApiServerConfig, registries: RegistrySet, catalog: ApiCatalog): Middleware<RequestState> {
+export function apiHandler(config: ApiServerConfig, registries: RegistrySet, catalog: ApiCatalog, flusher: WatchFlusher): Middleware<RequestState> {
   const metaGroup = `meta.${config.apiDomain}`;
   const encodings = new EncodingCache<WatchEvent>();
   const itemEncodings = new ItemEncodings();
-  const flusher = new WatchFlusher();
   const markDeprecated = deprecatedApiSignals(config.metrics, config.apiDomain);
   // Per registry, what depends on it alone (--runtime-config and the Protobuf kinds are fixed for
   // the process's life; a registry object is replaced, never changed, when its resource changes).

@@ -15,6 +15,7 @@ import type { ResourceRegistration } from '../registry/registration.js';
 import { RegistrySet } from '../registry/registry-set.js';
 import type { RequestState } from '../filters/state.js';
 import { buildHandlerChain } from './handler-chain.js';
+import { WatchFlusher } from '../handlers/watch-flusher.js';
 import { ApiApplication } from './api-application.js';
 import { ApiCatalog } from './api-catalog.js';
 import type { BuildInfo } from '../discovery/server-version.js';
@@ -71,6 +72,8 @@ export interface ApiServer {
   catalog: ApiCatalog;
   /** The aggregation layer: `start()` it once the server's start-up writes are done. */
   aggregator: Aggregator;
+  /** Rounds of watch-stream writing so far (see WatchFlusher.rounds): watch activity, for the memory reclaimer. */
+  watchRounds(): number;
 }
 
 /** Wires registries, documents and the filter chain into a Koa application (no listening). */
@@ -90,6 +93,7 @@ export function createApiServer(config: ApiServerConfig): ApiServer {
   app.proxy = false;
   app.silent = true;
   const aggregator = new Aggregator(() => registries, catalog, config.apiDomain, config.requestTimeoutMs ?? 60_000, config.aggregation);
-  buildHandlerChain(app, config, registries, catalog, aggregator.middleware);
-  return { app, registries, catalog, aggregator };
+  const flusher = new WatchFlusher();
+  buildHandlerChain(app, config, registries, catalog, flusher, aggregator.middleware);
+  return { app, registries, catalog, aggregator, watchRounds: () => flusher.rounds };
 }

@@ -16,6 +16,7 @@ import type { RegistrySet } from '../registry/registry-set.js';
 import type { ApiServerConfig } from './app.js';
 import type { ApiCatalog } from './api-catalog.js';
 import { apiHandler } from './api-handler.js';
+import type { WatchFlusher } from '../handlers/watch-flusher.js';
 
 /** Upstream's --request-timeout default. */
 const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
@@ -36,6 +37,8 @@ export function buildHandlerChain(
   config: ApiServerConfig,
   registries: RegistrySet,
   catalog: ApiCatalog,
+  /** Writes the server's watch streams in turns (see WatchFlusher). */
+  flusher: WatchFlusher,
   aggregatorProxy?: Middleware<RequestState>,
 ): void {
   const metaGroup = `meta.${config.apiDomain}`;
@@ -51,5 +54,5 @@ export function buildHandlerChain(
   // Extension API servers' group versions are proxied once authorized, their bodies unread.
   if (aggregatorProxy) app.use(aggregatorProxy);
   app.use(withBody());
-  app.use(apiHandler(config, registries, catalog));
+  app.use(apiHandler(config, registries, catalog, flusher));
 }
