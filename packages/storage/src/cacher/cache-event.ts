@@ -1,6 +1,6 @@
 import type { KubeObject } from '@cluster/apimachinery';
 import type { Predicate, WatchEvent } from '../interfaces.js';
-import { Held, objectOf, type CacheEntry, type HeldStore } from './held.js';
+import { Held, objectOf, storeClass, type CacheEntry, type HeldStore } from './held.js';
 import { entryPasses } from './selection-attrs.js';
 
 /**
@@ -152,13 +152,16 @@ export class AddedHeld extends Held implements CacheEvent {
   declare transitions?: Map<string, 'ADDED' | 'MODIFIED' | 'DELETED' | undefined>;
 
   constructor(
-    store: HeldStore,
     at: number,
     readonly key: string,
-    readonly revision: number,
     readonly time: number,
   ) {
-    super(store, at, true);
+    super(at, true);
+  }
+
+  /** Read from the store (its entry is this version), not kept: 8 bytes less per cached version. */
+  get revision(): number {
+    return this.store.shared.revisionOf(this.at);
   }
 
   get type(): 'ADDED' {
@@ -172,6 +175,18 @@ export class AddedHeld extends Held implements CacheEvent {
   get prevObject(): undefined {
     return undefined;
   }
+}
+
+const addedClasses = new WeakMap<HeldStore, typeof AddedHeld>();
+
+/** The AddedHeld class of `store`'s handles (see storeClass). */
+export function addedHeldOf(store: HeldStore): typeof AddedHeld {
+  let out = addedClasses.get(store);
+  if (out === undefined) {
+    out = storeClass(class extends AddedHeld {}, store);
+    addedClasses.set(store, out);
+  }
+  return out;
 }
 
 /** The window event of a change whose new or old state is a shared store's handle (not an AddedHeld's). */

@@ -1,7 +1,7 @@
 import type { KubeObject } from '@cluster/apimachinery';
 import { StorageError } from '../errors.js';
 import type { Predicate, WatchEvent } from '../interfaces.js';
-import { AddedHeld, HeldAddedEvent, HeldEvent, heldEvent, prevEntryOf, withResourceVersion, type CacheEvent } from './cache-event.js';
+import { AddedHeld, addedHeldOf, HeldAddedEvent, HeldEvent, heldEvent, prevEntryOf, withResourceVersion, type CacheEvent } from './cache-event.js';
 import { SharedValues } from './shared-values.js';
 import { Held, objectOf, ownedHeld, sharedStore, type CacheEntry, type HeldStore, type MakeHeld } from './held.js';
 import { entryPasses } from './selection-attrs.js';
@@ -124,7 +124,7 @@ export class WatchCache {
       const object = change.object ?? change.decode?.();
       return object && this.shared.share(object);
     }
-    const make: MakeHeld = added ? (s, at) => new AddedHeld(s, at, change.key, change.revision, time) : ownedHeld;
+    const make: MakeHeld = added ? (s, at) => new (addedHeldOf(s))(at, change.key, time) : ownedHeld;
     const found = store.find(change.key, change.revision, make);
     if (found) return found;
     const object = change.object ?? change.decode?.();
