@@ -123,6 +123,8 @@ export async function startReplica({ etcdEndpoint, dataDir, cpuProfDir, main = s
   const profArgs = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`, ...interval] : [];
   const args = [
     ...profArgs,
+    // BENCH_NODE_FLAGS: Node and V8 flags for the replica only (e.g. --log-deopt, not allowed in NODE_OPTIONS).
+    ...(process.env.BENCH_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean),
     main,
     `--etcd-servers=${etcdEndpoint}`,
     '--secure-port',

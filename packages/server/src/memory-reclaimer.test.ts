@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { getHeapSpaceStatistics } from 'node:v8';
-import { loadReclaimers, startMemoryReclaimer, type ProcessMemory } from './memory-reclaimer.js';
+import { limitMallocArenas, loadReclaimers, startMemoryReclaimer, THREAD_REPLICA_MALLOC_ARENAS, type ProcessMemory } from './memory-reclaimer.js';
 
 const MiB = 1024 * 1024;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -60,6 +60,18 @@ describe('memory reclaimer', () => {
     expect(addon.setMmapThreshold(0)).toBe(false);
     expect(addon.setMmapThreshold(-5)).toBe(false);
     expect(addon.setMmapThreshold(2 ** 40)).toBe(false);
+  });
+
+  test('the addon caps glibc\'s malloc arenas at a positive count and refuses anything else', () => {
+    const addon = createRequire(import.meta.url)(new URL('../dist/native/malloc_trim.node', import.meta.url).pathname) as {
+      setArenaMax(count: unknown): boolean;
+    };
+    expect(addon.setArenaMax(0)).toBe(false);
+    expect(addon.setArenaMax(-1)).toBe(false);
+    expect(addon.setArenaMax(1 << 20)).toBe(false);
+    expect(addon.setArenaMax('2')).toBe(false);
+    // What the replica's primary sets before its worker threads start.
+    expect(limitMallocArenas(THREAD_REPLICA_MALLOC_ARENAS)).toBe(true);
   });
 
   test.each([

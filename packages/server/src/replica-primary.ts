@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import type { SupervisedEtcd } from '@cluster/storage/etcd-process';
 import type { ServerOptions } from './flag-definitions.js';
 import { startEmbeddedEtcd } from './embedded-etcd.js';
-import { loadReclaimers } from './memory-reclaimer.js';
+import { limitMallocArenas, loadReclaimers, THREAD_REPLICA_MALLOC_ARENAS } from './memory-reclaimer.js';
 import { processSeries } from './process-metrics.js';
 import type { PrimaryStartup } from './primary-startup.js';
 import { ENV_ETCD_SERVERS, ENV_LISTEN_FD, ENV_LOOPBACK_TOKEN, ENV_WORKER_ID, isMessage, type Message } from './replica-protocol.js';
@@ -84,6 +84,8 @@ export async function runReplicaPrimary(prepared: PreparedPrimary, logger: Logge
   }
   let shared: SharedPort | undefined;
   if (isolation === 'thread') {
+    // Before the worker threads exist: each would otherwise get malloc arenas of its own.
+    limitMallocArenas(THREAD_REPLICA_MALLOC_ARENAS);
     try {
       shared = await bindSharedPort(opts.bindAddress, opts.securePort, dup!);
     } catch (err) {
