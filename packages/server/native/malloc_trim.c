@@ -26,24 +26,40 @@ static napi_value Trim(napi_env env, napi_callback_info info) {
 }
 
 /*
- * setMmapThreshold(bytes): allocations of at least `bytes` get pages of their own (mmap) and go
- * back to the system when freed. glibc's default threshold rises with every large block freed,
- * until big list buffers live in the heap and leave it fragmented after a burst.
+ * mallopt(param, n) for the one integer argument n, when 0 < n <= max; false otherwise (also on
+ * another libc, where the parameter is not known: `param` is then 0).
  */
-static napi_value SetMmapThreshold(napi_env env, napi_callback_info info) {
+static napi_value SetMallocParameter(napi_env env, napi_callback_info info, int param, int64_t max) {
   size_t argc = 1;
   napi_value argv[1];
   bool set = false;
-  int64_t bytes = 0;
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) == napi_ok && argc == 1 &&
-      napi_get_value_int64(env, argv[0], &bytes) == napi_ok && bytes > 0 && bytes <= INT32_MAX) {
+  int64_t n = 0;
+  if (param != 0 && napi_get_cb_info(env, info, &argc, argv, NULL, NULL) == napi_ok && argc == 1 &&
+      napi_get_value_int64(env, argv[0], &n) == napi_ok && n > 0 && n <= max) {
 #if defined(__GLIBC__)
-    set = mallopt(M_MMAP_THRESHOLD, (int)bytes) == 1;
+    set = mallopt(param, (int)n) == 1;
 #endif
   }
   napi_value result;
   napi_get_boolean(env, set, &result);
   return result;
+}
+
+#if defined(__GLIBC__)
+#define MMAP_THRESHOLD_PARAM M_MMAP_THRESHOLD
+#define ARENA_MAX_PARAM M_ARENA_MAX
+#else
+#define MMAP_THRESHOLD_PARAM 0
+#define ARENA_MAX_PARAM 0
+#endif
+
+/*
+ * setMmapThreshold(bytes): allocations of at least `bytes` get pages of their own (mmap) and go
+ * back to the system when freed. glibc's default threshold rises with every large block freed,
+ * until big list buffers live in the heap and leave it fragmented after a burst.
+ */
+static napi_value SetMmapThreshold(napi_env env, napi_callback_info info) {
+  return SetMallocParameter(env, info, MMAP_THRESHOLD_PARAM, INT32_MAX);
 }
 
 /*
@@ -53,19 +69,7 @@ static napi_value SetMmapThreshold(napi_env env, napi_callback_info info) {
  * them lives. A replica's worker threads and Node's helper threads then hold several such arenas.
  */
 static napi_value SetArenaMax(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
-  napi_value argv[1];
-  bool set = false;
-  int64_t count = 0;
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) == napi_ok && argc == 1 &&
-      napi_get_value_int64(env, argv[0], &count) == napi_ok && count > 0 && count <= 1024) {
-#if defined(__GLIBC__)
-    set = mallopt(M_ARENA_MAX, (int)count) == 1;
-#endif
-  }
-  napi_value result;
-  napi_get_boolean(env, set, &result);
-  return result;
+  return SetMallocParameter(env, info, ARENA_MAX_PARAM, 1024);
 }
 
 static bool Export(napi_env env, napi_value exports, const char *name, napi_callback cb) {
