@@ -2,12 +2,16 @@
 // API on the shared secure port (node:cluster hands a process its connections; a thread accepts
 // on its own descriptor of the socket), with its own etcd clients and watch caches. The primary's
 // side is replica-primary.ts.
+import { closeSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { workerData } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import { AggregatorRegistry, type Registry, type RegistryContentType } from 'prom-client';
 import { sliceScheduler } from '@cluster/apiserver';
 import type { ServerOptions } from './flags.js';
 import { ENV_ETCD_SERVERS, ENV_LISTEN_FD, ENV_LOOPBACK_TOKEN, ENV_WORKER_ID, SINGLETON_WORKER, onPrimaryMessage, sendToPrimary as send, type Message } from './replica-protocol.js';
+import type { ConnectionShare } from './connection-balance.js';
+import { loadDup } from './replica-threads.js';
 import { startServer, type RunningServer } from './start.js';
 import { resolveWorkerCount, type MetricJson } from './workers.js';
 
@@ -48,8 +52,13 @@ export async function startReplicaWorker(opts: ServerOptions, logger: Logger): P
       waiting.get(m.requestId)?.(m);
     } else if (m.type === 'cluster-apiserver:level-served') {
       if (typeof m.level === 'string' && Number.isFinite(m.share)) sliceScheduler.levelServedElsewhere(m.level, m.share);
+    } else if (m.type === 'cluster-apiserver:adopt-connection') {
+      if (Number.isInteger(m.fd) && m.fd >= 0) adopt(m.fd);
     }
   });
+  // Until this thread serves, a connection handed to it (none should be: its slot is closed) is refused.
+  let adopt = (fd: number) => closeSync(fd);
+  const connectionShare = threadConnectionShare(id);
   const metricsText = () =>
     new Promise<string>((resolveText, reject) => {
       const requestId = nextRequest++;
@@ -80,7 +89,27 @@ export async function startReplicaWorker(opts: ServerOptions, logger: Logger): P
     shareRegistry: (r) => (registry = r),
     loopbackToken,
     ...(listenFd !== undefined && Number.isInteger(listenFd) && listenFd >= 0 ? { listenFd } : {}),
+    ...(connectionShare ? { connectionShare } : {}),
   });
+  adopt = (fd) => server.adoptConnection(fd);
+  server.takeConnections();
   send({ type: 'cluster-apiserver:ready', url: server.url });
   return server;
+}
+
+/**
+ * A worker thread's part in spreading connections over the threads, when its primary passed the
+ * shared counts (workerData) and the fd_dup addon is built; undefined otherwise.
+ */
+function threadConnectionShare(slotId: number): ConnectionShare | undefined {
+  const data = workerData as { connectionCounts?: unknown } | null | undefined;
+  const counts = data?.connectionCounts;
+  const dup = counts instanceof SharedArrayBuffer ? loadDup() : undefined;
+  if (!(counts instanceof SharedArrayBuffer) || !dup) return undefined;
+  return {
+    counts,
+    slot: slotId - 1,
+    dup,
+    handOff: (fd, to) => send({ type: 'cluster-apiserver:adopt-connection', fd, slot: to + 1 }),
+  };
 }

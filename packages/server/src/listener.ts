@@ -4,6 +4,9 @@ import { createServer as createHttpsServer } from 'node:https';
 import { serveUpgrade } from './upgrade-requests.js';
 import { constants as h2constants, createSecureServer, type Http2ServerRequest, type Http2ServerResponse, type ServerHttp2Session } from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
+import type { EventEmitter } from 'node:events';
+import { closeSync } from 'node:fs';
+import { balanceConnections, type ConnectionShare } from './connection-balance.js';
 
 /** What serves the API: Koa's callback takes either protocol's request and response. */
 export type RequestListener = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => void;
@@ -229,6 +232,8 @@ export interface ListenerOptions {
   headersTimeoutMs?: number;
   /** Time the unwanted body of an answered HTTP/1.1 request may take; default 5 s. */
   unreadBodyMs?: number;
+  /** A worker thread's part in spreading connections over the replica's threads (connection-balance.ts). */
+  balance?: ConnectionShare;
 }
 
 /** A listening server, whatever the protocol. */
@@ -237,6 +242,10 @@ export interface Listener {
   listen(port: number, host: string, fd?: number): Promise<AddressInfo>;
   /** Counts requests of both protocols (the memory reclaimer's idea of "busy"). */
   onRequest(fn: () => void): void;
+  /** With `balance`: from now on connections are spread (this thread can adopt handed ones). */
+  takeConnections(): void;
+  /** Serves a connection another thread accepted (descriptor `fd`, closed here when not balancing). */
+  adopt(fd: number): void;
   /**
    * Stops accepting, lets requests in flight finish (HTTP/2 clients get GOAWAY, idle HTTP/1.1
    * connections close) and ends what is still open after `graceMs` (watches run until then).
@@ -344,6 +353,10 @@ export function createListener(opts: ListenerOptions, handler: RequestListener):
     });
   });
 
+  // Last: it takes over the 'connection' listeners added above and by Node's servers.
+  const balanced = opts.balance ? balanceConnections(server, opts.balance) : undefined;
+  if (balanced) server.on('stream', (stream: EventEmitter) => balanced.streamOpened(stream));
+
   return {
     listen(port, host, fd) {
       return new Promise((resolve, reject) => {
@@ -357,7 +370,15 @@ export function createListener(opts: ListenerOptions, handler: RequestListener):
     onRequest(fn) {
       server.on('request', fn);
     },
+    takeConnections() {
+      balanced?.open();
+    },
+    adopt(fd) {
+      if (balanced) balanced.adopt(fd);
+      else closeSync(fd);
+    },
     close(graceMs) {
+      balanced?.close();
       return new Promise<void>((resolve) => {
         const timer = setTimeout(() => {
           for (const session of sessions) session.destroy();

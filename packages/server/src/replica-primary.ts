@@ -4,6 +4,7 @@
 // modules: see primary-startup.ts for the start-up work that needs them).
 import cluster from 'node:cluster';
 import { randomBytes } from 'node:crypto';
+import { closeSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -16,6 +17,7 @@ import { processSeries } from './process-metrics.js';
 import type { PrimaryStartup } from './primary-startup.js';
 import { ENV_ETCD_SERVERS, ENV_LISTEN_FD, ENV_LOOPBACK_TOKEN, ENV_WORKER_ID, isMessage, type Message } from './replica-protocol.js';
 import { bindSharedPort, loadDup, startWorkerThread, type SharedPort } from './replica-threads.js';
+import { closeConnectionSlot, createConnectionCounts } from './connection-balance.js';
 import { createReplicaSharedStore } from './start-shared-store.js';
 import { DEFAULT_RESTART_BACKOFF, labelPerThreadSeries, labelPerWorkerSeries, nextFailureCount, restartDelayMs, workerV8Flags, type MetricJson, type WorkerIsolation } from './workers.js';
 
@@ -94,6 +96,8 @@ export async function runReplicaPrimary(prepared: PreparedPrimary, logger: Logge
     }
   }
   const sharedStore = isolation === 'thread' ? createReplicaSharedStore(opts.watchCacheSharedStore, count) : undefined;
+  // Threads accept on one socket; these counts let them spread the connections (connection-balance.ts).
+  const connectionCounts = isolation === 'thread' ? createConnectionCounts(count) : undefined;
   const dataDir = resolve(opts.dataDir);
   let etcd: SupervisedEtcd | undefined;
   if (opts.etcdServers.length === 0) {
@@ -153,7 +157,8 @@ export async function runReplicaPrimary(prepared: PreparedPrimary, logger: Logge
   const startThread = (slot: Slot, env: Record<string, string>, shared: SharedPort, events: WorkerEvents): WorkerHandle => {
     // The thread's listener closes this descriptor; a thread that ends before it listens leaves it
     // open (one descriptor per failed start, while the slot's backoff lasts).
-    const thread = startWorkerThread(argv, { ...env, [ENV_LISTEN_FD]: String(shared.forThread()) }, sharedStore?.workerData(slot.id));
+    const workerData = { ...sharedStore?.workerData(slot.id), ...(connectionCounts ? { connectionCounts } : {}) };
+    const thread = startWorkerThread(argv, { ...env, [ENV_LISTEN_FD]: String(shared.forThread()) }, workerData);
     const id = thread.threadId;
     let running = true;
     thread.on('message', events.message);
@@ -162,6 +167,7 @@ export async function runReplicaPrimary(prepared: PreparedPrimary, logger: Logge
     thread.on('error', (err) => logger.error({ worker: slot.id, thread: thread.threadId, err }, 'worker thread failed'));
     thread.once('exit', (code) => {
       running = false;
+      if (connectionCounts) closeConnectionSlot(connectionCounts, slot.id - 1);
       const freed = sharedStore?.threadEnded(id, slot.id) ?? 0;
       if (freed > 0) logger.info({ worker: slot.id, thread: id, freed }, "released the ended thread's watch cache versions");
       events.exit(code, null);
@@ -225,7 +231,17 @@ export async function runReplicaPrimary(prepared: PreparedPrimary, logger: Logge
       collecting.get(m.requestId)?.(m.worker, m.metrics);
     } else if (m.type === 'cluster-apiserver:level-served') {
       for (const other of slots.values()) if (other !== slot) other.worker?.send(m);
+    } else if (m.type === 'cluster-apiserver:adopt-connection') {
+      relayConnection(m);
     }
+  };
+
+  /** Passes a handed-over connection to its thread; closes it when that thread is gone. */
+  const relayConnection = (m: Extract<Message, { type: 'cluster-apiserver:adopt-connection' }>) => {
+    if (!Number.isInteger(m.fd) || m.fd < 0) return;
+    const target = slots.get(m.slot)?.worker;
+    if (target?.connected()) target.send(m);
+    else closeSync(m.fd);
   };
 
   const onExit = (slot: Slot, worker: WorkerHandle, code: number | null, signal: string | null) => {

@@ -31,6 +31,9 @@ export type Message =
   // A worker served a small request of a priority level; the primary passes it to the other workers
   // (their sliced responses yield to it too: they share the machine's cores, see SliceScheduler).
   | { type: 'cluster-apiserver:level-served'; level: string; share: number }
+  // A worker thread hands a connection it accepted (a duplicated descriptor) to the thread of
+  // `slot` (1-based) through the primary, to spread connections evenly (connection-balance.ts).
+  | { type: 'cluster-apiserver:adopt-connection'; fd: number; slot: number }
   // To a worker thread, which no signal reaches: drain as a replica does on SIGTERM, then end.
   | { type: 'cluster-apiserver:stop'; reason: string };
 

@@ -15,6 +15,7 @@ import { parseRuntimeConfig, servedGroupVersions } from './runtime-config.js';
 import { writeAdminKubeconfig } from './admin-credentials.js';
 import { startMemoryReclaimer } from './memory-reclaimer.js';
 import { createListener, type RequestListener } from './listener.js';
+import type { ConnectionShare } from './connection-balance.js';
 import { resolveAdvertiseAddress } from './advertise-address.js';
 import { buildAuthentication } from './start-authentication.js';
 import { buildStorage } from './start-storage.js';
@@ -41,6 +42,10 @@ export interface RunningServer {
   embeddedEtcd?: SupervisedEtcd;
   /** Graceful stop: readyz fails, listeners close, etcd client closes, the embedded etcd stops. */
   stop(): Promise<void>;
+  /** A worker thread: from now on it takes connections others hand over, and hands over its own. */
+  takeConnections(): void;
+  /** A worker thread: serves a connection another thread accepted (descriptor `fd`). */
+  adoptConnection(fd: number): void;
 }
 
 /**
@@ -64,6 +69,8 @@ export interface WorkerRole {
   loopbackToken: string;
   /** A worker thread's descriptor of the replica's listening socket (a worker process listens by port). */
   listenFd?: number;
+  /** A worker thread's part in spreading connections over the threads (connection-balance.ts). */
+  connectionShare?: ConnectionShare;
 }
 
 /**
@@ -115,7 +122,7 @@ async function startWithEtcd(
   const health = buildHealth(storage.store, opts.livezGracePeriod);
   const api = await startApi({ opts, logger, metrics, gates, runtimeConfig, worker, runsSingletons, authn, storage, health });
   const aggregation = await startAggregation(api.api, opts, logger, runsSingletons, { clientCaPem: serving.clientCaPem, requestHeaderCaPem: authn.requestHeaderCaPem });
-  const listening = await listen(opts, serving, api.api, worker?.listenFd);
+  const listening = await listen(opts, serving, api.api, worker?.listenFd, worker?.connectionShare);
   const kubeconfigPath = join(dataDir, 'admin.kubeconfig');
   // A worker's primary writes the kubeconfig once, so workers do not replace each other's file.
   if (!worker) await writeAdminKubeconfig({ path: kubeconfigPath, serverUrl: listening.url, caPem: serving.caPem, token: authn.adminToken });
@@ -147,13 +154,25 @@ async function startWithEtcd(
     })();
     return stopped;
   };
-  return { url: listening.url, port: listening.port, kubeconfigPath, adminToken: authn.adminToken, caPem: serving.caPem, api: api.api, stop, embeddedEtcd: etcd };
+  return {
+    url: listening.url,
+    port: listening.port,
+    kubeconfigPath,
+    adminToken: authn.adminToken,
+    caPem: serving.caPem,
+    api: api.api,
+    stop,
+    embeddedEtcd: etcd,
+    takeConnections: () => listening.server.takeConnections(),
+    adoptConnection: (fd) => listening.server.adopt(fd),
+  };
 }
 
 /** The secure port (or dev HTTP) serving the API's app, and the memory reclaimer that counts its requests. */
-async function listen(opts: ServerOptions, serving: ServingTls, api: ApiServer, fd: number | undefined) {
+async function listen(opts: ServerOptions, serving: ServingTls, api: ApiServer, fd: number | undefined, balance: ConnectionShare | undefined) {
   const server = createListener(
     {
+      ...(balance ? { balance } : {}),
       tls: serving.tls,
       http2: !opts.disableHttp2Serving,
       http2MaxStreams: opts.http2MaxStreamsPerConnection || DEFAULT_HTTP2_MAX_STREAMS,
