@@ -85,12 +85,11 @@ export function balanceConnections(server: EventEmitter, share: ConnectionShare)
   const listeners = server.listeners('connection') as ((socket: Socket) => void)[];
   server.removeAllListeners('connection');
   let open = false;
-  /** Takes one off this slot's load when `source` closes (never below 0: a slot reopened after a stop starts at 0). */
-  const releaseOnClose = (source: EventEmitter) => {
-    source.once('close', () => {
-      if (Atomics.load(counts, own) > 0) Atomics.sub(counts, own, 1);
-    });
+  /** Takes one off this slot's load (never below 0: a slot reopened after a stop starts at 0). */
+  const release = () => {
+    if (Atomics.load(counts, own) > 0) Atomics.sub(counts, own, 1);
   };
+  const releaseOnClose = (source: EventEmitter) => source.once('close', release);
   /** Runs the server's own listeners; `counted`: the socket is in this slot's load until it closes. */
   const serve = (socket: Socket, counted: boolean) => {
     if (counted) releaseOnClose(socket);
@@ -135,7 +134,7 @@ export function balanceConnections(server: EventEmitter, share: ConnectionShare)
         socket = new Socket({ fd, readable: true, writable: true });
       } catch {
         closeSync(fd);
-        if (Atomics.load(counts, own) > 0) Atomics.sub(counts, own, 1);
+        release();
         return;
       }
       countWithServer(server, socket);

@@ -65,18 +65,11 @@ export function loadReclaimers(): Reclaimers {
       }
     };
   }
-  const addon = nativeAddon('malloc_trim');
-  if (addon) {
-    try {
-      const mod = createRequire(import.meta.url)(addon) as { trim?: unknown; setMmapThreshold?: unknown };
-      if (typeof mod.trim === 'function') out.trim = mod.trim as () => boolean;
-      // Buffers of 1 MiB and more (big list responses) get pages of their own that go back to
-      // the system when freed, rather than glibc's rising threshold moving them into the heap.
-      if (typeof mod.setMmapThreshold === 'function') (mod.setMmapThreshold as (bytes: number) => boolean)(MMAP_THRESHOLD_BYTES);
-    } catch {
-      // Built for another Node or libc: run without it.
-    }
-  }
+  const malloc = mallocAddon();
+  if (typeof malloc?.trim === 'function') out.trim = malloc.trim as () => boolean;
+  // Buffers of 1 MiB and more (big list responses) get pages of their own that go back to the
+  // system when freed, rather than glibc's rising threshold moving them into the heap.
+  if (typeof malloc?.setMmapThreshold === 'function') (malloc.setMmapThreshold as (bytes: number) => boolean)(MMAP_THRESHOLD_BYTES);
   const pressure = nativeAddon('memory_pressure');
   if (pressure) {
     try {
@@ -103,14 +96,18 @@ export const THREAD_REPLICA_MALLOC_ARENAS = 2;
  * the malloc_trim addon or on another libc). Returns whether the cap was set.
  */
 export function limitMallocArenas(count: number): boolean {
+  const malloc = mallocAddon();
+  return typeof malloc?.setArenaMax === 'function' && (malloc.setArenaMax as (n: number) => boolean)(count);
+}
+
+/** The optional malloc_trim addon's exports, or undefined when it is not built (or built for another Node or libc). */
+function mallocAddon(): { trim?: unknown; setMmapThreshold?: unknown; setArenaMax?: unknown } | undefined {
   const addon = nativeAddon('malloc_trim');
-  if (!addon) return false;
+  if (!addon) return undefined;
   try {
-    const mod = createRequire(import.meta.url)(addon) as { setArenaMax?: unknown };
-    return typeof mod.setArenaMax === 'function' && (mod.setArenaMax as (n: number) => boolean)(count);
+    return createRequire(import.meta.url)(addon) as { trim?: unknown; setMmapThreshold?: unknown; setArenaMax?: unknown };
   } catch {
-    // Built for another Node or libc: run without it.
-    return false;
+    return undefined;
   }
 }
 
