@@ -117,8 +117,30 @@ function kubeconfig({ url, ca, cert, key }) {
 }
 
 /** One remote run of hack/bench/run.mjs; resolves with its JSON result (last stdout line). */
-function remoteRun(name, kubeconfigFile, pids) {
-  return benchRun(name, [`--kubeconfig=${kubeconfigFile}`], { BENCH_REMOTE_PIDS: pids.join(',') });
+function remoteRun(name, kubeconfigFile, pids, env = {}) {
+  return benchRun(name, [`--kubeconfig=${kubeconfigFile}`], { BENCH_REMOTE_PIDS: pids.join(','), ...env });
+}
+
+/**
+ * Ours again, watch-fanout only, offered upstream's write rate: upstream's sequential writer is
+ * slowed by its own update round trip (about 20 ms under 1,000 watchers), so at the bench's 200/s
+ * the two sides are offered different loads. This run compares them under the same one.
+ */
+function oursAtUpstreamRate(side, upstreamFanout, round) {
+  const rate = upstreamFanout?.writeRate;
+  if (!rate) return undefined;
+  log(`round ${round}: ours, watch-fanout at upstream's ${rate} writes/s`);
+  return remoteRun(`ours at ${rate}/s`, side.kubeconfig, side.pids, { BENCH_ONLY: 'watch-fanout', BENCH_WATCH_RATE: String(rate) });
+}
+
+/** The fan-out's latency on each side: p99 from the update's issue and from its due time. */
+function fanoutTable(rows) {
+  const out = [['run', 'offered / reached writes/s', 'p99 from issue', 'p99 from due time', 'missed', 'CPU per event']];
+  for (const [name, r] of rows) {
+    if (!r) continue;
+    out.push([name, `${r.ratePerSec ?? '-'} / ${r.writeRate ?? '-'}`, `${fmt(r.value)} ms`, `${fmt(r.p99FromDue)} ms`, String(r.missed ?? '-'), `${fmt(r.cpuUsPerEvent)} µs`]);
+  }
+  return table(out);
 }
 
 /** The local run (its own etcd and replica) for the floors' CPU; undefined when nothing selected has a floor. */
@@ -246,7 +268,7 @@ async function main() {
       await writeFile(side.kubeconfig, kubeconfig(side), { mode: 0o600 });
     }
 
-    const results = { upstream: [], ours: [], floors: [], derived: [] };
+    const results = { upstream: [], ours: [], oursAtUpstreamRate: [], floors: [], derived: [] };
     for (let r = 0; r < rounds; r++) {
       if (floors) {
         log(`round ${r + 1}/${rounds}: floors (a local run), load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
@@ -256,10 +278,17 @@ async function main() {
         log(`round ${r + 1}/${rounds}: ${side.name}, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
         results[side.name].push(await remoteRun(side.name, side.kubeconfig, side.pids));
       }
+      results.oursAtUpstreamRate.push(await oursAtUpstreamRate(sides[1], results.upstream[r].workloads['watch-fanout'], r + 1));
     }
     const out = [`\nside by side: scale ${process.env.BENCH_SCALE ?? '1'}, ${rounds} round(s), load average at the end ${loadavg().map((x) => x.toFixed(2)).join(' ')}`];
     for (let r = 0; r < rounds; r++) {
       out.push('', `round ${r + 1}:`, compare(results.upstream[r], results.ours[r]));
+      const fanouts = [
+        ['upstream', results.upstream[r].workloads['watch-fanout']],
+        ['ours', results.ours[r].workloads['watch-fanout']],
+        ["ours at upstream's rate", results.oursAtUpstreamRate[r]?.workloads['watch-fanout']],
+      ];
+      if (fanouts[0][1]) out.push('', `round ${r + 1}: watch-fanout latency`, fanoutTable(fanouts));
       const f = results.floors[r];
       if (f) {
         const derived = deriveBudgets({ floors: f.workloads, upstream: results.upstream[r].workloads, ours: results.ours[r].workloads });

@@ -1,3 +1,4 @@
+import { createWriteStream } from 'node:fs';
 // Child processes of the benchmark: etcd, the server replica and the bare HTTPS baseline servers.
 // Every child is stopped by its own PID at the end, on errors and on SIGINT/SIGTERM.
 import { spawn } from 'node:child_process';
@@ -88,6 +89,7 @@ function spawnNode(name, args, ready, timeoutMs, env = {}) {
       void stop().then(() => reject(new Error(`${name} not ready within ${timeoutMs} ms:\n${tail.join('\n')}`)));
     }, timeoutMs);
     child.stdout.setEncoding('utf8');
+    if (process.env.BENCH_TEE) child.stdout.pipe(createWriteStream(`${process.env.BENCH_TEE}.${name}.${child.pid}`));
     child.stdout.on('data', (chunk) => {
       buffered += chunk;
       const lines = buffered.split('\n');

@@ -183,6 +183,9 @@ export async function runRemote({ server, scale, concurrency, only, log, capMs, 
           // fan-out's own failure (misses, failed or capped writes, watches that did not open).
           ok: r.value !== null && !(r.missed > 0) && !/time cap hit|writes failed|watches opened|unparsable|no events/.test(r.note ?? ''),
           missed: r.missed,
+          ratePerSec: r.ratePerSec,
+          writeRate: r.writeRate,
+          p99FromDue: r.p99FromDue,
           ...(pids.length > 0 && r.cpuUsPerEvent !== undefined ? { cpuUsPerEvent: r.cpuUsPerEvent } : {}),
           ...(r.note ? { note: r.note } : {}),
         };

@@ -4,8 +4,9 @@
 // decrypt and parse per watcher).
 //
 // Protocol with the main thread: workerData {host, port, ca, clientCert, path, watchers, total, warm,
-// openConcurrency, openWaitMs, protocol ('h2' or 'http1'), streamsPerConnection}; posts {type:'opened', opened, late}; receives {type:'finish',
-// writeOk, drainMs}; posts {type:'result', ...} and exits.
+// openConcurrency, openWaitMs, protocol ('h2' or 'http1'), streamsPerConnection}; posts {type:'opened', opened, late}; receives
+// {type:'schedule', startMs, ratePerSec} (update i is due at startMs + i * 1000 / ratePerSec on
+// watch-clock's clock), then {type:'finish', writeOk, drainMs}; posts {type:'result', ...} and exits.
 import { Agent, request } from 'node:https';
 import { connect } from 'node:http2';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -38,6 +39,10 @@ const duplicatesBy = new Map();
 const MAX_DETAILS = 3;
 const received = new Uint32Array(watchers);
 const histogram = new Uint32Array(BUCKETS);
+/** Latency from each update's due time (the writer's schedule), not from when it was issued. */
+const fromDue = new Uint32Array(BUCKETS);
+/** The writer's schedule ({startMs, ratePerSec}), posted before the first update. */
+let schedule;
 const seqLatencySum = new Float64Array(total);
 const requests = [];
 let samples = 0;
@@ -93,7 +98,13 @@ function onLine(w, buf, from, to, at) {
   measured++;
   seqLatencySum[seq] += latency;
   if (latency > maxLatency) maxLatency = latency;
-  histogram[Math.min(BUCKETS - 1, Math.max(0, Math.floor(latency / BUCKET_MS)))]++;
+  histogram[bucketOf(latency)]++;
+  // Before the schedule arrives (it is posted before the first update) the issue time stands in.
+  fromDue[bucketOf(schedule ? at - (schedule.startMs + (seq * 1000) / schedule.ratePerSec) : latency)]++;
+}
+
+function bucketOf(latencyMs) {
+  return Math.min(BUCKETS - 1, Math.max(0, Math.floor(latencyMs / BUCKET_MS)));
 }
 
 /** The index of watcher w's HTTP/2 connection in this thread (its own connection over HTTP/1.1). */
@@ -196,6 +207,7 @@ await Promise.all(Array.from({ length: Math.min(openConcurrency, watchers) }, op
 parentPort.postMessage({ type: 'opened', opened, late });
 
 parentPort.on('message', async (msg) => {
+  if (msg.type === 'schedule') schedule = msg;
   if (msg.type !== 'finish') return;
   const writeOk = msg.writeOk;
   let okWrites = 0;
@@ -224,6 +236,6 @@ parentPort.on('message', async (msg) => {
   for (const req of requests) req.destroy();
   for (const session of sessions) session.destroy();
   agent.destroy();
-  parentPort.postMessage({ type: 'result', samples, measured, maxLatency, duplicates, unparsable, ended, missed, histogram, seqLatencySum, anomalies });
+  parentPort.postMessage({ type: 'result', samples, measured, maxLatency, duplicates, unparsable, ended, missed, histogram, fromDue, seqLatencySum, anomalies });
   parentPort.close();
 });

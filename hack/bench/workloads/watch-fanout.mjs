@@ -17,8 +17,12 @@ import { BUDGETS, CPU_BUDGETS, WRITE_RATE_SHARE_OF_FLOOR } from '../lib/budgets.
 
 const NS = 'bench-watch';
 const NAME = 'fanout';
-const RATE_PER_SEC = 200;
-/** Updates sent first and not measured (1 s at the rate), so JIT warm-up is not in the p99. */
+/**
+ * Updates a second. BENCH_WATCH_RATE lowers (or raises) it, e.g. to measure this server at the
+ * rate another server reached (side-by-side.mjs: the same offered load as upstream's).
+ */
+const RATE_PER_SEC = positiveNumber(process.env.BENCH_WATCH_RATE, 200);
+/** Updates sent first and not measured (200, 1 s at the default rate), so JIT warm-up is not in the p99. */
 const WARM_UPDATES = 200;
 const WATCH_FANOUT_BUDGET = BUDGETS['watch-fanout'];
 const OPEN_CONCURRENCY = 25;
@@ -39,6 +43,13 @@ const PROTOCOL = process.env.BENCH_WATCH_PROTOCOL === 'http1' ? 'http1' : 'h2';
 const STREAMS_PER_CONNECTION = Math.max(1, Number(process.env.BENCH_WATCH_PER_CONNECTION ?? 100));
 const workerUrl = new URL('../lib/watch-worker.mjs', import.meta.url);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function positiveNumber(text, fallback) {
+  if (text === undefined || text === '') return fallback;
+  const n = Number(text);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`BENCH_WATCH_RATE must be a positive number of updates a second, not ${JSON.stringify(text)}`);
+  return n;
+}
 
 function objectBody(seq, ts) {
   return JSON.stringify({
@@ -162,11 +173,18 @@ export async function runWatchFanout(ctx) {
       fail: fail || undefined,
       note:
         `${watchers} watchers (${PROTOCOL === 'h2' ? `HTTP/2, ${STREAMS_PER_CONNECTION} a connection` : 'HTTP/1.1'}) x ${r.okMeasured} updates at ${r.writeRate.toFixed(0)}/s after ${WARM_UPDATES} warm-up; ` +
-        `p50 ${r.p50.toFixed(1)} ms, max ${r.maxLatency.toFixed(1)} ms` +
+        `p50 ${r.p50.toFixed(1)} ms, max ${r.maxLatency.toFixed(1)} ms, p99 from each update's due time ${r.p99FromDue.toFixed(1)} ms` +
         (r.late > 0 ? `; ${r.late} watches got no response headers within ${openWaitMs} ms` : '') +
         (r.stalls > 0 ? `; ${r.stalls} updates waited for the previous one` : '') +
         (floor ? `; ${floor}` : ''),
-      extra: { missed: r.missed, ...(r.cpuUsPerEvent === undefined ? {} : { cpuUsPerEvent: Number(r.cpuUsPerEvent.toFixed(1)) }), ...floorFigures },
+      extra: {
+        missed: r.missed,
+        writeRate: Math.round(r.writeRate),
+        ratePerSec: RATE_PER_SEC,
+        p99FromDue: Number(r.p99FromDue.toFixed(1)),
+        ...(r.cpuUsPerEvent === undefined ? {} : { cpuUsPerEvent: Number(r.cpuUsPerEvent.toFixed(1)) }),
+        ...floorFigures,
+      },
       // The CPU floor: the bare HTTP/2 server's own CPU per event it delivered in the floor run.
       // Without a floor run (BENCH_WATCH_FLOOR=0, a remote run) there is no CPU check either.
       cpu: floorRun ? { server: r.cpuUsPerEvent, floor: floorRun.cpuUsPerEvent, budget: CPU_BUDGETS['watch-fanout'], key: 'cpuUsPerEvent' } : undefined,
@@ -248,6 +266,11 @@ async function fanout(ctx, { port, pid, path, watchers, updates, write, openWait
     /** Round-trip time of each update (issued to answered): what limits a sequential writer. */
     const updateMs = [];
     const start = performance.now() + 100;
+    // The schedule on the clock the watchers stamp arrivals with: a latency measured from an
+    // update's due time also counts the time the writer was held up by slow answers (a server
+    // that takes writes more slowly is offered less load, and its issue-time latency hides it).
+    const schedule = { type: 'schedule', startMs: nowMs() + (start - performance.now()), ratePerSec: RATE_PER_SEC };
+    for (const w of workers) w.worker.postMessage(schedule);
     const writeDeadline = start + (total / RATE_PER_SEC) * 1000 + ctx.capMs(60_000);
     let measuredStart = start;
     for (let seq = 0; seq < total && performance.now() < writeDeadline; seq++) {
@@ -295,6 +318,7 @@ async function fanout(ctx, { port, pid, path, watchers, updates, write, openWait
     const benchCpu = Math.round(((benchUsage.user + benchUsage.system) / 1e6 / cpuSeconds) * 100);
 
     const histogram = new Uint32Array(BUCKETS);
+    const fromDue = new Uint32Array(BUCKETS);
     const seqLatencySum = new Float64Array(total);
     let measured = 0;
     let maxLatency = 0;
@@ -303,7 +327,10 @@ async function fanout(ctx, { port, pid, path, watchers, updates, write, openWait
     let unparsable = 0;
     let ended = 0;
     for (const r of results) {
-      for (let b = 0; b < BUCKETS; b++) histogram[b] += r.histogram[b];
+      for (let b = 0; b < BUCKETS; b++) {
+        histogram[b] += r.histogram[b];
+        fromDue[b] += r.fromDue[b];
+      }
       for (let s = 0; s < total; s++) seqLatencySum[s] += r.seqLatencySum[s];
       measured += r.measured;
       maxLatency = Math.max(maxLatency, r.maxLatency);
@@ -332,6 +359,7 @@ async function fanout(ctx, { port, pid, path, watchers, updates, write, openWait
     }
     const p50 = histogramQuantile(histogram, measured, 0.5);
     const p99 = histogramQuantile(histogram, measured, 0.99);
+    const p99FromDue = histogramQuantile(fromDue, measured, 0.99);
     const writeRate = okMeasured / ((writesDone - measuredStart) / 1000);
     updateMs.sort((a, b) => a - b);
     const updateMean = updateMs.reduce((a, b) => a + b, 0) / Math.max(1, updateMs.length);
@@ -339,7 +367,7 @@ async function fanout(ctx, { port, pid, path, watchers, updates, write, openWait
     const summary =
       `${okMeasured}/${updates} measured writes ok at ${writeRate.toFixed(0)}/s (+${WARM_UPDATES} warm-up), ` +
       `${measured}/${okMeasured * watchers} measured events, p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, ` +
-      `max ${maxLatency.toFixed(1)} ms, missed ${missed}, duplicates ${duplicates}, streams ended ${ended}; ` +
+      `max ${maxLatency.toFixed(1)} ms, p99 from the schedule ${p99FromDue.toFixed(1)} ms, missed ${missed}, duplicates ${duplicates}, streams ended ${ended}; ` +
       `update round trip mean ${updateMean.toFixed(2)} ms, p99 ${updateP99.toFixed(2)} ms; ` +
       `cpu: server ${serverCpu}%${cpuUsPerEvent === undefined ? '' : ` (${cpuUsPerEvent.toFixed(1)} µs per delivered event)`}, bench ${benchCpu}%`;
     const fail = [
@@ -350,7 +378,7 @@ async function fanout(ctx, { port, pid, path, watchers, updates, write, openWait
       unparsable > 0 ? `${unparsable} unparsable lines` : '',
       measured === 0 ? 'no events received' : '',
     ].filter(Boolean).join('; ');
-    return { opened, late, okMeasured, writeRate, measured, p50, p99, maxLatency, missed, stalls, tenths, summary, fail, serverCpu, benchCpu, cpuUsPerEvent };
+    return { opened, late, okMeasured, writeRate, measured, p50, p99, p99FromDue, maxLatency, missed, stalls, tenths, summary, fail, serverCpu, benchCpu, cpuUsPerEvent };
   } finally {
     await Promise.all(workers.map((w) => w.worker.terminate()));
   }
