@@ -10,7 +10,8 @@
 // Each round first runs `make bench` itself (run.mjs, its own etcd and replica) for the floors'
 // CPU per operation (raw etcd, the bare servers) at the same scale, then the remote runs; from the
 // floors' and upstream's CPU it derives the CPU budgets (lib/cpu-budgets.mjs) and prints them
-// beside those in lib/budgets.mjs. `--no-floors` skips that run.
+// beside those in lib/budgets.mjs. `--no-floors` skips that run. Each round then runs ours once
+// more at the write rate upstream's fan-out reached, and the memory workload on both sides.
 //
 // UPSTREAM_KUBE_APISERVER: the upstream binary (default /work/anchor/bin/kube-apiserver);
 // UPSTREAM_ANCHOR_TOOLS: the anchor scripts (default ../shared/tools/upstream-anchor from the
@@ -131,6 +132,29 @@ function oursAtUpstreamRate(side, upstreamFanout, round) {
   if (!rate) return undefined;
   log(`round ${round}: ours, watch-fanout at upstream's ${rate} writes/s`);
   return remoteRun(`ours at ${rate}/s`, side.kubeconfig, side.pids, { BENCH_ONLY: 'watch-fanout', BENCH_WATCH_RATE: String(rate) });
+}
+
+/**
+ * The memory workload on both sides (lib/remote-memory.mjs), each in a run of its own after the
+ * others, so that only its objects are cached: when BENCH_ONLY is unset or names it.
+ */
+async function memoryRuns(sides, round) {
+  const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
+  if (only && !only.includes('memory')) return undefined;
+  const out = {};
+  for (const side of sides) {
+    log(`round ${round}: ${side.name}, memory`);
+    out[side.name] = (await remoteRun(`${side.name} memory`, side.kubeconfig, side.pids, { BENCH_ONLY: 'memory' })).workloads.memory;
+  }
+  return out;
+}
+
+/** One line on the memory runs: each side's RSS after it, and ours / upstream against issue 33's goal. */
+function memoryLine(m) {
+  const u = m?.upstream?.value;
+  const o = m?.ours?.value;
+  if (!u || !o) return `memory: upstream ${u ?? '-'} MiB, ours ${o ?? '-'} MiB (${m?.upstream?.note ?? ''} / ${m?.ours?.note ?? ''})`;
+  return `memory (RSS after the memory workload): upstream ${u} MiB, ours ${o} MiB, ours / upstream ${(o / u).toFixed(2)} (goal <= 0.6)`;
 }
 
 /** The fan-out's latency on each side: p99 from the update's issue and from its due time. */
@@ -268,7 +292,9 @@ async function main() {
       await writeFile(side.kubeconfig, kubeconfig(side), { mode: 0o600 });
     }
 
-    const results = { upstream: [], ours: [], oursAtUpstreamRate: [], floors: [], derived: [] };
+    const results = { upstream: [], ours: [], oursAtUpstreamRate: [], memory: [], floors: [], derived: [] };
+    // The regular remote runs' selection: memory has runs of its own (memoryRuns); '' = none left.
+    const regularOnly = process.env.BENCH_ONLY?.split(',').map((s) => s.trim()).filter((k) => k !== 'memory').join(',');
     for (let r = 0; r < rounds; r++) {
       if (floors) {
         log(`round ${r + 1}/${rounds}: floors (a local run), load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
@@ -276,9 +302,10 @@ async function main() {
       }
       for (const side of r % 2 === 0 ? sides : [...sides].reverse()) {
         log(`round ${r + 1}/${rounds}: ${side.name}, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-        results[side.name].push(await remoteRun(side.name, side.kubeconfig, side.pids));
+        results[side.name].push(regularOnly === '' ? { workloads: {} } : await remoteRun(side.name, side.kubeconfig, side.pids, regularOnly ? { BENCH_ONLY: regularOnly } : {}));
       }
       results.oursAtUpstreamRate.push(await oursAtUpstreamRate(sides[1], results.upstream[r].workloads['watch-fanout'], r + 1));
+      results.memory.push(await memoryRuns(r % 2 === 0 ? sides : [...sides].reverse(), r + 1));
     }
     const out = [`\nside by side: scale ${process.env.BENCH_SCALE ?? '1'}, ${rounds} round(s), load average at the end ${loadavg().map((x) => x.toFixed(2)).join(' ')}`];
     for (let r = 0; r < rounds; r++) {
@@ -289,6 +316,7 @@ async function main() {
         ["ours at upstream's rate", results.oursAtUpstreamRate[r]?.workloads['watch-fanout']],
       ];
       if (fanouts[0][1]) out.push('', `round ${r + 1}: watch-fanout latency`, fanoutTable(fanouts));
+      if (results.memory[r]) out.push('', `round ${r + 1}: ${memoryLine(results.memory[r])}`);
       const f = results.floors[r];
       if (f) {
         const derived = deriveBudgets({ floors: f.workloads, upstream: results.upstream[r].workloads, ours: results.ours[r].workloads });

@@ -9,6 +9,7 @@ import { configMapBody, objectName } from './objects.mjs';
 import { round } from './report.mjs';
 import { readCpuSeconds, readTotalRss } from './processes.mjs';
 import { runWatchFanout } from '../workloads/watch-fanout.mjs';
+import { runRemoteMemory } from './remote-memory.mjs';
 import { repeatForCpu } from '../workloads/list.mjs';
 
 const LIST_REPS = 5;
@@ -56,8 +57,9 @@ const cpuText = (us, perList = false) => (us === undefined ? '' : perList ? `ser
 
 /**
  * Runs create, get, get-cached, list (cached, quorum, paged) and, when the kubeconfig user has a
- * client certificate (the watch threads authenticate by one), watch-fanout. Returns the results
- * by workload name, each `{value, unit, ok, note?}`.
+ * client certificate (the watch threads authenticate by one), watch-fanout; memory only when
+ * `only` names it (lib/remote-memory.mjs). Returns the results by workload name, each
+ * `{value, unit, ok, note?}`.
  */
 export async function runRemote({ server, scale, concurrency, only, log, capMs, pids = [] }) {
   const count = (n) => Math.max(1, Math.round(n * scale));
@@ -71,9 +73,12 @@ export async function runRemote({ server, scale, concurrency, only, log, capMs, 
   try {
     await ensureNamespace(api, ns);
     log(`namespace ${ns} on ${server.url} as ${server.user || 'the kubeconfig user'}`);
-    // Every other workload reads the objects create makes, so they are always created.
-    const warm = warmOps(total);
-    const bodies = Array.from({ length: total + warm }, (_, i) => JSON.stringify(configMapBody(ns, i < total ? names[i] : objectName('warm', i - total))));
+    // get and list read the objects create makes, so they are created whenever one of the three
+    // runs; watch-fanout and memory need none.
+    const needsObjects = ['create', 'get', 'get-cached', 'list'].some(selected);
+    const warm = needsObjects ? warmOps(total) : 0;
+    const toCreate = needsObjects ? total : 0;
+    const bodies = Array.from({ length: toCreate + warm }, (_, i) => JSON.stringify(configMapBody(ns, i < total ? names[i] : objectName('warm', i - total))));
     const create = async (i) => {
       const res = await api.request('POST', path, bodies[i]);
       if (res.status !== 201) throw new Error(`POST ${path}: HTTP ${res.status}: ${res.body.toString('utf8').slice(0, 200)}`);
@@ -81,11 +86,11 @@ export async function runRemote({ server, scale, concurrency, only, log, capMs, 
     let cpu = await cpuProbe(pids);
     const warmed = await runLoad({ total: warm, concurrency, timeCapMs: capMs(90_000), op: (i) => create(total + i) });
     const warmUs = await cpu(warmed.done);
-    log(`create warm-up (not measured): ${describeRun(warmed)} ${cpuText(warmUs)}`);
+    if (needsObjects) log(`create warm-up (not measured): ${describeRun(warmed)} ${cpuText(warmUs)}`);
     cpu = await cpuProbe(pids);
-    const created = await runLoad({ total, concurrency, timeCapMs: capMs(180_000), op: create });
+    const created = await runLoad({ total: toCreate, concurrency, timeCapMs: capMs(180_000), op: create });
     let us = await cpu(created.done);
-    log(`create: ${describeRun(created)} ${cpuText(us)}`);
+    if (needsObjects) log(`create: ${describeRun(created)} ${cpuText(us)}`);
     if (selected('create')) {
       const warmText = `after ${warmed.done} warm-up creates${warmUs === undefined ? '' : ` (server CPU ${warmUs.toFixed(0)} µs each)`}`;
       const figures = us === undefined ? {} : { cpuUsPerOp: Math.round(us), ...(warmUs === undefined ? {} : { warmCpuUsPerOp: Math.round(warmUs) }) };
@@ -190,6 +195,10 @@ export async function runRemote({ server, scale, concurrency, only, log, capMs, 
           ...(r.note ? { note: r.note } : {}),
         };
       }
+    }
+    // Only when asked for by name (BENCH_ONLY): its 100,000 creates take minutes on a server.
+    if (only?.has('memory')) {
+      results.memory = await runRemoteMemory({ api, ns, path, count: count(100_000), pids, concurrency, capMs, log });
     }
     if (pids.length > 0) {
       // What the server holds after the workloads: every process given and its children.
