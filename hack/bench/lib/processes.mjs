@@ -1,7 +1,7 @@
-import { createWriteStream } from 'node:fs';
 // Child processes of the benchmark: etcd, the server replica and the bare HTTPS baseline servers.
 // Every child is stopped by its own PID at the end, on errors and on SIGINT/SIGTERM.
 import { spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';

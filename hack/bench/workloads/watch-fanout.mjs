@@ -21,7 +21,7 @@ const NAME = 'fanout';
  * Updates a second. BENCH_WATCH_RATE lowers (or raises) it, e.g. to measure this server at the
  * rate another server reached (side-by-side.mjs: the same offered load as upstream's).
  */
-const RATE_PER_SEC = positiveNumber(process.env.BENCH_WATCH_RATE, 200);
+const RATE_PER_SEC = rateFromEnvironment(200);
 /** Updates sent first and not measured (200, 1 s at the default rate), so JIT warm-up is not in the p99. */
 const WARM_UPDATES = 200;
 const WATCH_FANOUT_BUDGET = BUDGETS['watch-fanout'];
@@ -44,7 +44,9 @@ const STREAMS_PER_CONNECTION = Math.max(1, Number(process.env.BENCH_WATCH_PER_CO
 const workerUrl = new URL('../lib/watch-worker.mjs', import.meta.url);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-function positiveNumber(text, fallback) {
+/** BENCH_WATCH_RATE as a positive number of updates a second; `fallback` when unset. */
+function rateFromEnvironment(fallback) {
+  const text = process.env.BENCH_WATCH_RATE;
   if (text === undefined || text === '') return fallback;
   const n = Number(text);
   if (!Number.isFinite(n) || n <= 0) throw new Error(`BENCH_WATCH_RATE must be a positive number of updates a second, not ${JSON.stringify(text)}`);
@@ -173,7 +175,7 @@ export async function runWatchFanout(ctx) {
       fail: fail || undefined,
       note:
         `${watchers} watchers (${PROTOCOL === 'h2' ? `HTTP/2, ${STREAMS_PER_CONNECTION} a connection` : 'HTTP/1.1'}) x ${r.okMeasured} updates at ${r.writeRate.toFixed(0)}/s after ${WARM_UPDATES} warm-up; ` +
-        `p50 ${r.p50.toFixed(1)} ms, max ${r.maxLatency.toFixed(1)} ms, p99 from each update's due time ${r.p99FromDue.toFixed(1)} ms` +
+        `p50 ${r.p50.toFixed(1)} ms, max ${r.maxLatency.toFixed(1)} ms, p99 from the due time ${r.p99FromDue.toFixed(1)} ms` +
         (r.late > 0 ? `; ${r.late} watches got no response headers within ${openWaitMs} ms` : '') +
         (r.stalls > 0 ? `; ${r.stalls} updates waited for the previous one` : '') +
         (floor ? `; ${floor}` : ''),
@@ -367,7 +369,7 @@ async function fanout(ctx, { port, pid, path, watchers, updates, write, openWait
     const summary =
       `${okMeasured}/${updates} measured writes ok at ${writeRate.toFixed(0)}/s (+${WARM_UPDATES} warm-up), ` +
       `${measured}/${okMeasured * watchers} measured events, p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, ` +
-      `max ${maxLatency.toFixed(1)} ms, p99 from the schedule ${p99FromDue.toFixed(1)} ms, missed ${missed}, duplicates ${duplicates}, streams ended ${ended}; ` +
+      `max ${maxLatency.toFixed(1)} ms, p99 from the due time ${p99FromDue.toFixed(1)} ms, missed ${missed}, duplicates ${duplicates}, streams ended ${ended}; ` +
       `update round trip mean ${updateMean.toFixed(2)} ms, p99 ${updateP99.toFixed(2)} ms; ` +
       `cpu: server ${serverCpu}%${cpuUsPerEvent === undefined ? '' : ` (${cpuUsPerEvent.toFixed(1)} µs per delivered event)`}, bench ${benchCpu}%`;
     const fail = [
