@@ -130,26 +130,40 @@ async function callPinned(pin: Pinned, method: string, path: string, body?: unkn
 
 /**
  * `perWorker` kept-alive connections to each of the two workers: new connections, each probed with
- * a request for a path of its own whose log line names the worker that served it.
+ * a request for a path of its own whose log line names the worker that served it. The replica
+ * hands a new connection to its least loaded thread (connection-balance.ts), and the load counts
+ * long-lived connections such as the in-process controllers' watches, which may sit unevenly
+ * while they start. So the surplus connections stay open until both workers have their share:
+ * each one adds to the lighter thread's load until new connections go to the other.
  */
 async function pinConnections(perWorker: number): Promise<Map<number, Pinned[]>> {
   const pins = new Map<number, Pinned[]>([[1, []], [2, []]]);
-  for (let i = 0; i < 8 * perWorker && [...pins.values()].some((p) => p.length < perWorker); i++) {
-    const agent = new Agent({ keepAlive: true, maxSockets: 1, ca });
-    const probe = `/api/v1/namespaces/pin-${i}/configmaps`;
-    const r = await call('GET', probe, undefined, agent);
-    if (r.status !== 200) throw new Error(`${probe}: HTTP ${r.status}`);
-    if (!(r.localPort > 0)) throw new Error(`${probe}: the connection's port is unknown`);
-    let worker: number | undefined;
-    for (let t = 0; t < 100 && worker === undefined; t++) {
-      worker = [...servedByWorker(probe).keys()][0];
-      if (worker === undefined) await new Promise((res) => setTimeout(res, 50));
+  const surplus: Agent[] = [];
+  const seen: string[] = [];
+  const deadline = performance.now() + 45_000;
+  try {
+    for (let i = 0; i < 100 * perWorker && performance.now() < deadline && [...pins.values()].some((p) => p.length < perWorker); i++) {
+      const agent = new Agent({ keepAlive: true, maxSockets: 1, ca });
+      const probe = `/api/v1/namespaces/pin-${i}/configmaps`;
+      const r = await call('GET', probe, undefined, agent);
+      if (r.status !== 200) throw new Error(`${probe}: HTTP ${r.status}`);
+      if (!(r.localPort > 0)) throw new Error(`${probe}: the connection's port is unknown`);
+      let worker: number | undefined;
+      for (let t = 0; t < 100 && worker === undefined; t++) {
+        worker = [...servedByWorker(probe).keys()][0];
+        if (worker === undefined) await new Promise((res) => setTimeout(res, 50));
+      }
+      seen.push(String(worker ?? '?'));
+      const list = worker === undefined ? undefined : pins.get(worker);
+      if (list && list.length < perWorker) list.push({ worker: worker!, agent, localPort: r.localPort });
+      else surplus.push(agent);
     }
-    const list = worker === undefined ? undefined : pins.get(worker);
-    if (list && list.length < perWorker) list.push({ worker: worker!, agent, localPort: r.localPort });
-    else agent.destroy();
+  } finally {
+    for (const agent of surplus) agent.destroy();
   }
-  for (const [w, list] of pins) if (list.length < perWorker) throw new Error(`only ${list.length} connections reached worker ${w}`);
+  for (const [w, list] of pins) {
+    if (list.length < perWorker) throw new Error(`only ${list.length} connections reached worker ${w} (workers that served the probes, in order: ${seen.join(' ')})`);
+  }
   return pins;
 }
 
