@@ -39,6 +39,8 @@ const floors = !process.argv.includes('--no-floors');
 /** The workloads that have a floor (and a CPU budget); memory and noisy-neighbour have none. */
 const FLOOR_WORKLOADS = ['create', 'get', 'get-cached', 'list', 'watch-fanout'];
 const log = (msg) => process.stderr.write(`[side-by-side] ${msg}\n`);
+/** The workloads BENCH_ONLY names, or undefined for all. */
+const benchOnly = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 
 function anchorTools() {
   const candidates = [process.env.UPSTREAM_ANCHOR_TOOLS, join(repoRoot, '..', 'shared', 'tools', 'upstream-anchor'), '/work/shared/tools/upstream-anchor'];
@@ -139,8 +141,7 @@ function oursAtUpstreamRate(side, upstreamFanout, round) {
  * others, so that only its objects are cached: when BENCH_ONLY is unset or names it.
  */
 async function memoryRuns(sides, round) {
-  const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
-  if (only && !only.includes('memory')) return undefined;
+  if (benchOnly && !benchOnly.includes('memory')) return undefined;
   const out = {};
   for (const side of sides) {
     log(`round ${round}: ${side.name}, memory`);
@@ -169,8 +170,7 @@ function fanoutTable(rows) {
 
 /** The local run (its own etcd and replica) for the floors' CPU; undefined when nothing selected has a floor. */
 function floorsRun() {
-  const only = process.env.BENCH_ONLY ? process.env.BENCH_ONLY.split(',').map((s) => s.trim()) : FLOOR_WORKLOADS;
-  const keys = FLOOR_WORKLOADS.filter((k) => only.includes(k));
+  const keys = FLOOR_WORKLOADS.filter((k) => !benchOnly || benchOnly.includes(k));
   if (keys.length === 0) return undefined;
   return benchRun('floors', [], { BENCH_ONLY: keys.join(',') });
 }
@@ -294,7 +294,7 @@ async function main() {
 
     const results = { upstream: [], ours: [], oursAtUpstreamRate: [], memory: [], floors: [], derived: [] };
     // The regular remote runs' selection: memory has runs of its own (memoryRuns); '' = none left.
-    const regularOnly = process.env.BENCH_ONLY?.split(',').map((s) => s.trim()).filter((k) => k !== 'memory').join(',');
+    const regularOnly = benchOnly?.filter((k) => k !== 'memory').join(',');
     for (let r = 0; r < rounds; r++) {
       if (floors) {
         log(`round ${r + 1}/${rounds}: floors (a local run), load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);

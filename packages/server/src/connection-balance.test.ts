@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
-import { balanceConnections, closeConnectionSlot, createConnectionCounts, leastLoadedSlot, type BalancedServer } from './connection-balance.js';
+import { addToOpenSlot, balanceConnections, closeConnectionSlot, createConnectionCounts, leastLoadedSlot, takeFromSlot, type BalancedServer } from './connection-balance.js';
 import { loadDup } from './replica-threads.js';
 
 describe('leastLoadedSlot', () => {
@@ -13,6 +13,19 @@ describe('leastLoadedSlot', () => {
     ['a lighter own slot keeps it', [1, 8], 0, 0],
   ])('%s', (_name, loads, own, expected) => {
     expect(leastLoadedSlot(counts(...loads), own)).toBe(expected);
+  });
+});
+
+describe('slot loads', () => {
+  test('a closed slot is neither reopened by an add nor pushed below -1 by a take', () => {
+    const counts = Int32Array.from([-1, 2, 0]);
+    expect(addToOpenSlot(counts, 0)).toBe(false);
+    takeFromSlot(counts, 0);
+    expect(counts[0]).toBe(-1);
+    expect(addToOpenSlot(counts, 1)).toBe(true);
+    expect(counts[1]).toBe(3);
+    takeFromSlot(counts, 2);
+    expect(counts[2]).toBe(0);
   });
 });
 

@@ -32,6 +32,30 @@ export function closeConnectionSlot(buffer: SharedArrayBuffer, slot: number): vo
   if (slot >= 0 && slot < counts.length) Atomics.store(counts, slot, CLOSED);
 }
 
+/**
+ * Adds one to `slot`'s load unless the slot is closed; false when it is. A plain add would turn a
+ * slot that closed meanwhile (its thread stopping or gone) from -1 into 0, the least load there
+ * is, and every later connection would be handed to a thread that takes none.
+ */
+export function addToOpenSlot(counts: Int32Array, slot: number): boolean {
+  for (;;) {
+    const n = Atomics.load(counts, slot);
+    if (n === CLOSED) return false;
+    if (Atomics.compareExchange(counts, slot, n, n + 1) === n) return true;
+  }
+}
+
+/**
+ * Takes one off `slot`'s load when it is above 0: a closed slot stays closed, and a slot reopened
+ * after a stop (at 0) does not go below it.
+ */
+export function takeFromSlot(counts: Int32Array, slot: number): void {
+  for (;;) {
+    const n = Atomics.load(counts, slot);
+    if (n <= 0 || Atomics.compareExchange(counts, slot, n, n - 1) === n) return;
+  }
+}
+
 /** One thread's part in the balancing. */
 export interface ConnectionShare {
   counts: SharedArrayBuffer;
@@ -85,10 +109,7 @@ export function balanceConnections(server: EventEmitter, share: ConnectionShare)
   const listeners = server.listeners('connection') as ((socket: Socket) => void)[];
   server.removeAllListeners('connection');
   let open = false;
-  /** Takes one off this slot's load (never below 0: a slot reopened after a stop starts at 0). */
-  const release = () => {
-    if (Atomics.load(counts, own) > 0) Atomics.sub(counts, own, 1);
-  };
+  const release = () => takeFromSlot(counts, own);
   const releaseOnClose = (source: EventEmitter) => source.once('close', release);
   /** Runs the server's own listeners; `counted`: the socket is in this slot's load until it closes. */
   const serve = (socket: Socket, counted: boolean) => {
@@ -104,10 +125,14 @@ export function balanceConnections(server: EventEmitter, share: ConnectionShare)
   /** Duplicates the socket's descriptor for slot `target` and lets this thread's socket go; false when it cannot. */
   const handOver = (socket: Socket, target: number): boolean => {
     const fd = (socket as unknown as { _handle?: { fd?: number } })._handle?.fd;
-    const copy = typeof fd === 'number' && fd >= 0 ? share.dup(fd) : -1;
-    if (copy < 0) return false;
+    if (typeof fd !== 'number' || fd < 0) return false;
     // Counted for the target at once: the next accepts here see it before the target adopts.
-    Atomics.add(counts, target, 1);
+    if (!addToOpenSlot(counts, target)) return false;
+    const copy = share.dup(fd);
+    if (copy < 0) {
+      takeFromSlot(counts, target);
+      return false;
+    }
     // Closes this thread's descriptor only: the connection stays open through the copy. Nothing
     // was read from it (reading starts on the loop's next turn).
     socket.destroy();
